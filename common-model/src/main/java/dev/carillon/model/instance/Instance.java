@@ -1,0 +1,45 @@
+package dev.carillon.model.instance;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One row of the instance table as the domain sees it: a task's run for one window.
+ *
+ * @param attempt the number of claims so far; the fencing token of the current claim
+ * @param retryCount retries consumed (RETRY_WAIT → PENDING moves)
+ * @param timeout the lease length a claim gets, copied from the task when the row was created
+ */
+public record Instance(
+    long id,
+    String taskId,
+    String windowKey,
+    Instant windowStart,
+    Instant windowEnd,
+    Instant scheduledAt,
+    InstanceStatus status,
+    int attempt,
+    int retryCount,
+    int maxRetry,
+    Instant nextAttemptAt,
+    Instant leaseUntil,
+    Duration timeout,
+    String workerId,
+    Origin origin,
+    boolean nonRetryable,
+    Long policyVersion,
+    String resultSummary,
+    boolean resultTruncated,
+    String resultUri,
+    String failReason,
+    Instant startedAt,
+    Instant finishedAt,
+    Instant dispatchedAt,
+    Instant createdAt,
+    Instant updatedAt) {
+
+  /** The idempotency key agents see: {@code taskId/windowKey}. */
+  public String idempotencyKey() {
+    return taskId + "/" + windowKey;
+  }
+}

@@ -1,0 +1,69 @@
+package dev.carillon.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.conf.RenderQuotedNames;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+
+/**
+ * The pooled connection to PostgreSQL and the jOOQ context on top of it. Migrates the schema on
+ * open. One per service process.
+ */
+public final class Database implements AutoCloseable {
+  private final HikariDataSource dataSource;
+  private final DSLContext dsl;
+
+  private Database(HikariDataSource dataSource) {
+    this.dataSource = dataSource;
+    this.dsl =
+        DSL.using(
+            dataSource,
+            SQLDialect.POSTGRES,
+            new Settings()
+                .withRenderQuotedNames(RenderQuotedNames.EXPLICIT_DEFAULT_UNQUOTED)
+                .withExecuteLogging(false));
+  }
+
+  /** Opens the pool and applies pending Flyway migrations. */
+  public static Database open(DbSettings settings) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(settings.url());
+    config.setUsername(settings.user());
+    config.setPassword(settings.password());
+    config.setMaximumPoolSize(settings.poolSize());
+    config.setPoolName("carillon-db");
+    // Instants are written as UTC; the session zone must not matter, and tests set it to an odd
+    // zone on purpose to prove that.
+    config.setAutoCommit(true);
+    HikariDataSource ds = new HikariDataSource(config);
+    try {
+      migrate(ds);
+    } catch (RuntimeException e) {
+      ds.close();
+      throw e;
+    }
+    return new Database(ds);
+  }
+
+  static void migrate(DataSource ds) {
+    Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+  }
+
+  public DSLContext dsl() {
+    return dsl;
+  }
+
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  @Override
+  public void close() {
+    dataSource.close();
+  }
+}

@@ -1,0 +1,732 @@
+package dev.carillon.store;
+
+import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
+import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
+import static dev.carillon.store.jooq.Tables.TRIGGER_CURSOR;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.store.jooq.tables.records.InstanceEventRecord;
+import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.InsertValuesStepN;
+import org.jooq.Record;
+import org.jooq.Row2;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The instance table in domain words. Every status change is a compare-and-set ({@code UPDATE ...
+ * WHERE id = ? AND status = ? [AND attempt = ?]}) checked against {@link InstanceStatus} first, and
+ * writes its {@code instance_event} row in the same transaction. Lease and due-time comparisons use
+ * the database clock, so workers with skewed clocks cannot disagree about who holds a lease.
+ *
+ * <p>Thread-safe; every method runs in its own transaction.
+ */
+public final class InstanceStore {
+  /** The database's clock at the start of the transaction. */
+  static final Field<Instant> NOW = DSL.field("now()", SQLDataType.INSTANT);
+
+  private final DSLContext dsl;
+
+  public InstanceStore(DSLContext dsl) {
+    this.dsl = dsl;
+  }
+
+  public Instant dbNow() {
+    return dsl.select(NOW).fetchSingle().value1();
+  }
+
+  private static Field<Instant> nowPlus(Field<Long> millis) {
+    return DSL.field("now() + ({0} * interval '1 millisecond')", SQLDataType.INSTANT, millis);
+  }
+
+  private static Field<Instant> nowMinus(Duration d) {
+    return DSL.field(
+        "now() - ({0} * interval '1 millisecond')", SQLDataType.INSTANT, DSL.val(d.toMillis()));
+  }
+
+  // ---------------------------------------------------------------- creation
+
+  /**
+   * Inserts the rows whose {@code (task_id, window_key)} is new, in one statement, and returns
+   * exactly those; a window that exists is left untouched. Never check-then-insert: the UNIQUE
+   * index decides.
+   */
+  public List<Instance> insertAll(List<NewInstance> rows, String actor) {
+    if (rows.isEmpty()) {
+      return List.of();
+    }
+    return dsl.transactionResult(cfg -> insertIn(DSL.using(cfg), rows, actor));
+  }
+
+  /**
+   * One trigger tick, atomically: inserts the new windows (the UNIQUE index decides), logs the
+   * decisions that created nothing, and moves each task's cursor forward (never backwards, so two
+   * leaders in a split brain cannot rewind each other).
+   */
+  public List<Instance> commitTick(
+      List<NewInstance> rows,
+      List<Decision> decisions,
+      Map<String, Instant> cursors,
+      String actor) {
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          List<Instance> created = insertIn(tx, rows, actor);
+          insertEvents(tx, decisions.stream().map(InstanceStore::decisionEvent).toList());
+          if (!cursors.isEmpty()) {
+            var upsert =
+                tx.insertInto(
+                    TRIGGER_CURSOR, TRIGGER_CURSOR.TASK_ID, TRIGGER_CURSOR.EVALUATED_UNTIL);
+            for (Map.Entry<String, Instant> c : cursors.entrySet()) {
+              upsert = upsert.values(c.getKey(), c.getValue());
+            }
+            upsert
+                .onConflict(TRIGGER_CURSOR.TASK_ID)
+                .doUpdate()
+                .set(
+                    TRIGGER_CURSOR.EVALUATED_UNTIL,
+                    DSL.greatest(
+                        TRIGGER_CURSOR.EVALUATED_UNTIL,
+                        DSL.excluded(TRIGGER_CURSOR.EVALUATED_UNTIL)))
+                .set(TRIGGER_CURSOR.UPDATED_AT, NOW)
+                .execute();
+          }
+          return created;
+        });
+  }
+
+  private static List<Instance> insertIn(DSLContext tx, List<NewInstance> rows, String actor) {
+    if (rows.isEmpty()) {
+      return List.of();
+    }
+    InsertValuesStepN<TaskInstanceRecord> insert =
+        tx.insertInto(
+            TASK_INSTANCE,
+            List.<Field<?>>of(
+                TASK_INSTANCE.TASK_ID,
+                TASK_INSTANCE.WINDOW_KEY,
+                TASK_INSTANCE.WINDOW_START,
+                TASK_INSTANCE.WINDOW_END,
+                TASK_INSTANCE.SCHEDULED_AT,
+                TASK_INSTANCE.STATUS,
+                TASK_INSTANCE.ORIGIN,
+                TASK_INSTANCE.TIMEOUT_MS,
+                TASK_INSTANCE.MAX_RETRY,
+                TASK_INSTANCE.FAIL_REASON,
+                TASK_INSTANCE.FINISHED_AT));
+    for (NewInstance n : rows) {
+      boolean skipped = n.status() == InstanceStatus.SKIPPED;
+      insert =
+          insert.values(
+              DSL.val(n.taskId()),
+              DSL.val(n.window().key()),
+              DSL.val(n.window().start()),
+              DSL.val(n.window().end()),
+              DSL.val(n.scheduledAt()),
+              DSL.val(n.status().name()),
+              DSL.val(n.origin().name()),
+              DSL.val(n.timeout().toMillis()),
+              DSL.val(n.maxRetry()),
+              DSL.val(skipped ? Outcome.clip(n.reason()) : null, SQLDataType.VARCHAR(512)),
+              skipped ? NOW : DSL.val((Instant) null, SQLDataType.INSTANT));
+    }
+    List<Instance> created =
+        insert
+            .onConflict(TASK_INSTANCE.TASK_ID, TASK_INSTANCE.WINDOW_KEY)
+            .doNothing()
+            .returning()
+            .fetch()
+            .map(InstanceStore::toInstance);
+    List<EventRow> events = new ArrayList<>(created.size());
+    for (Instance i : created) {
+      String reason =
+          i.status() == InstanceStatus.SKIPPED
+              ? i.failReason()
+              : "created for window " + i.windowKey() + " (" + i.origin() + ")";
+      events.add(
+          new EventRow(
+              i.id(),
+              i.taskId(),
+              i.windowKey(),
+              InstanceEvent.Kind.CREATED,
+              null,
+              i.status(),
+              0,
+              actor,
+              reason));
+    }
+    insertEvents(tx, events);
+    return created;
+  }
+
+  /** Writes decisions that changed no row to the event log, in one statement. */
+  public void recordDecisions(List<Decision> decisions) {
+    insertEvents(dsl, decisions.stream().map(InstanceStore::decisionEvent).toList());
+  }
+
+  private static EventRow decisionEvent(Decision d) {
+    return new EventRow(
+        d.instanceId(),
+        d.taskId(),
+        d.windowKey(),
+        InstanceEvent.Kind.DECISION,
+        null,
+        null,
+        null,
+        d.actor(),
+        d.reason());
+  }
+
+  // ---------------------------------------------------------------- worker side
+
+  /**
+   * Claims the PENDING instances among {@code ids} in one compare-and-set: {@code PENDING →
+   * RUNNING}, {@code attempt + 1}, {@code lease_until = db now + timeout}. Returns the instances
+   * this call won, with their new attempt; ids that are not PENDING (duplicate delivery, already
+   * running or done) are simply absent.
+   */
+  public List<Instance> claim(Collection<Long> ids, String workerId) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    InstanceStatus.PENDING.checkTransition(InstanceStatus.RUNNING);
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          List<Instance> claimed =
+              tx.update(TASK_INSTANCE)
+                  .set(TASK_INSTANCE.STATUS, InstanceStatus.RUNNING.name())
+                  .set(TASK_INSTANCE.ATTEMPT, TASK_INSTANCE.ATTEMPT.plus(1))
+                  .set(TASK_INSTANCE.LEASE_UNTIL, nowPlus(TASK_INSTANCE.TIMEOUT_MS))
+                  .set(TASK_INSTANCE.WORKER_ID, workerId)
+                  .set(TASK_INSTANCE.STARTED_AT, NOW)
+                  .set(TASK_INSTANCE.UPDATED_AT, NOW)
+                  .where(TASK_INSTANCE.ID.eq(DSL.any(ids.toArray(Long[]::new))))
+                  .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+                  .returning()
+                  .fetch()
+                  .map(InstanceStore::toInstance);
+          insertEvents(
+              tx,
+              claimed.stream()
+                  .map(
+                      i ->
+                          transitionEvent(
+                              i, InstanceStatus.PENDING, workerId, "claimed by " + workerId))
+                  .toList());
+          return claimed;
+        });
+  }
+
+  /**
+   * Extends the leases of every running instance in {@code leases} by its timeout, in one fenced
+   * statement. Returns the ids whose lease was renewed; a lease missing from the answer was lost
+   * (the attempt moved on, or the row left RUNNING) and its run must stop.
+   */
+  public Set<Long> heartbeat(String workerId, Collection<Lease> leases) {
+    if (leases.isEmpty()) {
+      return Set.of();
+    }
+    List<Row2<Long, Integer>> pairs = new ArrayList<>(leases.size());
+    for (Lease l : leases) {
+      pairs.add(DSL.row(l.instanceId(), l.attempt()));
+    }
+    return new HashSet<>(
+        dsl.update(TASK_INSTANCE)
+            .set(TASK_INSTANCE.LEASE_UNTIL, nowPlus(TASK_INSTANCE.TIMEOUT_MS))
+            .set(TASK_INSTANCE.UPDATED_AT, NOW)
+            .where(DSL.row(TASK_INSTANCE.ID, TASK_INSTANCE.ATTEMPT).in(pairs))
+            .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.RUNNING.name()))
+            .and(TASK_INSTANCE.WORKER_ID.eq(workerId))
+            .returning(TASK_INSTANCE.ID)
+            .fetch(TASK_INSTANCE.ID));
+  }
+
+  /**
+   * Writes the end of an attempt, fenced by {@code attempt}: returns {@code false} and changes
+   * nothing when the attempt is stale (a zombie worker) or the row is no longer RUNNING.
+   */
+  public boolean complete(Lease lease, Outcome outcome, String actor) {
+    InstanceStatus.RUNNING.checkTransition(outcome.status());
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          var update =
+              tx.update(TASK_INSTANCE)
+                  .set(TASK_INSTANCE.STATUS, outcome.status().name())
+                  .set(TASK_INSTANCE.LEASE_UNTIL, (Instant) null)
+                  .set(TASK_INSTANCE.UPDATED_AT, NOW)
+                  .set(TASK_INSTANCE.FAIL_REASON, outcome.reason())
+                  .set(TASK_INSTANCE.NON_RETRYABLE, outcome.nonRetryable());
+          if (outcome.status() == InstanceStatus.SUCCESS) {
+            update =
+                update
+                    .set(TASK_INSTANCE.RESULT_SUMMARY, outcome.summary())
+                    .set(TASK_INSTANCE.RESULT_TRUNCATED, outcome.truncated())
+                    .set(TASK_INSTANCE.RESULT_URI, outcome.uri())
+                    .set(TASK_INSTANCE.FINISHED_AT, NOW);
+          }
+          Optional<Instance> done =
+              update
+                  .where(TASK_INSTANCE.ID.eq(lease.instanceId()))
+                  .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.RUNNING.name()))
+                  .and(TASK_INSTANCE.ATTEMPT.eq(lease.attempt()))
+                  .returning()
+                  .fetchOptional()
+                  .map(InstanceStore::toInstance);
+          done.ifPresent(
+              i ->
+                  insertEvents(
+                      tx,
+                      List.of(
+                          transitionEvent(
+                              i,
+                              InstanceStatus.RUNNING,
+                              actor,
+                              outcome.status() == InstanceStatus.SUCCESS
+                                  ? "succeeded"
+                                  : outcome.reason()))));
+          return done.isPresent();
+        });
+  }
+
+  /**
+   * Gives a running attempt back: {@code RUNNING → PENDING}, no retry consumed, undispatched so it
+   * is published again. Fenced by attempt.
+   */
+  public boolean release(Lease lease, String actor, String reason) {
+    return casFrom(
+        lease.instanceId(),
+        InstanceStatus.RUNNING,
+        lease.attempt(),
+        InstanceStatus.PENDING,
+        actor,
+        reason,
+        u ->
+            u.set(TASK_INSTANCE.LEASE_UNTIL, (Instant) null)
+                .set(TASK_INSTANCE.WORKER_ID, (String) null)
+                .set(TASK_INSTANCE.DISPATCHED_AT, (Instant) null));
+  }
+
+  // ---------------------------------------------------------------- generic CAS
+
+  /** Extra columns a transition sets besides status and updated_at. */
+  @FunctionalInterface
+  public interface Changes {
+    org.jooq.UpdateSetMoreStep<TaskInstanceRecord> apply(
+        org.jooq.UpdateSetMoreStep<TaskInstanceRecord> update);
+  }
+
+  /**
+   * The one compare-and-set every other change is built on: {@code UPDATE ... SET status = to WHERE
+   * id = ? AND status = from [AND attempt = ?]}, checked against the state machine first, with its
+   * event row in the same transaction. Returns {@code false} when another actor won.
+   *
+   * @param attempt the fencing attempt, or {@code null} when the caller does not hold a claim
+   */
+  public boolean casFrom(
+      long id,
+      InstanceStatus from,
+      Integer attempt,
+      InstanceStatus to,
+      String actor,
+      String reason,
+      Changes changes) {
+    from.checkTransition(to);
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          Condition where = TASK_INSTANCE.ID.eq(id).and(TASK_INSTANCE.STATUS.eq(from.name()));
+          if (attempt != null) {
+            where = where.and(TASK_INSTANCE.ATTEMPT.eq(attempt));
+          }
+          var update =
+              tx.update(TASK_INSTANCE)
+                  .set(TASK_INSTANCE.STATUS, to.name())
+                  .set(TASK_INSTANCE.UPDATED_AT, NOW);
+          if (to.isFinished()) {
+            update = update.set(TASK_INSTANCE.FINISHED_AT, NOW);
+          }
+          Optional<Instance> changed =
+              changes
+                  .apply(update)
+                  .where(where)
+                  .returning()
+                  .fetchOptional()
+                  .map(InstanceStore::toInstance);
+          changed.ifPresent(
+              i -> insertEvents(tx, List.of(transitionEvent(i, from, actor, reason))));
+          return changed.isPresent();
+        });
+  }
+
+  /** {@link #casFrom} with no extra columns. */
+  public boolean transition(
+      long id,
+      InstanceStatus from,
+      Integer attempt,
+      InstanceStatus to,
+      String actor,
+      String reason) {
+    return casFrom(id, from, attempt, to, actor, reason, u -> u);
+  }
+
+  // ---------------------------------------------------------------- retry side
+
+  /**
+   * Moves RUNNING instances whose lease expired (database time) to TIMEOUT, at most {@code limit},
+   * skipping rows another scanner holds. Returns the instances moved.
+   */
+  public List<Instance> expireLeases(int limit, String actor) {
+    return bulkMove(
+        InstanceStatus.RUNNING,
+        InstanceStatus.TIMEOUT,
+        TASK_INSTANCE.LEASE_UNTIL.lt(NOW),
+        TASK_INSTANCE.LEASE_UNTIL,
+        limit,
+        actor,
+        i -> "lease expired at " + i.leaseUntil() + " (worker " + i.workerId() + ")",
+        u -> u.set(TASK_INSTANCE.FAIL_REASON, "lease expired: the worker died or froze"));
+  }
+
+  /**
+   * Moves RETRY_WAIT instances whose {@code next_attempt_at} has come to PENDING, {@code
+   * retry_count + 1}, undispatched; at most {@code limit}, oldest due first.
+   */
+  public List<Instance> promoteDueRetries(int limit, String actor) {
+    return bulkMove(
+        InstanceStatus.RETRY_WAIT,
+        InstanceStatus.PENDING,
+        TASK_INSTANCE.NEXT_ATTEMPT_AT.le(NOW),
+        TASK_INSTANCE.NEXT_ATTEMPT_AT,
+        limit,
+        actor,
+        i -> "retry " + i.retryCount() + " of " + i.maxRetry() + " due",
+        u ->
+            u.set(TASK_INSTANCE.RETRY_COUNT, TASK_INSTANCE.RETRY_COUNT.plus(1))
+                .set(TASK_INSTANCE.DISPATCHED_AT, (Instant) null));
+  }
+
+  private interface Reason {
+    String of(Instance moved);
+  }
+
+  private List<Instance> bulkMove(
+      InstanceStatus from,
+      InstanceStatus to,
+      Condition due,
+      Field<Instant> order,
+      int limit,
+      String actor,
+      Reason reason,
+      Changes changes) {
+    from.checkTransition(to);
+    if (limit <= 0) {
+      return List.of();
+    }
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          var picked =
+              DSL.select(TASK_INSTANCE.ID)
+                  .from(TASK_INSTANCE)
+                  .where(TASK_INSTANCE.STATUS.eq(from.name()))
+                  .and(due)
+                  .orderBy(order, TASK_INSTANCE.ID)
+                  .limit(limit)
+                  .forUpdate()
+                  .skipLocked();
+          var update =
+              tx.update(TASK_INSTANCE)
+                  .set(TASK_INSTANCE.STATUS, to.name())
+                  .set(TASK_INSTANCE.UPDATED_AT, NOW);
+          List<Instance> moved =
+              changes
+                  .apply(update)
+                  .where(TASK_INSTANCE.ID.in(picked))
+                  .and(TASK_INSTANCE.STATUS.eq(from.name()))
+                  .returning()
+                  .fetch()
+                  .map(InstanceStore::toInstance);
+          insertEvents(
+              tx, moved.stream().map(i -> transitionEvent(i, from, actor, reason.of(i))).toList());
+          return moved;
+        });
+  }
+
+  /** FAILED and TIMEOUT instances awaiting the retry decision, oldest first. */
+  public List<Instance> awaitingDecision(int limit) {
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(TASK_INSTANCE.STATUS.in(InstanceStatus.FAILED.name(), InstanceStatus.TIMEOUT.name()))
+        .orderBy(TASK_INSTANCE.UPDATED_AT, TASK_INSTANCE.ID)
+        .limit(limit)
+        .fetch()
+        .map(InstanceStore::toInstance);
+  }
+
+  /** FAILED/TIMEOUT → RETRY_WAIT, fenced by attempt, stamping the time and the policy version. */
+  public boolean scheduleRetry(
+      Instance failed, Instant nextAttemptAt, Long policyVersion, String actor, String reason) {
+    return casFrom(
+        failed.id(),
+        failed.status(),
+        failed.attempt(),
+        InstanceStatus.RETRY_WAIT,
+        actor,
+        reason,
+        u ->
+            u.set(TASK_INSTANCE.NEXT_ATTEMPT_AT, nextAttemptAt)
+                .set(TASK_INSTANCE.POLICY_VERSION, policyVersion));
+  }
+
+  /** FAILED/TIMEOUT → DEAD, fenced by attempt. */
+  public boolean markDead(Instance failed, Long policyVersion, String actor, String reason) {
+    return casFrom(
+        failed.id(),
+        failed.status(),
+        failed.attempt(),
+        InstanceStatus.DEAD,
+        actor,
+        reason,
+        u ->
+            u.set(TASK_INSTANCE.POLICY_VERSION, policyVersion)
+                .set(TASK_INSTANCE.FAIL_REASON, Outcome.clip(reason)));
+  }
+
+  // ---------------------------------------------------------------- dispatch
+
+  /**
+   * PENDING instances that need publishing: never dispatched, or dispatched more than {@code
+   * redispatchAfter} ago and still PENDING. Oldest first.
+   */
+  public List<Instance> undispatched(Duration redispatchAfter, int limit) {
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+        .and(
+            TASK_INSTANCE
+                .DISPATCHED_AT
+                .isNull()
+                .or(TASK_INSTANCE.DISPATCHED_AT.lt(nowMinus(redispatchAfter))))
+        .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
+        .limit(limit)
+        .fetch()
+        .map(InstanceStore::toInstance);
+  }
+
+  /**
+   * Stamps {@code dispatched_at = now} on the given PENDING instances after Kafka acknowledged
+   * them.
+   */
+  public int markDispatched(Collection<Long> ids) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    return dsl.update(TASK_INSTANCE)
+        .set(TASK_INSTANCE.DISPATCHED_AT, NOW)
+        .where(TASK_INSTANCE.ID.eq(DSL.any(ids.toArray(Long[]::new))))
+        .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+        .execute();
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  public Optional<Instance> find(long id) {
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(TASK_INSTANCE.ID.eq(id))
+        .fetchOptional()
+        .map(InstanceStore::toInstance);
+  }
+
+  public Optional<Instance> findByWindow(String taskId, String windowKey) {
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(TASK_INSTANCE.TASK_ID.eq(taskId))
+        .and(TASK_INSTANCE.WINDOW_KEY.eq(windowKey))
+        .fetchOptional()
+        .map(InstanceStore::toInstance);
+  }
+
+  /** The given tasks' instances in a live status (see {@link InstanceStatus#LIVE}). */
+  public List<Instance> live(Collection<String> taskIds) {
+    if (taskIds.isEmpty()) {
+      return List.of();
+    }
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(TASK_INSTANCE.TASK_ID.eq(DSL.any(taskIds.toArray(String[]::new))))
+        .and(TASK_INSTANCE.STATUS.in(InstanceStatus.LIVE.stream().map(Enum::name).toList()))
+        .orderBy(TASK_INSTANCE.ID)
+        .fetch()
+        .map(InstanceStore::toInstance);
+  }
+
+  /** Instances filtered for operators; any filter may be null. Newest first. */
+  public List<Instance> list(String taskId, InstanceStatus status, Instant since, int limit) {
+    Condition c = DSL.noCondition();
+    if (taskId != null) {
+      c = c.and(TASK_INSTANCE.TASK_ID.eq(taskId));
+    }
+    if (status != null) {
+      c = c.and(TASK_INSTANCE.STATUS.eq(status.name()));
+    }
+    if (since != null) {
+      c = c.and(TASK_INSTANCE.SCHEDULED_AT.ge(since));
+    }
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(c)
+        .orderBy(TASK_INSTANCE.SCHEDULED_AT.desc(), TASK_INSTANCE.ID.desc())
+        .limit(limit)
+        .fetch()
+        .map(InstanceStore::toInstance);
+  }
+
+  public List<InstanceEvent> events(long instanceId) {
+    return dsl.selectFrom(INSTANCE_EVENT)
+        .where(INSTANCE_EVENT.INSTANCE_ID.eq(instanceId))
+        .orderBy(INSTANCE_EVENT.ID)
+        .fetch()
+        .map(InstanceStore::toEvent);
+  }
+
+  /** Every event about one window, including decisions that created nothing. */
+  public List<InstanceEvent> windowEvents(String taskId, String windowKey) {
+    return dsl.selectFrom(INSTANCE_EVENT)
+        .where(INSTANCE_EVENT.TASK_ID.eq(taskId))
+        .and(INSTANCE_EVENT.WINDOW_KEY.eq(windowKey))
+        .orderBy(INSTANCE_EVENT.ID)
+        .fetch()
+        .map(InstanceStore::toEvent);
+  }
+
+  /** Counts instances by status, for metrics and tests. */
+  public java.util.Map<InstanceStatus, Integer> countByStatus(String taskId) {
+    Condition c = taskId == null ? DSL.noCondition() : TASK_INSTANCE.TASK_ID.eq(taskId);
+    java.util.Map<InstanceStatus, Integer> counts = new java.util.EnumMap<>(InstanceStatus.class);
+    dsl.select(TASK_INSTANCE.STATUS, DSL.count())
+        .from(TASK_INSTANCE)
+        .where(c)
+        .groupBy(TASK_INSTANCE.STATUS)
+        .fetch()
+        .forEach(r -> counts.put(InstanceStatus.valueOf(r.value1()), r.value2()));
+    return counts;
+  }
+
+  // ---------------------------------------------------------------- mapping
+
+  private record EventRow(
+      Long instanceId,
+      String taskId,
+      String windowKey,
+      InstanceEvent.Kind kind,
+      InstanceStatus from,
+      InstanceStatus to,
+      Integer attempt,
+      String actor,
+      String reason) {}
+
+  private static EventRow transitionEvent(
+      Instance after, InstanceStatus from, String actor, String reason) {
+    return new EventRow(
+        after.id(),
+        after.taskId(),
+        after.windowKey(),
+        InstanceEvent.Kind.TRANSITION,
+        from,
+        after.status(),
+        after.attempt(),
+        actor,
+        reason);
+  }
+
+  private static void insertEvents(DSLContext tx, List<EventRow> events) {
+    if (events.isEmpty()) {
+      return;
+    }
+    var real =
+        tx.insertInto(
+            INSTANCE_EVENT,
+            INSTANCE_EVENT.INSTANCE_ID,
+            INSTANCE_EVENT.TASK_ID,
+            INSTANCE_EVENT.WINDOW_KEY,
+            INSTANCE_EVENT.KIND,
+            INSTANCE_EVENT.FROM_STATUS,
+            INSTANCE_EVENT.TO_STATUS,
+            INSTANCE_EVENT.ATTEMPT,
+            INSTANCE_EVENT.ACTOR,
+            INSTANCE_EVENT.REASON);
+    for (EventRow e : events) {
+      real =
+          real.values(
+              e.instanceId(),
+              e.taskId(),
+              e.windowKey(),
+              e.kind().name(),
+              e.from() == null ? null : e.from().name(),
+              e.to() == null ? null : e.to().name(),
+              e.attempt(),
+              e.actor(),
+              e.reason());
+    }
+    real.execute();
+  }
+
+  static Instance toInstance(Record r) {
+    TaskInstanceRecord t = r.into(TASK_INSTANCE);
+    return new Instance(
+        t.getId(),
+        t.getTaskId(),
+        t.getWindowKey(),
+        t.getWindowStart(),
+        t.getWindowEnd(),
+        t.getScheduledAt(),
+        InstanceStatus.valueOf(t.getStatus()),
+        t.getAttempt(),
+        t.getRetryCount(),
+        t.getMaxRetry(),
+        t.getNextAttemptAt(),
+        t.getLeaseUntil(),
+        Duration.ofMillis(t.getTimeoutMs()),
+        t.getWorkerId(),
+        Origin.valueOf(t.getOrigin()),
+        t.getNonRetryable(),
+        t.getPolicyVersion(),
+        t.getResultSummary(),
+        t.getResultTruncated(),
+        t.getResultUri(),
+        t.getFailReason(),
+        t.getStartedAt(),
+        t.getFinishedAt(),
+        t.getDispatchedAt(),
+        t.getCreatedAt(),
+        t.getUpdatedAt());
+  }
+
+  static InstanceEvent toEvent(InstanceEventRecord e) {
+    return new InstanceEvent(
+        e.getId(),
+        e.getInstanceId(),
+        e.getTaskId(),
+        e.getWindowKey(),
+        InstanceEvent.Kind.valueOf(e.getKind()),
+        e.getFromStatus() == null ? null : InstanceStatus.valueOf(e.getFromStatus()),
+        e.getToStatus() == null ? null : InstanceStatus.valueOf(e.getToStatus()),
+        e.getAttempt(),
+        e.getActor(),
+        e.getReason(),
+        e.getCreatedAt());
+  }
+}

@@ -1,0 +1,191 @@
+package dev.carillon.store;
+
+import static dev.carillon.store.jooq.Tables.TASK_DEFINITION;
+import static dev.carillon.store.jooq.Tables.TRIGGER_CURSOR;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.carillon.model.retry.RetryPolicies;
+import dev.carillon.model.task.InvalidTaskException;
+import dev.carillon.model.task.Problem;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.jooq.tables.records.TaskDefinitionRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/**
+ * Task definitions and trigger cursors in domain words. Writes are all-or-nothing; reads validate
+ * every row again, because a row may have been edited by hand.
+ */
+public final class TaskStore {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+
+  private final DSLContext dsl;
+
+  public TaskStore(DSLContext dsl) {
+    this.dsl = dsl;
+  }
+
+  /**
+   * Inserts or updates every definition in one transaction. A definition whose content changed gets
+   * {@code version + 1}; an unchanged one is left alone. The paused flag is operational state and
+   * is only set on insert ({@code pause}/{@code resume} change it).
+   *
+   * @return the ids whose row was inserted or changed
+   */
+  public List<String> applyAll(List<TaskDefinition> defs) {
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          List<String> changed = new java.util.ArrayList<>();
+          for (TaskDefinition d : defs) {
+            TaskDefinitionRecord r = toRecord(d);
+            var t = TASK_DEFINITION;
+            int n =
+                tx.insertInto(t)
+                    .set(r)
+                    .onConflict(t.TASK_ID)
+                    .doUpdate()
+                    .set(t.HANDLER, DSL.excluded(t.HANDLER))
+                    .set(t.TRIGGER_KIND, DSL.excluded(t.TRIGGER_KIND))
+                    .set(t.CRON, DSL.excluded(t.CRON))
+                    .set(t.ZONE, DSL.excluded(t.ZONE))
+                    .set(t.WINDOW_KIND, DSL.excluded(t.WINDOW_KIND))
+                    .set(t.OVERLAP_POLICY, DSL.excluded(t.OVERLAP_POLICY))
+                    .set(t.CATCHUP_MS, DSL.excluded(t.CATCHUP_MS))
+                    .set(t.TIMEOUT_MS, DSL.excluded(t.TIMEOUT_MS))
+                    .set(t.RETRY_POLICY, DSL.excluded(t.RETRY_POLICY))
+                    .set(t.PARAMS, DSL.excluded(t.PARAMS))
+                    .set(t.VERSION, t.VERSION.plus(1))
+                    .set(t.UPDATED_AT, InstanceStore.NOW)
+                    .where(
+                        DSL.row(
+                                t.HANDLER,
+                                t.CRON,
+                                t.ZONE,
+                                t.WINDOW_KIND,
+                                t.OVERLAP_POLICY,
+                                t.CATCHUP_MS,
+                                t.TIMEOUT_MS,
+                                t.RETRY_POLICY,
+                                t.PARAMS)
+                            .isDistinctFrom(
+                                DSL.row(
+                                    DSL.excluded(t.HANDLER),
+                                    DSL.excluded(t.CRON),
+                                    DSL.excluded(t.ZONE),
+                                    DSL.excluded(t.WINDOW_KIND),
+                                    DSL.excluded(t.OVERLAP_POLICY),
+                                    DSL.excluded(t.CATCHUP_MS),
+                                    DSL.excluded(t.TIMEOUT_MS),
+                                    DSL.excluded(t.RETRY_POLICY),
+                                    DSL.excluded(t.PARAMS))))
+                    .execute();
+            if (n > 0) {
+              changed.add(d.id());
+            }
+          }
+          return changed;
+        });
+  }
+
+  /** Every task row, each validated again. */
+  public List<LoadedTask> loadAll() {
+    return dsl.selectFrom(TASK_DEFINITION)
+        .orderBy(TASK_DEFINITION.TASK_ID)
+        .fetch()
+        .map(TaskStore::load);
+  }
+
+  public Optional<LoadedTask> load(String id) {
+    return dsl.selectFrom(TASK_DEFINITION)
+        .where(TASK_DEFINITION.TASK_ID.eq(id))
+        .fetchOptional()
+        .map(TaskStore::load);
+  }
+
+  /** The valid definition of {@code id}, if it exists and is valid. */
+  public Optional<TaskDefinition> find(String id) {
+    return load(id).flatMap(LoadedTask::definition);
+  }
+
+  /** Sets the paused flag; returns false when the task does not exist or already had the value. */
+  public boolean setPaused(String id, boolean paused) {
+    return dsl.update(TASK_DEFINITION)
+            .set(TASK_DEFINITION.PAUSED, paused)
+            .set(TASK_DEFINITION.VERSION, TASK_DEFINITION.VERSION.plus(1))
+            .set(TASK_DEFINITION.UPDATED_AT, InstanceStore.NOW)
+            .where(TASK_DEFINITION.TASK_ID.eq(id))
+            .and(TASK_DEFINITION.PAUSED.ne(paused))
+            .execute()
+        > 0;
+  }
+
+  /** Trigger cursors: per task, the instant up to which fire times were evaluated. */
+  public Map<String, Instant> cursors() {
+    Map<String, Instant> out = new HashMap<>();
+    dsl.selectFrom(TRIGGER_CURSOR)
+        .fetch()
+        .forEach(r -> out.put(r.getTaskId(), r.getEvaluatedUntil()));
+    return out;
+  }
+
+  static TaskDefinitionRecord toRecord(TaskDefinition d) {
+    TaskDefinitionRecord r = new TaskDefinitionRecord();
+    r.setTaskId(d.id());
+    r.setHandler(d.handler());
+    r.setTriggerKind("CRON");
+    r.setCron(d.trigger().cron());
+    r.setZone(d.trigger().zone().getId());
+    r.setWindowKind(d.trigger().window().name());
+    r.setOverlapPolicy(d.overlap().name());
+    r.setCatchupMs(d.catchup().toMillis());
+    r.setTimeoutMs(d.timeout().toMillis());
+    try {
+      r.setRetryPolicy(JSON.writeValueAsString(RetryPolicies.toSpec(d.retry())));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("retry policy of " + d.id() + " cannot be written", e);
+    }
+    r.setParams(d.paramsJson());
+    r.setPaused(d.paused());
+    r.setVersion(d.version());
+    return r;
+  }
+
+  static LoadedTask load(TaskDefinitionRecord r) {
+    try {
+      Map<String, Object> retry;
+      try {
+        retry = JSON.readValue(r.getRetryPolicy(), MAP);
+      } catch (JsonProcessingException | IllegalArgumentException e) {
+        throw new InvalidTaskException(
+            r.getTaskId(), new Problem("retry", r.getRetryPolicy(), "is not a JSON object"));
+      }
+      TaskDefinition def =
+          TaskDefinition.builder(r.getTaskId())
+              .handler(r.getHandler())
+              .cron(r.getCron())
+              .zone(r.getZone())
+              .window(r.getWindowKind())
+              .overlap(r.getOverlapPolicy())
+              .catchup(Duration.ofMillis(r.getCatchupMs()))
+              .timeout(Duration.ofMillis(r.getTimeoutMs()))
+              .retrySpec(retry)
+              .paramsJson(r.getParams())
+              .paused(r.getPaused())
+              .version(r.getVersion())
+              .build();
+      return LoadedTask.valid(def);
+    } catch (InvalidTaskException e) {
+      return LoadedTask.invalid(r.getTaskId(), r.getVersion(), e);
+    }
+  }
+}

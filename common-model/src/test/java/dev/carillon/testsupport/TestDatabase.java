@@ -1,0 +1,21 @@
+package dev.carillon.testsupport;
+
+import dev.carillon.devstack.DevStack;
+import dev.carillon.store.Database;
+import dev.carillon.store.DbSettings;
+
+/** A freshly created, migrated database on the shared devstack PostgreSQL: one per test class. */
+public final class TestDatabase {
+  private TestDatabase() {}
+
+  public static Database fresh(String prefix) {
+    DevStack stack = DevStack.shared();
+    String url = stack.createDatabase(prefix);
+    return Database.open(new DbSettings(url, stack.dbUser(), stack.dbPassword(), 24));
+  }
+
+  public static DbSettings settings(String prefix) {
+    DevStack stack = DevStack.shared();
+    return new DbSettings(stack.createDatabase(prefix), stack.dbUser(), stack.dbPassword(), 8);
+  }
+}

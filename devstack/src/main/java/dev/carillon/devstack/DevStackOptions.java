@@ -1,0 +1,96 @@
+package dev.carillon.devstack;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * How to start a {@link DevStack}.
+ *
+ * <p>Every port may be {@code 0}, meaning "pick a free port once at start". The chosen port is then
+ * kept for the life of the stack, so {@link DevStack#stopKafka()}/{@link DevStack#startKafka()} and
+ * {@link DevStack#restartPostgres()} come back on the same address and clients reconnect by
+ * themselves.
+ *
+ * @param dataDir where PostgreSQL, Kafka and ZooKeeper keep their data ({@code pg/}, {@code
+ *     kafka/}, {@code zk/} below it); data persists between runs. {@code null} means a fresh
+ *     temporary directory under {@code java.io.tmpdir} that is deleted on close.
+ * @param fresh wipe {@code dataDir} before starting (ignored for the temporary directory, which is
+ *     always fresh)
+ * @param postgresPort PostgreSQL port, {@code 0} for a free port
+ * @param kafkaPort Kafka broker (client) port, {@code 0} for a free port
+ * @param kafkaControllerPort Kafka KRaft controller port, {@code 0} for a free port
+ * @param zooKeeperPort ZooKeeper client port, {@code 0} for a free port
+ * @param kafkaPartitions partitions of topics that Kafka creates automatically on first use
+ */
+public record DevStackOptions(
+    Path dataDir,
+    boolean fresh,
+    int postgresPort,
+    int kafkaPort,
+    int kafkaControllerPort,
+    int zooKeeperPort,
+    int kafkaPartitions) {
+
+  /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
+  public static final int DEFAULT_KAFKA_PARTITIONS = 4;
+
+  public DevStackOptions {
+    checkPort("postgresPort", postgresPort);
+    checkPort("kafkaPort", kafkaPort);
+    checkPort("kafkaControllerPort", kafkaControllerPort);
+    checkPort("zooKeeperPort", zooKeeperPort);
+    if (kafkaPartitions < 1) {
+      throw new IllegalArgumentException(
+          "kafkaPartitions must be at least 1, was " + kafkaPartitions);
+    }
+    if (dataDir != null) {
+      dataDir = dataDir.toAbsolutePath().normalize();
+    }
+  }
+
+  /** A throw-away stack: temporary data directory, free ports, default partitions. */
+  public static DevStackOptions defaults() {
+    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS);
+  }
+
+  /** The data directory, if data should persist between runs. */
+  public Optional<Path> persistentDataDir() {
+    return Optional.ofNullable(dataDir);
+  }
+
+  /** A copy that keeps its data in {@code dir} (persisting between runs). */
+  public DevStackOptions withDataDir(Path dir) {
+    return new DevStackOptions(
+        dir, fresh, postgresPort, kafkaPort, kafkaControllerPort, zooKeeperPort, kafkaPartitions);
+  }
+
+  /** A copy that wipes the data directory first when {@code wipe} is true. */
+  public DevStackOptions withFresh(boolean wipe) {
+    return new DevStackOptions(
+        dataDir,
+        wipe,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions);
+  }
+
+  /** A copy with fixed ports ({@code 0} keeps "free port"). */
+  public DevStackOptions withPorts(int postgres, int kafka, int kafkaController, int zooKeeper) {
+    return new DevStackOptions(
+        dataDir, fresh, postgres, kafka, kafkaController, zooKeeper, kafkaPartitions);
+  }
+
+  /** A copy whose auto-created Kafka topics get {@code partitions} partitions. */
+  public DevStackOptions withKafkaPartitions(int partitions) {
+    return new DevStackOptions(
+        dataDir, fresh, postgresPort, kafkaPort, kafkaControllerPort, zooKeeperPort, partitions);
+  }
+
+  private static void checkPort(String field, int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(field + " must be 0 (free port) or 1-65535, was " + port);
+    }
+  }
+}

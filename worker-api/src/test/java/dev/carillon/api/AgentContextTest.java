@@ -1,0 +1,130 @@
+package dev.carillon.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+class AgentContextTest {
+
+  /** The least a context needs; the defaults under test come from the interface. */
+  private static final class FixedContext implements AgentContext {
+    final AtomicBoolean cancelled = new AtomicBoolean();
+
+    @Override
+    public String taskId() {
+      return "daily-digest";
+    }
+
+    @Override
+    public String windowKey() {
+      return "2026-11-29";
+    }
+
+    @Override
+    public Instant windowStart() {
+      return Instant.parse("2026-11-29T00:00:00Z");
+    }
+
+    @Override
+    public Instant windowEnd() {
+      return Instant.parse("2026-11-30T00:00:00Z");
+    }
+
+    @Override
+    public Instant scheduledAt() {
+      return Instant.parse("2026-11-29T08:00:00Z");
+    }
+
+    @Override
+    public Instant startedAt() {
+      return Instant.parse("2026-11-29T08:00:01Z");
+    }
+
+    @Override
+    public int attempt() {
+      return 2;
+    }
+
+    @Override
+    public int retryCount() {
+      return 1;
+    }
+
+    @Override
+    public Optional<String> previousFailureReason() {
+      return Optional.of("tool timed out");
+    }
+
+    @Override
+    public Instant deadline() {
+      return Instant.parse("2026-11-29T08:30:01Z");
+    }
+
+    @Override
+    public String paramsJson() {
+      return "{}";
+    }
+
+    @Override
+    public void heartbeat(String progress) {}
+
+    @Override
+    public boolean isCancelled() {
+      return cancelled.get();
+    }
+  }
+
+  @Test
+  void the_idempotency_key_is_task_id_slash_window_key() {
+    assertThat(new FixedContext().idempotencyKey()).isEqualTo("daily-digest/2026-11-29");
+  }
+
+  @Test
+  void check_cancelled_passes_while_the_run_is_live() {
+    assertThatCode(new FixedContext()::checkCancelled).doesNotThrowAnyException();
+  }
+
+  @Test
+  void check_cancelled_throws_naming_the_instance_and_attempt_once_cancelled() {
+    FixedContext context = new FixedContext();
+    context.cancelled.set(true);
+
+    assertThatThrownBy(context::checkCancelled)
+        .isInstanceOfSatisfying(
+            RunCancelledException.class,
+            e -> {
+              assertThat(e.idempotencyKey()).isEqualTo("daily-digest/2026-11-29");
+              assertThat(e.attempt()).isEqualTo(2);
+            })
+        .isInstanceOf(CancellationException.class)
+        .hasMessage("run daily-digest/2026-11-29 attempt 2 was cancelled");
+  }
+
+  @Test
+  void an_agent_task_runs_against_a_context_and_can_refuse_permanently() throws Exception {
+    AgentTask echo =
+        new AgentTask() {
+          @Override
+          public String type() {
+            return "echo";
+          }
+
+          @Override
+          public AgentResult run(AgentContext context) {
+            if (context.retryCount() > 5) {
+              throw new NonRetryableException("too many retries for " + context.idempotencyKey());
+            }
+            return AgentResult.of("ran " + context.idempotencyKey() + " #" + context.attempt());
+          }
+        };
+
+    assertThat(echo.type()).matches(AgentTask.TYPE_PATTERN);
+    assertThat(echo.run(new FixedContext()).summary()).isEqualTo("ran daily-digest/2026-11-29 #2");
+  }
+}
