@@ -31,6 +31,14 @@ public final class Database implements AutoCloseable {
 
   /** Opens the pool and applies pending Flyway migrations. */
   public static Database open(DbSettings settings) {
+    return open(settings, null);
+  }
+
+  /**
+   * Like {@link #open(DbSettings)}, running {@code connectionInitSql} on every new connection
+   * (tests use it to put the session in an odd time zone, proving that no code depends on it).
+   */
+  public static Database open(DbSettings settings, String connectionInitSql) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.url());
     config.setUsername(settings.user());
@@ -40,6 +48,9 @@ public final class Database implements AutoCloseable {
     // Instants are written as UTC; the session zone must not matter, and tests set it to an odd
     // zone on purpose to prove that.
     config.setAutoCommit(true);
+    if (connectionInitSql != null) {
+      config.setConnectionInitSql(connectionInitSql);
+    }
     HikariDataSource ds = new HikariDataSource(config);
     try {
       migrate(ds);

@@ -4,14 +4,20 @@ import dev.carillon.devstack.DevStack;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
 
-/** A freshly created, migrated database on the shared devstack PostgreSQL: one per test class. */
+/**
+ * A freshly created, migrated database on the shared devstack PostgreSQL: one per test class. Every
+ * session runs in {@link DevStack#POSTGRES_TIME_ZONE} while the test JVM runs in another odd zone
+ * (see the surefire argLine), so code that leans on either zone fails here.
+ */
 public final class TestDatabase {
   private TestDatabase() {}
 
   public static Database fresh(String prefix) {
     DevStack stack = DevStack.shared();
     String url = stack.createDatabase(prefix);
-    return Database.open(new DbSettings(url, stack.dbUser(), stack.dbPassword(), 24));
+    return Database.open(
+        new DbSettings(url, stack.dbUser(), stack.dbPassword(), 24),
+        DevStack.SESSION_TIME_ZONE_SQL);
   }
 
   public static DbSettings settings(String prefix) {
