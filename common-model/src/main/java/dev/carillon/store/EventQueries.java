@@ -26,7 +26,11 @@ public final class EventQueries {
 
   /** The id of the newest event, or 0 when the log is empty. */
   public long lastId() {
-    Long max = dsl.select(org.jooq.impl.DSL.max(INSTANCE_EVENT.ID)).from(INSTANCE_EVENT).fetchOne().value1();
+    Long max =
+        dsl.select(org.jooq.impl.DSL.max(INSTANCE_EVENT.ID))
+            .from(INSTANCE_EVENT)
+            .fetchOne()
+            .value1();
     return max == null ? 0 : max;
   }
 }

@@ -11,9 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Prints one readable line per transition and decision as they land in the event log: time,
- * task, window, change, attempt and reason. Polls the log by id, so nothing is missed or printed
- * twice.
+ * Prints one readable line per transition and decision as they land in the event log: time, task,
+ * window, change, attempt and reason. Polls the log by id, so nothing is missed or printed twice.
  */
 final class TransitionFeed implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(TransitionFeed.class);

@@ -1,0 +1,25 @@
+package dev.carillon.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.carillon.api.AgentTask;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+class NoopAgentTest {
+
+  @Test
+  void noop_succeeds_with_its_key_in_the_summary() throws Exception {
+    var result = new NoopAgent().run(TestContext.of("{}"));
+    assertThat(result.summary()).contains("digest-test/2026-11-29").contains("attempt 1");
+    assertThat(result.artifact()).isEmpty();
+  }
+
+  @Test
+  void all_three_agents_are_registered_for_the_service_loader_with_valid_types() {
+    var types =
+        ServiceLoader.load(AgentTask.class).stream().map(p -> p.get().type()).sorted().toList();
+    assertThat(types).containsExactly("digest", "noop", "sleep");
+    assertThat(types).allMatch(t -> t.matches(AgentTask.TYPE_PATTERN));
+  }
+}

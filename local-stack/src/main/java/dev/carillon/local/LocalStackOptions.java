@@ -1,0 +1,65 @@
+package dev.carillon.local;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * How to run the local stack.
+ *
+ * @param dataDir where PostgreSQL, Kafka and ZooKeeper keep their data between runs
+ * @param fresh wipe {@code dataDir} first
+ * @param tasksFile the task file applied at start ({@code examples/tasks.yaml})
+ * @param adminPortBase the trigger's admin port; the worker and retry service use the next two
+ *     ({@code 0} picks free ports)
+ */
+public record LocalStackOptions(Path dataDir, boolean fresh, Path tasksFile, int adminPortBase) {
+  public static final Path DEFAULT_DATA_DIR = Path.of(".carillon", "data");
+  public static final Path DEFAULT_TASKS = Path.of("examples", "tasks.yaml");
+  public static final int DEFAULT_ADMIN_PORT = 8081;
+
+  public LocalStackOptions {
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(tasksFile, "tasksFile");
+  }
+
+  /**
+   * Parses {@code --data-dir DIR}, {@code --fresh}, {@code --tasks FILE}, {@code --admin-port N}.
+   */
+  public static LocalStackOptions parse(String[] args) {
+    Path dataDir = DEFAULT_DATA_DIR;
+    Path tasks = DEFAULT_TASKS;
+    boolean fresh = false;
+    int port = DEFAULT_ADMIN_PORT;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--fresh" -> fresh = true;
+        case "--data-dir" -> dataDir = Path.of(value(args, ++i, "--data-dir"));
+        case "--tasks" -> tasks = Path.of(value(args, ++i, "--tasks"));
+        case "--admin-port" -> {
+          String v = value(args, ++i, "--admin-port");
+          try {
+            port = Integer.parseInt(v);
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                "--admin-port must be a port number, was '" + v + "'");
+          }
+        }
+        case "-h", "--help" -> throw new IllegalArgumentException(usage());
+        default ->
+            throw new IllegalArgumentException("unknown option '" + args[i] + "'\n" + usage());
+      }
+    }
+    return new LocalStackOptions(dataDir, fresh, tasks, port);
+  }
+
+  private static String value(String[] args, int i, String option) {
+    if (i >= args.length) {
+      throw new IllegalArgumentException(option + " needs a value\n" + usage());
+    }
+    return args[i];
+  }
+
+  static String usage() {
+    return "usage: carillon-local [--fresh] [--data-dir DIR] [--tasks FILE] [--admin-port N]";
+  }
+}

@@ -1,0 +1,269 @@
+package dev.carillon.worker;
+
+import dev.carillon.admin.AdminServer;
+import dev.carillon.admin.HealthReport;
+import dev.carillon.config.Config;
+import dev.carillon.kafka.InstanceMessage;
+import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.store.Database;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TaskStore;
+import dev.carillon.store.WorkerQueries;
+import dev.carillon.worker.consume.InstanceConsumer;
+import dev.carillon.worker.lease.Heartbeater;
+import dev.carillon.worker.plugin.PluginRegistry;
+import dev.carillon.worker.run.RunPool;
+import dev.carillon.worker.run.TaskCache;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker process: composition root of the consumer, the run pool, the heartbeat, the plugins,
+ * the admin endpoints and the database. {@link #start} returns once everything runs; {@link
+ * #close()} shuts down gracefully:
+ *
+ * <ol>
+ *   <li>stop polling (the consumer leaves the group, so other workers take over its partitions);
+ *   <li>let running instances finish for up to {@code worker.drain-timeout}, still heartbeating;
+ *   <li>cancel the rest and release them to PENDING (recorded, no retry consumed) and publish their
+ *       ids again, so another worker starts them at once.
+ * </ol>
+ */
+public final class WorkerService implements AutoCloseable {
+  /** The longest one poll blocks; bounds how late a freed slot or a stop is noticed. */
+  public static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
+
+  /** The pause before re-reading a batch whose claim failed. */
+  public static final Duration CLAIM_ERROR_BACKOFF = Duration.ofSeconds(1);
+
+  /** How long close() waits for the threads of stopped runs before closing the database. */
+  static final Duration STOPPED_RUN_GRACE = Duration.ofSeconds(5);
+
+  private static final Logger log = LoggerFactory.getLogger(WorkerService.class);
+
+  private final WorkerSettings settings;
+  private final PluginRegistry plugins;
+  private final Database db;
+  private final InstanceStore store;
+  private final PrometheusMeterRegistry registry;
+  private final WorkerMetrics metrics;
+  private final RunPool pool;
+  private final Heartbeater heartbeater;
+  private final InstancePublisher publisher;
+  private final InstanceConsumer consumer;
+  private final Thread consumerThread;
+  private final AdminServer admin;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Clock clock;
+
+  private WorkerService(WorkerSettings settings, PluginRegistry plugins, Clock clock)
+      throws IOException {
+    this.settings = settings;
+    this.plugins = plugins;
+    this.clock = clock;
+    this.db = Database.open(settings.db());
+    this.store = new InstanceStore(db.dsl());
+    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    RunPool[] poolRef = new RunPool[1];
+    this.metrics =
+        new WorkerMetrics(
+            registry,
+            settings.workerId(),
+            () -> poolRef[0] == null ? 0 : poolRef[0].running(),
+            () -> poolRef[0] == null ? 0 : poolRef[0].freeSlots());
+    this.pool =
+        new RunPool(
+            store,
+            new TaskCache(new TaskStore(db.dsl()), settings.taskCacheTtl(), System::nanoTime),
+            plugins,
+            metrics,
+            settings.workerId(),
+            settings.concurrency(),
+            settings.maxSummaryBytes(),
+            clock);
+    poolRef[0] = pool;
+    this.heartbeater =
+        new Heartbeater(store, pool, metrics, settings.workerId(), settings.heartbeatInterval());
+    this.publisher =
+        new InstancePublisher(
+            settings.kafka(), settings.topic(), InstancePublisher.DEFAULT_ACK_TIMEOUT);
+    Map<String, Object> props = settings.kafka().consumerProps(settings.group());
+    props.put(ConsumerConfig.CLIENT_ID_CONFIG, "carillon-worker-" + settings.workerId());
+    // A batch never holds more than the free slots' worth of useful records; a small cap keeps
+    // the re-reads after a full batch cheap.
+    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, settings.concurrency() * 2));
+    this.consumer =
+        new InstanceConsumer(
+            new KafkaConsumer<>(props),
+            settings.topic(),
+            store,
+            new WorkerQueries(db.dsl()),
+            pool,
+            metrics,
+            settings.workerId(),
+            POLL_TIMEOUT,
+            CLAIM_ERROR_BACKOFF);
+    this.consumerThread = new Thread(consumer, "carillon-consumer-" + settings.workerId());
+    this.admin = AdminServer.start("worker", settings.adminPort(), registry, this::health);
+    consumerThread.start();
+    log.info(
+        "Worker {} started: {} slot(s), group {}, topic {}, plugins {}",
+        settings.workerId(),
+        settings.concurrency(),
+        settings.group(),
+        settings.topic(),
+        plugins.types());
+  }
+
+  /**
+   * Starts a worker from configuration, with the plugins on the class path and in {@code
+   * worker.plugin-dir}.
+   *
+   * @throws dev.carillon.config.ConfigException when a setting is missing or wrong
+   * @throws dev.carillon.worker.plugin.PluginException when the plugins clash or cannot load
+   */
+  public static WorkerService start(Config config) {
+    WorkerSettings settings = WorkerSettings.from(config);
+    return start(
+        settings,
+        PluginRegistry.load(WorkerService.class.getClassLoader(), settings.pluginDir()),
+        Clock.systemUTC());
+  }
+
+  /**
+   * Starts a worker with the given plugins (embedding, tests). The worker closes {@code plugins}.
+   */
+  public static WorkerService start(WorkerSettings settings, PluginRegistry plugins, Clock clock) {
+    try {
+      return new WorkerService(settings, plugins, clock);
+    } catch (IOException e) {
+      plugins.close();
+      throw new UncheckedIOException("cannot start the admin server: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      plugins.close();
+      throw e;
+    }
+  }
+
+  /** The worker's meters (Prometheus). */
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /** The worker's counters. */
+  public WorkerMetrics metrics() {
+    return metrics;
+  }
+
+  /** The settings in effect. */
+  public WorkerSettings settings() {
+    return settings;
+  }
+
+  /** The port of the admin endpoints. */
+  public int adminPort() {
+    return admin.port();
+  }
+
+  private HealthReport health() {
+    boolean live = consumerThread.isAlive() || closed.get();
+    return new HealthReport(
+        live,
+        live && !closed.get(),
+        Map.of(
+            "workerId", settings.workerId(),
+            "running", pool.running(),
+            "freeSlots", pool.freeSlots(),
+            "plugins", List.copyOf(plugins.types())));
+  }
+
+  /** Graceful shutdown (see the class comment). Idempotent. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    log.info(
+        "Worker {} stopping: no more polling; {} run(s) in progress get up to {} to finish",
+        settings.workerId(),
+        pool.running(),
+        settings.drainTimeout());
+    try {
+      consumer.stop();
+      consumerThread.join(Duration.ofSeconds(15).toMillis());
+      if (!pool.awaitQuiet(settings.drainTimeout())) {
+        List<Instance> released =
+            pool.releaseAll(
+                "worker "
+                    + settings.workerId()
+                    + " shut down before the run finished (drain timeout "
+                    + settings.drainTimeout()
+                    + "); released without consuming a retry");
+        republish(released);
+      }
+      if (!pool.awaitThreads(STOPPED_RUN_GRACE)) {
+        log.warn(
+            "{} run thread(s) did not stop within {}; they ignore interrupts and are abandoned",
+            pool.running(),
+            STOPPED_RUN_GRACE);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      log.warn("Interrupted while stopping; releasing what is left");
+      republish(pool.releaseAll("worker " + settings.workerId() + " interrupted while stopping"));
+    } finally {
+      closeQuietly("heartbeat", heartbeater);
+      closeQuietly("run pool", pool);
+      closeQuietly("publisher", publisher);
+      closeQuietly("admin server", admin);
+      closeQuietly("plugins", plugins);
+      closeQuietly("database", db);
+      registry.close();
+      log.info("Worker {} stopped", settings.workerId());
+    }
+  }
+
+  private void republish(List<Instance> released) {
+    if (released.isEmpty()) {
+      return;
+    }
+    List<InstanceMessage> messages =
+        released.stream()
+            .map(i -> InstanceMessage.of(i.id(), i.taskId(), i.windowKey(), clock.instant()))
+            .toList();
+    try {
+      List<Long> acked = publisher.publish(messages);
+      store.markDispatched(acked);
+      log.info(
+          "Republished {} of {} released instance(s) {}; the rest wait for the stranded-PENDING scan",
+          acked.size(),
+          released.size(),
+          acked);
+    } catch (RuntimeException e) {
+      log.warn("Could not republish released instances; the retry service will: {}", e.toString());
+    }
+  }
+
+  private static void closeQuietly(String what, AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      log.warn("Closing the {} failed: {}", what, e.toString());
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package dev.carillon.worker;
+
+import dev.carillon.api.AgentResult;
+import dev.carillon.config.Config;
+import dev.carillon.config.ConfigException;
+import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.kafka.Topics;
+import dev.carillon.store.DbSettings;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything a worker reads from its configuration, validated at start.
+ *
+ * <table>
+ *   <caption>worker keys (besides db.*, kafka.*, admin.port and instance.id of {@link
+ *   dev.carillon.config.CommonSettings})</caption>
+ *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>worker.concurrency</td><td>4</td><td>runs at once on this worker</td></tr>
+ *   <tr><td>worker.group</td><td>carillon-workers</td><td>Kafka consumer group</td></tr>
+ *   <tr><td>worker.topic</td><td>carillon.instances</td><td>topic to consume and republish to</td></tr>
+ *   <tr><td>worker.max-summary-bytes</td><td>4096</td><td>UTF-8 bytes of a result summary kept</td></tr>
+ *   <tr><td>worker.heartbeat-interval</td><td>a third of the shortest running timeout, at most
+ *       10s</td><td>how often leases are renewed</td></tr>
+ *   <tr><td>worker.drain-timeout</td><td>30s</td><td>how long shutdown waits for runs to end
+ *       before releasing them</td></tr>
+ *   <tr><td>worker.plugin-dir</td><td>none</td><td>directory of plugin jars</td></tr>
+ *   <tr><td>worker.task-cache-ttl</td><td>5s</td><td>how long a task definition is reused</td></tr>
+ * </table>
+ *
+ * @param db how to reach PostgreSQL
+ * @param kafka how to reach Kafka
+ * @param adminPort port of the health and metrics endpoints (0 picks a free one)
+ * @param workerId this worker's name in claims, events and logs
+ * @param concurrency the most runs at once, 1..1024
+ * @param group the consumer group shared by all workers
+ * @param topic the instances topic
+ * @param maxSummaryBytes the most UTF-8 bytes of a summary kept with the instance
+ * @param heartbeatInterval a fixed lease renewal interval, or empty for the adaptive default
+ * @param drainTimeout how long a graceful shutdown lets running instances finish
+ * @param pluginDir a directory of plugin jars, or empty for the class path only
+ * @param taskCacheTtl how long a loaded task definition is reused before it is read again
+ */
+public record WorkerSettings(
+    DbSettings db,
+    KafkaSettings kafka,
+    int adminPort,
+    String workerId,
+    int concurrency,
+    String group,
+    String topic,
+    int maxSummaryBytes,
+    Optional<Duration> heartbeatInterval,
+    Duration drainTimeout,
+    Optional<Path> pluginDir,
+    Duration taskCacheTtl) {
+
+  /** The admin port of a worker unless configured. */
+  public static final int DEFAULT_ADMIN_PORT = 8082;
+
+  /** Runs at once unless configured. */
+  public static final int DEFAULT_CONCURRENCY = 4;
+
+  /** The consumer group unless configured. */
+  public static final String DEFAULT_GROUP = "carillon-workers";
+
+  /** How long shutdown waits for running instances unless configured. */
+  public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
+  /** The longest adaptive heartbeat interval. */
+  public static final Duration MAX_DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
+
+  /** How long a task definition is cached unless configured. */
+  public static final Duration DEFAULT_TASK_CACHE_TTL = Duration.ofSeconds(5);
+
+  public WorkerSettings {
+    Objects.requireNonNull(db, "db");
+    Objects.requireNonNull(kafka, "kafka");
+    if (workerId == null || workerId.isBlank() || workerId.length() > 128) {
+      throw new IllegalArgumentException(
+          "workerId must be 1..128 characters, was '" + workerId + "'");
+    }
+    if (concurrency < 1 || concurrency > 1024) {
+      throw new IllegalArgumentException("concurrency must be 1..1024, was " + concurrency);
+    }
+    if (group == null || group.isBlank()) {
+      throw new IllegalArgumentException("group must not be blank");
+    }
+    if (topic == null || topic.isBlank()) {
+      throw new IllegalArgumentException("topic must not be blank");
+    }
+    if (maxSummaryBytes < 16) {
+      throw new IllegalArgumentException(
+          "maxSummaryBytes must be at least 16, was " + maxSummaryBytes);
+    }
+    Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+    Objects.requireNonNull(drainTimeout, "drainTimeout");
+    Objects.requireNonNull(pluginDir, "pluginDir");
+    Objects.requireNonNull(taskCacheTtl, "taskCacheTtl");
+  }
+
+  /**
+   * Reads the settings. The database, Kafka, admin port and instance id keys are those of {@link
+   * dev.carillon.config.CommonSettings}, read here rather than through it because {@code
+   * CommonSettings.from} requires {@code zk.connect}, and workers do not use ZooKeeper.
+   *
+   * @throws ConfigException naming the key, its source and the value when one is missing or wrong
+   */
+  public static WorkerSettings from(Config c) {
+    DbSettings db;
+    KafkaSettings kafka;
+    try {
+      db =
+          new DbSettings(
+              c.require("db.url"),
+              c.string("db.user", "carillon"),
+              c.string("db.password", ""),
+              c.integer("db.pool-size", DbSettings.DEFAULT_POOL_SIZE, 1, 200));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+    try {
+      kafka = new KafkaSettings(c.require("kafka.bootstrap"), c.withPrefix("kafka.properties."));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("kafka: " + e.getMessage());
+    }
+    try {
+      return new WorkerSettings(
+          db,
+          kafka,
+          c.integer("admin.port", DEFAULT_ADMIN_PORT, 0, 65535),
+          c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()),
+          c.integer("worker.concurrency", DEFAULT_CONCURRENCY, 1, 1024),
+          c.string("worker.group", DEFAULT_GROUP),
+          c.string("worker.topic", Topics.INSTANCES),
+          c.integer(
+              "worker.max-summary-bytes", AgentResult.DEFAULT_MAX_SUMMARY_BYTES, 16, 1024 * 1024),
+          c.optional("worker.heartbeat-interval").isPresent()
+              ? Optional.of(
+                  c.duration(
+                      "worker.heartbeat-interval",
+                      MAX_DEFAULT_HEARTBEAT,
+                      Duration.ofMillis(50),
+                      Duration.ofMinutes(10)))
+              : Optional.empty(),
+          c.duration(
+              "worker.drain-timeout", DEFAULT_DRAIN_TIMEOUT, Duration.ZERO, Duration.ofHours(1)),
+          c.optional("worker.plugin-dir").map(Path::of),
+          c.duration(
+              "worker.task-cache-ttl",
+              DEFAULT_TASK_CACHE_TTL,
+              Duration.ZERO,
+              Duration.ofMinutes(10)));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+  }
+
+  /** One line for the startup log; secrets masked. */
+  public String describe() {
+    return "db="
+        + db
+        + " kafka="
+        + kafka.describe()
+        + " adminPort="
+        + adminPort
+        + " workerId="
+        + workerId
+        + " concurrency="
+        + concurrency
+        + " group="
+        + group
+        + " topic="
+        + topic
+        + " maxSummaryBytes="
+        + maxSummaryBytes
+        + " heartbeatInterval="
+        + heartbeatInterval.map(Duration::toString).orElse("timeout/3 (at most 10s)")
+        + " drainTimeout="
+        + drainTimeout
+        + " pluginDir="
+        + pluginDir.map(Path::toString).orElse("<none>")
+        + " taskCacheTtl="
+        + taskCacheTtl;
+  }
+}

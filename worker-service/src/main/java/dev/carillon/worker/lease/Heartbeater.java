@@ -1,0 +1,147 @@
+package dev.carillon.worker.lease;
+
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.Lease;
+import dev.carillon.worker.WorkerMetrics;
+import dev.carillon.worker.run.RunPool;
+import dev.carillon.worker.run.RunPool.LiveLease;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Renews the leases of every run in progress, in one fenced statement per beat, on its own thread:
+ * a plugin blocked in a long call cannot delay it. A lease the statement does not renew is lost
+ * (the attempt moved on, the row left RUNNING or another worker owns it), and its run is cancelled.
+ *
+ * <p>Each lease is due for renewal a fixed interval after its last renewal (or its start) when one
+ * is configured, otherwise after a third of its own timeout (the lease length), at most {@link
+ * #MAX_ADAPTIVE} and at least {@link #MIN_ADAPTIVE}. The loop looks every {@link #TICK} (no IO
+ * unless a lease is due); when any lease is due, all live leases are renewed together, so a run
+ * with a short lease never waits behind one with a long lease.
+ */
+public final class Heartbeater implements AutoCloseable {
+  /** The longest adaptive interval. */
+  public static final Duration MAX_ADAPTIVE = Duration.ofSeconds(10);
+
+  /** The shortest adaptive interval. */
+  public static final Duration MIN_ADAPTIVE = Duration.ofMillis(100);
+
+  /** How often the loop checks whether a lease is due. */
+  static final Duration TICK = Duration.ofMillis(50);
+
+  private static final Logger log = LoggerFactory.getLogger(Heartbeater.class);
+
+  private final InstanceStore store;
+  private final RunPool pool;
+  private final WorkerMetrics metrics;
+  private final String workerId;
+  private final Optional<Duration> fixedInterval;
+  private final LongSupplier nanoTime;
+  private final ScheduledThreadPoolExecutor thread;
+
+  /** Last renewal per lease; touched only by the heartbeat thread. */
+  private final Map<Lease, Long> lastRenewed = new HashMap<>();
+
+  private boolean failing;
+
+  /**
+   * Starts the loop at once.
+   *
+   * @param fixedInterval a fixed interval, or empty for the adaptive one
+   */
+  public Heartbeater(
+      InstanceStore store,
+      RunPool pool,
+      WorkerMetrics metrics,
+      String workerId,
+      Optional<Duration> fixedInterval) {
+    this.store = store;
+    this.pool = pool;
+    this.metrics = metrics;
+    this.workerId = workerId;
+    this.fixedInterval = fixedInterval;
+    this.nanoTime = System::nanoTime;
+    this.thread =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "carillon-heartbeat-" + workerId);
+              t.setDaemon(true);
+              return t;
+            });
+    thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    thread.scheduleWithFixedDelay(this::tick, 0, TICK.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  private void tick() {
+    try {
+      List<LiveLease> live = pool.liveLeases();
+      long now = nanoTime.getAsLong();
+      lastRenewed.keySet().retainAll(live.stream().map(LiveLease::lease).toList());
+      boolean due =
+          live.stream()
+              .anyMatch(
+                  l ->
+                      now - lastRenewed.getOrDefault(l.lease(), l.startedNanos())
+                          >= interval(l.timeout()).toNanos());
+      if (due) {
+        beat(live, now);
+      }
+    } catch (Throwable t) {
+      // Keep beating: a database blip must not stop renewals for good. Log once per outage.
+      if (!failing) {
+        log.warn("Heartbeat failed, retrying: {}", t.toString());
+      }
+      failing = true;
+    }
+  }
+
+  private void beat(List<LiveLease> live, long now) {
+    List<Lease> leases = live.stream().map(LiveLease::lease).toList();
+    Set<Long> renewed = store.heartbeat(workerId, leases);
+    if (failing) {
+      log.info("Heartbeats work again");
+      failing = false;
+    }
+    metrics.leaseRenewals.increment(renewed.size());
+    for (Lease l : leases) {
+      if (renewed.contains(l.instanceId())) {
+        lastRenewed.put(l, now);
+      } else {
+        pool.leaseLost(
+            l,
+            "the heartbeat renewed no row for attempt "
+                + l.attempt()
+                + ": the instance has a newer attempt, left RUNNING or belongs to another worker");
+      }
+    }
+  }
+
+  /** How long after its last renewal a lease of {@code timeout} is due again. */
+  Duration interval(Duration timeout) {
+    if (fixedInterval.isPresent()) {
+      return fixedInterval.get();
+    }
+    Duration d = timeout.dividedBy(3);
+    if (d.compareTo(MAX_ADAPTIVE) > 0) {
+      return MAX_ADAPTIVE;
+    }
+    return d.compareTo(MIN_ADAPTIVE) < 0 ? MIN_ADAPTIVE : d;
+  }
+
+  /** Stops the loop; a beat in progress finishes. */
+  @Override
+  public void close() throws InterruptedException {
+    thread.shutdown();
+    thread.awaitTermination(5, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,141 @@
+package dev.carillon.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.worker.run.Outcomes;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(120)
+class FailureModesTest {
+  static WorkerTestKit kit;
+  static WorkerService worker;
+
+  @TempDir static Path artifacts;
+
+  @BeforeAll
+  static void setUp() {
+    kit = new WorkerTestKit("worker_faults", 1);
+    worker = kit.worker("faults-1", Map.of("worker.max-summary-bytes", "1024"));
+  }
+
+  @AfterAll
+  static void tearDown() {
+    kit.close();
+  }
+
+  private static Instance runToEnd(String taskId, String handler, String params, Duration timeout) {
+    kit.task(taskId, handler, params);
+    Instance i = kit.instance(taskId, "w1", timeout);
+    kit.publish(i);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              InstanceStatus s = kit.find(i.id()).status();
+              return s != InstanceStatus.PENDING && s != InstanceStatus.RUNNING;
+            });
+    return kit.find(i.id());
+  }
+
+  @Test
+  void a_run_past_its_deadline_is_interrupted_and_marked_timeout() {
+    Instance done = runToEnd("slow", "sleep", "{\"duration\":\"20s\"}", Duration.ofSeconds(1));
+    assertThat(done.status()).isEqualTo(InstanceStatus.TIMEOUT);
+    assertThat(done.failReason()).contains("exceeded its timeout of PT1S").contains("faults-1");
+    assertThat(done.attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void a_run_that_ignores_interrupts_is_still_marked_timeout_at_its_deadline() {
+    long start = System.nanoTime();
+    Instance done =
+        runToEnd(
+            "deaf",
+            "sleep",
+            "{\"duration\":\"6s\",\"ignoreInterrupts\":true}",
+            Duration.ofSeconds(1));
+    assertThat(done.status()).isEqualTo(InstanceStatus.TIMEOUT);
+    // Marked at the deadline, not when the agent finally returns.
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void a_plugin_throwing_an_error_fails_the_instance_and_the_worker_keeps_working() {
+    Instance crashed =
+        runToEnd(
+            "crash",
+            "sleep",
+            "{\"duration\":\"0s\",\"throwError\":\"StackOverflowError\"}",
+            Duration.ofSeconds(30));
+    assertThat(crashed.status()).isEqualTo(InstanceStatus.FAILED);
+    assertThat(crashed.failReason()).startsWith("java.lang.StackOverflowError:");
+    assertThat(crashed.nonRetryable()).isFalse();
+
+    Instance next = runToEnd("after-crash", "noop", "{}", Duration.ofSeconds(30));
+    assertThat(next.status()).isEqualTo(InstanceStatus.SUCCESS);
+  }
+
+  @Test
+  void a_non_retryable_failure_is_recorded_as_such() {
+    Instance done =
+        runToEnd(
+            "permanent",
+            "sleep",
+            "{\"duration\":\"0s\",\"failFirst\":1,\"nonRetryable\":true}",
+            Duration.ofSeconds(30));
+    assertThat(done.status()).isEqualTo(InstanceStatus.FAILED);
+    assertThat(done.nonRetryable()).isTrue();
+    assertThat(done.failReason())
+        .startsWith("dev.carillon.api.NonRetryableException: sleep: failing attempt 1");
+  }
+
+  @Test
+  void an_oversized_digest_keeps_a_truncated_summary_and_the_full_text_in_the_artifact()
+      throws Exception {
+    String items =
+        IntStream.range(0, 500)
+            .mapToObj(n -> "\"headline número " + n + "\"")
+            .collect(Collectors.joining(","));
+    Instance done =
+        runToEnd(
+            "big-digest",
+            "digest",
+            "{\"artifactDir\":\"" + artifacts + "\",\"items\":[" + items + "]}",
+            Duration.ofSeconds(30));
+    assertThat(done.status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(done.resultTruncated()).isTrue();
+    assertThat(done.resultSummary().getBytes(StandardCharsets.UTF_8).length)
+        .isLessThanOrEqualTo(1024);
+    assertThat(done.resultSummary())
+        .endsWith(Outcomes.TRUNCATION_MARK)
+        .doesNotContain("número 499");
+    String full = Files.readString(Path.of(URI.create(done.resultUri())));
+    assertThat(full).contains("- headline número 0\n").endsWith("- headline número 499\n");
+  }
+
+  @Test
+  void an_unknown_handler_fails_retryably_with_the_reason() {
+    Instance done = runToEnd("orphan", "nope", "{}", Duration.ofSeconds(30));
+    assertThat(done.status()).isEqualTo(InstanceStatus.FAILED);
+    assertThat(done.nonRetryable()).isFalse();
+    assertThat(done.failReason())
+        .startsWith(
+            "no plugin for handler 'nope' on worker faults-1; known: [counting, digest, noop, sleep]")
+        .contains("retryable");
+  }
+}

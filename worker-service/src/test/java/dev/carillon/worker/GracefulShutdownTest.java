@@ -1,0 +1,69 @@
+package dev.carillon.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.instance.InstanceStatus;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(120)
+class GracefulShutdownTest {
+  static WorkerTestKit kit;
+
+  @BeforeAll
+  static void setUp() {
+    kit = new WorkerTestKit("worker_shutdown", 2);
+  }
+
+  @AfterAll
+  static void tearDown() {
+    kit.close();
+  }
+
+  @Test
+  void shutdown_drains_what_finishes_in_time_and_releases_the_rest_to_another_worker() {
+    kit.task("quick", "counting", "{\"duration\":\"800ms\"}");
+    kit.task("long", "counting", "{\"duration\":\"6s\"}");
+    Instance quick = kit.instance("quick", "w1", Duration.ofSeconds(30));
+    Instance slow = kit.instance("long", "w1", Duration.ofSeconds(30));
+    WorkerService a =
+        kit.worker("drain-a", Map.of("worker.concurrency", "2", "worker.drain-timeout", "2s"));
+    kit.publish(quick, slow);
+    await().atMost(Duration.ofSeconds(20)).until(() -> kit.runningOn("drain-a") == 2);
+    WorkerService b = kit.worker("drain-b", Map.of());
+
+    a.close();
+
+    assertThat(kit.find(quick.id()).status()).as("drained on A").isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(kit.find(quick.id()).workerId()).isEqualTo("drain-a");
+    assertThat(a.metrics().released.count()).isEqualTo(1);
+    assertThat(CountingAgent.probe("long").sawCancellation).hasValue(1);
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> kit.find(slow.id()).status() == InstanceStatus.SUCCESS);
+    Instance done = kit.find(slow.id());
+    assertThat(done.workerId()).isEqualTo("drain-b");
+    assertThat(done.attempt()).isEqualTo(2);
+    assertThat(done.retryCount()).as("a release consumes no retry").isZero();
+    assertThat(kit.instances.events(slow.id()))
+        .anySatisfy(
+            e -> {
+              assertThat(e.kind()).isEqualTo(InstanceEvent.Kind.TRANSITION);
+              assertThat(e.from()).isEqualTo(InstanceStatus.RUNNING);
+              assertThat(e.to()).isEqualTo(InstanceStatus.PENDING);
+              assertThat(e.reason())
+                  .contains("drain-a shut down")
+                  .contains("without consuming a retry");
+            });
+    assertThat(kit.instances.countByStatus(null)).doesNotContainKey(InstanceStatus.RUNNING);
+    assertThat(b.metrics().succeeded.count()).isEqualTo(1);
+  }
+}

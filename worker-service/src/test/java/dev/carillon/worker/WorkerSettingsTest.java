@@ -1,0 +1,63 @@
+package dev.carillon.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.carillon.config.Config;
+import dev.carillon.config.ConfigException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class WorkerSettingsTest {
+  private static Map<String, String> base() {
+    Map<String, String> m = new HashMap<>();
+    m.put("db.url", "jdbc:postgresql://db:5432/carillon");
+    m.put("db.password", "hunter2");
+    m.put("kafka.bootstrap", "kafka:9092");
+    return m;
+  }
+
+  @Test
+  void defaults_apply_and_zookeeper_is_not_required() {
+    WorkerSettings s = WorkerSettings.from(Config.of(base()));
+    assertThat(s.concurrency()).isEqualTo(4);
+    assertThat(s.group()).isEqualTo("carillon-workers");
+    assertThat(s.topic()).isEqualTo("carillon.instances");
+    assertThat(s.maxSummaryBytes()).isEqualTo(4096);
+    assertThat(s.heartbeatInterval()).isEmpty();
+    assertThat(s.drainTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(s.pluginDir()).isEmpty();
+    assertThat(s.adminPort()).isEqualTo(8082);
+  }
+
+  @Test
+  void worker_keys_are_read_and_the_description_masks_the_password() {
+    Map<String, String> m = base();
+    m.put("worker.concurrency", "8");
+    m.put("worker.heartbeat-interval", "2s");
+    m.put("worker.drain-timeout", "1m");
+    m.put("worker.plugin-dir", "/opt/plugins");
+    m.put("worker.max-summary-bytes", "1024");
+    WorkerSettings s = WorkerSettings.from(Config.of(m));
+    assertThat(s.concurrency()).isEqualTo(8);
+    assertThat(s.heartbeatInterval()).contains(Duration.ofSeconds(2));
+    assertThat(s.drainTimeout()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(s.pluginDir()).isEqualTo(Optional.of(Path.of("/opt/plugins")));
+    assertThat(s.maxSummaryBytes()).isEqualTo(1024);
+    assertThat(s.describe()).doesNotContain("hunter2").contains("concurrency=8");
+  }
+
+  @Test
+  void a_bad_value_names_the_key() {
+    Map<String, String> m = base();
+    m.put("worker.concurrency", "0");
+    assertThatThrownBy(() -> WorkerSettings.from(Config.of(m)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("worker.concurrency")
+        .hasMessageContaining("between 1 and 1024");
+  }
+}

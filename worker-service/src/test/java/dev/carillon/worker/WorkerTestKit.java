@@ -1,0 +1,171 @@
+package dev.carillon.worker;
+
+import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
+
+import dev.carillon.config.Config;
+import dev.carillon.devstack.DevStack;
+import dev.carillon.kafka.InstanceMessage;
+import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.Database;
+import dev.carillon.store.DbSettings;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TaskStore;
+import dev.carillon.testsupport.Tasks;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One isolated worker test environment: its own database, topic and consumer group on the shared
+ * devstack, plus helpers to define tasks, create and publish instances, start workers and read back
+ * state. Closes every worker it started.
+ */
+final class WorkerTestKit implements AutoCloseable {
+  final DevStack stack = DevStack.shared();
+  final String prefix;
+  final String dbUrl;
+  final Database db;
+  final InstanceStore instances;
+  final TaskStore tasks;
+  final String topic;
+  final String group;
+  final KafkaSettings kafka;
+  private final List<WorkerService> workers = new ArrayList<>();
+
+  WorkerTestKit(String prefix, int partitions) {
+    this.prefix = prefix;
+    this.dbUrl = stack.createDatabase(prefix);
+    this.db =
+        Database.open(
+            new DbSettings(dbUrl, stack.dbUser(), stack.dbPassword(), 4),
+            DevStack.SESSION_TIME_ZONE_SQL);
+    this.instances = new InstanceStore(db.dsl());
+    this.tasks = new TaskStore(db.dsl());
+    String unique = UUID.randomUUID().toString().substring(0, 8);
+    this.topic = "test." + prefix + "." + unique;
+    this.group = prefix + "-" + unique;
+    this.kafka = KafkaSettings.of(stack.kafkaBootstrap());
+    try (Admin admin = Admin.create(kafka.adminProps())) {
+      admin
+          .createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create topic " + topic, e);
+    }
+  }
+
+  Map<String, String> config(String workerId, Map<String, String> extra) {
+    Map<String, String> c = new HashMap<>();
+    c.put("db.url", dbUrl);
+    c.put("db.user", stack.dbUser());
+    c.put("db.password", stack.dbPassword());
+    c.put("db.pool-size", "6");
+    c.put("kafka.bootstrap", stack.kafkaBootstrap());
+    c.put("admin.port", "0");
+    c.put("instance.id", workerId);
+    c.put("worker.topic", topic);
+    c.put("worker.group", group);
+    c.put("worker.drain-timeout", "2s");
+    c.put("worker.task-cache-ttl", "0s");
+    c.putAll(extra);
+    return c;
+  }
+
+  WorkerService worker(String workerId, Map<String, String> extra) {
+    WorkerService w = WorkerService.start(Config.of(config(workerId, extra)));
+    workers.add(w);
+    return w;
+  }
+
+  void task(String id, String handler, String paramsJson) {
+    TaskDefinition def =
+        Tasks.daily(id)
+            .handler(handler)
+            .paramsJson(paramsJson)
+            .timeout(Duration.ofMinutes(1))
+            .build();
+    tasks.applyAll(List.of(def));
+  }
+
+  /** A PENDING instance of {@code taskId} with a lease/deadline of {@code timeout}. */
+  Instance instance(String taskId, String key, Duration timeout) {
+    return instances.insertAll(List.of(Tasks.pendingKey(taskId, key, timeout)), "test").get(0);
+  }
+
+  void publish(Instance... list) {
+    try (InstancePublisher p = new InstancePublisher(kafka, topic, Duration.ofSeconds(10))) {
+      List<InstanceMessage> messages = new ArrayList<>();
+      for (Instance i : list) {
+        messages.add(InstanceMessage.of(i.id(), i.taskId(), i.windowKey(), Instant.now()));
+      }
+      if (p.publish(messages).size() != messages.size()) {
+        throw new IllegalStateException("Kafka did not acknowledge every test message");
+      }
+    }
+  }
+
+  /** Sends raw values to explicit partitions (poison records, duplicates across partitions). */
+  void sendRaw(List<Integer> partitions, List<byte[]> values) {
+    Map<String, Object> props = kafka.producerProps();
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
+      for (int i = 0; i < values.size(); i++) {
+        producer.send(new ProducerRecord<>(topic, partitions.get(i), "raw", values.get(i))).get();
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot send raw records to " + topic, e);
+    }
+  }
+
+  Instance find(long id) {
+    return instances.find(id).orElseThrow();
+  }
+
+  int runningOn(String workerId) {
+    return db.dsl()
+        .fetchCount(
+            TASK_INSTANCE,
+            TASK_INSTANCE.STATUS.eq("RUNNING").and(TASK_INSTANCE.WORKER_ID.eq(workerId)));
+  }
+
+  /** The group's committed offsets by partition number. */
+  Map<Integer, Long> committed() {
+    try (Admin admin = Admin.create(kafka.adminProps())) {
+      Map<TopicPartition, OffsetAndMetadata> offsets =
+          admin
+              .listConsumerGroupOffsets(group)
+              .partitionsToOffsetAndMetadata()
+              .get(30, TimeUnit.SECONDS);
+      Map<Integer, Long> out = new HashMap<>();
+      offsets.forEach(
+          (tp, o) -> {
+            if (o != null && tp.topic().equals(topic)) {
+              out.put(tp.partition(), o.offset());
+            }
+          });
+      return out;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read offsets of " + group, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    workers.forEach(WorkerService::close);
+    db.close();
+  }
+}

@@ -1,0 +1,18 @@
+package dev.carillon.worker.plugin;
+
+import dev.carillon.api.AgentContext;
+import dev.carillon.api.AgentResult;
+import dev.carillon.api.AgentTask;
+
+/** A second {@code noop}, listed only in the plugin jar a test builds. */
+public final class DuplicateNoopAgent implements AgentTask {
+  @Override
+  public String type() {
+    return "noop";
+  }
+
+  @Override
+  public AgentResult run(AgentContext context) {
+    return AgentResult.of("the other noop");
+  }
+}
