@@ -95,6 +95,28 @@ public final class CronSchedule {
     if (expression == null || expression.isBlank()) {
       throw invalid(expression, "is required (Quartz syntax with seconds, e.g. '0 0 8 * * ?')");
     }
+    // Parsing and the never-fires check cost milliseconds; a trigger re-reads thousands of task
+    // rows that share a few expressions. Schedules are immutable, so equal inputs share one.
+    ParseKey key = new ParseKey(expression, zone);
+    CronSchedule cached = PARSED.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    CronSchedule parsed = parseUncached(expression, zone);
+    if (PARSED.size() >= MAX_CACHED) {
+      PARSED.clear();
+    }
+    PARSED.put(key, parsed);
+    return parsed;
+  }
+
+  private record ParseKey(String expression, ZoneId zone) {}
+
+  private static final int MAX_CACHED = 50_000;
+  private static final java.util.concurrent.ConcurrentMap<ParseKey, CronSchedule> PARSED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static CronSchedule parseUncached(String expression, ZoneId zone) {
     Cron cron;
     ExecutionTime executionTime;
     try {

@@ -1,0 +1,98 @@
+package dev.carillon.bench;
+
+import dev.carillon.devstack.DevStack;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.Database;
+import dev.carillon.store.DbSettings;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TaskStore;
+import dev.carillon.store.TriggerQueries;
+import dev.carillon.testing.SettableClock;
+import dev.carillon.trigger.plan.PlannerSettings;
+import dev.carillon.trigger.plan.TickPlanner;
+import dev.carillon.trigger.tick.TickResult;
+import dev.carillon.trigger.tick.TriggerLoop;
+import dev.carillon.trigger.tick.TriggerMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One trigger tick in which 10,000 tasks fire in the same second, on the devstack PostgreSQL.
+ *
+ * <p>Creates the tasks (daily at 08:00 UTC), runs a first tick at 07:59:59 (loads and validates the
+ * definitions, starts the cursors), then the measured tick at 08:00:00 (10,000 PENDING instances,
+ * cursors advanced, one transaction), then a tick at 08:00:01 where nothing is due. Prints each
+ * duration and the command that reproduces it. Usage: {@code TriggerTickBench [tasks]}.
+ */
+public final class TriggerTickBench {
+  private static final String COMMAND =
+      "./mvnw -B -o -q -pl bench -am package dependency:build-classpath"
+          + " -Dmdep.outputFile=cp.txt -DskipTests -Dspotless.check.skip=true"
+          + " && java -cp bench/target/classes:$(cat bench/cp.txt)"
+          + " dev.carillon.bench.TriggerTickBench 10000";
+
+  private TriggerTickBench() {}
+
+  public static void main(String[] args) {
+    int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+    DevStack stack = DevStack.shared();
+    String url = stack.createDatabase("bench_trigger");
+    try (Database db = Database.open(new DbSettings(url, stack.dbUser(), stack.dbPassword(), 8))) {
+      List<TaskDefinition> defs = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        defs.add(
+            TaskDefinition.builder(String.format("bench-%05d", i))
+                .handler("noop")
+                .cron("0 0 8 * * ?")
+                .zone("UTC")
+                .window("DAILY")
+                .build());
+      }
+      long t0 = System.nanoTime();
+      new TaskStore(db.dsl()).applyAll(defs);
+      System.out.printf("created %d tasks in %d ms%n", n, ms(t0));
+
+      SettableClock clock = new SettableClock(Instant.parse("2026-11-28T07:59:59Z"));
+      AtomicInteger dispatched = new AtomicInteger();
+      TriggerLoop loop =
+          new TriggerLoop(
+              new TaskStore(db.dsl()),
+              new InstanceStore(db.dsl()),
+              new TriggerQueries(db.dsl()),
+              new TickPlanner(PlannerSettings.defaults("trigger:bench")),
+              "trigger:bench",
+              clock,
+              Duration.ofSeconds(1),
+              new TriggerMetrics(new SimpleMeterRegistry()),
+              (List<Instance> created) -> dispatched.addAndGet(created.size()),
+              () -> true);
+
+      TickResult first = loop.tickOnce();
+      clock.set(Instant.parse("2026-11-28T08:00:00Z"));
+      TickResult fire = loop.tickOnce();
+      clock.set(Instant.parse("2026-11-28T08:00:01Z"));
+      TickResult idle = loop.tickOnce();
+
+      System.out.printf(
+          "first tick (load %d definitions, start cursors): %d ms%n", n, first.took().toMillis());
+      System.out.printf(
+          "RESULT tick where %d tasks fire: %d ms, %d instances created, %d handed to dispatch%n",
+          fire.plan().counts().fireTimes(),
+          fire.took().toMillis(),
+          fire.created().size(),
+          dispatched.get());
+      System.out.printf("idle tick (nothing due): %d ms%n", idle.took().toMillis());
+      System.out.println("reproduce: " + COMMAND);
+    }
+    System.exit(0);
+  }
+
+  private static long ms(long t0) {
+    return Duration.ofNanos(System.nanoTime() - t0).toMillis();
+  }
+}

@@ -1,0 +1,236 @@
+package dev.carillon.trigger;
+
+import dev.carillon.admin.AdminServer;
+import dev.carillon.admin.HealthReport;
+import dev.carillon.config.CommonSettings;
+import dev.carillon.config.Config;
+import dev.carillon.election.LeaderElection;
+import dev.carillon.election.Zk;
+import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.store.Database;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TaskStore;
+import dev.carillon.store.TriggerQueries;
+import dev.carillon.trigger.dispatch.Dispatcher;
+import dev.carillon.trigger.plan.TickPlanner;
+import dev.carillon.trigger.tick.TickResult;
+import dev.carillon.trigger.tick.TriggerLoop;
+import dev.carillon.trigger.tick.TriggerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The trigger service's composition root: database, Kafka publisher, Curator client, leader
+ * election (service {@code trigger}), tick loop, dispatcher and admin server. Only the leader ticks
+ * and sweeps; standbys wait. Leadership loss stops the tick loop at once.
+ *
+ * <p>{@link #close()} leaves the election (a standby takes over at once) and releases everything in
+ * reverse order. Idempotent.
+ */
+public final class TriggerService implements AutoCloseable {
+  /** The admin port unless {@code admin.port} says otherwise. */
+  public static final int DEFAULT_ADMIN_PORT = 8081;
+
+  /** The election's service name: {@code /carillon/trigger/leader}. */
+  public static final String SERVICE = "trigger";
+
+  private static final Logger log = LoggerFactory.getLogger(TriggerService.class);
+
+  private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Clock clock;
+  private final TriggerSettings settings;
+  private final TriggerMetrics metrics;
+  private Database database;
+  private CuratorFramework curator;
+  private LeaderElection election;
+  private TriggerLoop loop;
+  private Dispatcher dispatcher;
+  private AdminServer admin;
+
+  private TriggerService(Clock clock, TriggerSettings settings, TriggerMetrics metrics) {
+    this.clock = clock;
+    this.settings = settings;
+    this.metrics = metrics;
+  }
+
+  /**
+   * Starts a trigger from configuration; see {@link CommonSettings} and {@link TriggerSettings} for
+   * the keys. Logs the effective configuration once, secrets masked.
+   *
+   * @param config the configuration
+   * @param clock the time source for fire times ({@code Clock.systemUTC()} in production)
+   * @return the running service; it joins the election at once
+   * @throws dev.carillon.config.ConfigException if a setting is missing or wrong
+   */
+  public static TriggerService start(Config config, Clock clock) {
+    CommonSettings common = CommonSettings.from(config, DEFAULT_ADMIN_PORT);
+    TriggerSettings settings = TriggerSettings.from(config);
+    log.info("Trigger configuration: {} {}", common.describe(), settings);
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    TriggerService s = new TriggerService(clock, settings, new TriggerMetrics(registry));
+    try {
+      s.wire(common, registry);
+      return s;
+    } catch (RuntimeException e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  private void wire(CommonSettings common, PrometheusMeterRegistry registry) {
+    String actor = "trigger:" + common.instanceId();
+    database = Database.open(common.db());
+    resources.push(database);
+    InstanceStore instances = new InstanceStore(database.dsl());
+    InstancePublisher publisher =
+        new InstancePublisher(common.kafka(), settings.topic(), settings.ackTimeout());
+    resources.push(publisher);
+    curator = Zk.connect(common.zkConnect(), common.zkSessionTimeout());
+    resources.push(curator);
+
+    dispatcher =
+        new Dispatcher(
+            publisher,
+            instances,
+            clock,
+            settings.redispatchAfter(),
+            settings.dispatchSweep(),
+            this::isLeader,
+            metrics);
+    dispatcher.start();
+    resources.push(dispatcher);
+
+    loop =
+        new TriggerLoop(
+            new TaskStore(database.dsl()),
+            instances,
+            new TriggerQueries(database.dsl()),
+            new TickPlanner(settings.planner(actor)),
+            actor,
+            clock,
+            settings.tickInterval(),
+            metrics,
+            dispatcher::submit,
+            this::isLeader);
+    resources.push(loop::stopTicking);
+
+    try {
+      admin = AdminServer.start(SERVICE, common.adminPort(), registry, this::health);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the admin port " + common.adminPort(), e);
+    }
+    resources.push(admin);
+
+    election =
+        new LeaderElection(
+            curator,
+            SERVICE,
+            common.instanceId(),
+            new LeaderElection.Listener() {
+              @Override
+              public void onLeadership() {
+                metrics.leader(true);
+                loop.startTicking();
+              }
+
+              @Override
+              public void onLossOfLeadership() {
+                loop.stopTicking();
+                metrics.leader(false);
+              }
+            });
+    resources.push(election);
+    election.start();
+  }
+
+  /** Whether this instance leads now. */
+  public boolean isLeader() {
+    return election != null && election.isLeader();
+  }
+
+  /** The admin server's port (useful with {@code admin.port=0}). */
+  public int adminPort() {
+    return admin.port();
+  }
+
+  /** The tick loop; tests call {@link TriggerLoop#tickOnce()} on it. */
+  public TriggerLoop loop() {
+    return loop;
+  }
+
+  /** The settings in force. */
+  public TriggerSettings settings() {
+    return settings;
+  }
+
+  /** The Curator client, so tests can expire its session. */
+  CuratorFramework curator() {
+    return curator;
+  }
+
+  /**
+   * Leadership, last tick and lag. Live unless this leader's ticks stopped for a minute (or 30 tick
+   * intervals); ready while a standby, or while leading with ticks no older than 10 intervals (at
+   * least 10 s).
+   */
+  public HealthReport health() {
+    boolean leading = isLeader();
+    Optional<TickResult> last = loop == null ? Optional.empty() : loop.lastTick();
+    Instant now = clock.instant();
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("leader", leading);
+    details.put("participant", election == null ? "" : election.participantId());
+    details.put("ticking", loop != null && loop.isTicking());
+    Duration lag = null;
+    if (last.isPresent()) {
+      lag = Duration.between(last.get().now(), now);
+      details.put("lastTick", last.get().now().toString());
+      details.put("lastTickLagMs", lag.toMillis());
+      details.put("lastTickDurationMs", last.get().took().toMillis());
+    } else {
+      details.put("lastTick", "never");
+    }
+    details.put("dispatchBacklog", dispatcher == null ? 0 : dispatcher.backlog());
+    Duration interval = settings.tickInterval();
+    Duration stuck = max(Duration.ofMinutes(1), interval.multipliedBy(30));
+    Duration late = max(Duration.ofSeconds(10), interval.multipliedBy(10));
+    boolean live = !leading || last.isEmpty() || lag.compareTo(stuck) <= 0;
+    boolean ready = !closed.get() && (!leading || (last.isPresent() && lag.compareTo(late) <= 0));
+    return new HealthReport(live, ready, details);
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    while (!resources.isEmpty()) {
+      AutoCloseable r = resources.pop();
+      try {
+        r.close();
+      } catch (Exception e) {
+        log.warn("Closing {} failed: {}", r, e.toString());
+      }
+    }
+    log.info("Trigger stopped");
+  }
+}

@@ -1,0 +1,91 @@
+package dev.carillon.trigger;
+
+import dev.carillon.config.Config;
+import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.kafka.Topics;
+import dev.carillon.trigger.plan.PlannerSettings;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The trigger's own settings, besides {@link dev.carillon.config.CommonSettings}.
+ *
+ * <table>
+ *   <caption>keys</caption>
+ *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>trigger.tick-interval</td><td>1s</td><td>time between ticks, aligned to its multiples on the clock</td></tr>
+ *   <tr><td>trigger.redispatch-after</td><td>60s</td><td>a PENDING instance dispatched longer ago is published again</td></tr>
+ *   <tr><td>trigger.dispatch-sweep</td><td>5s</td><td>how often undispatched instances are looked for</td></tr>
+ *   <tr><td>trigger.ack-timeout</td><td>10s</td><td>how long one publish waits for Kafka</td></tr>
+ *   <tr><td>trigger.topic</td><td>carillon.instances</td><td>where instance ids are published</td></tr>
+ *   <tr><td>trigger.max-windows-per-task</td><td>100</td><td>fire times one task has evaluated per tick</td></tr>
+ *   <tr><td>trigger.on-time-grace</td><td>10s</td><td>older fire times were missed (origin CATCHUP)</td></tr>
+ * </table>
+ */
+public record TriggerSettings(
+    Duration tickInterval,
+    Duration redispatchAfter,
+    Duration dispatchSweep,
+    Duration ackTimeout,
+    String topic,
+    int maxWindowsPerTask,
+    Duration onTimeGrace) {
+
+  public static final Duration DEFAULT_TICK_INTERVAL = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_REDISPATCH_AFTER = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_DISPATCH_SWEEP = Duration.ofSeconds(5);
+
+  public TriggerSettings {
+    Objects.requireNonNull(tickInterval, "tickInterval");
+    Objects.requireNonNull(redispatchAfter, "redispatchAfter");
+    Objects.requireNonNull(dispatchSweep, "dispatchSweep");
+    Objects.requireNonNull(ackTimeout, "ackTimeout");
+    Objects.requireNonNull(onTimeGrace, "onTimeGrace");
+    if (topic == null || topic.isBlank()) {
+      throw new IllegalArgumentException("trigger.topic must not be blank, was '" + topic + "'");
+    }
+  }
+
+  /**
+   * @throws dev.carillon.config.ConfigException naming the key and value when one is wrong
+   */
+  public static TriggerSettings from(Config c) {
+    return new TriggerSettings(
+        c.duration(
+            "trigger.tick-interval",
+            DEFAULT_TICK_INTERVAL,
+            Duration.ofMillis(100),
+            Duration.ofMinutes(1)),
+        c.duration(
+            "trigger.redispatch-after",
+            DEFAULT_REDISPATCH_AFTER,
+            Duration.ofSeconds(1),
+            Duration.ofHours(1)),
+        c.duration(
+            "trigger.dispatch-sweep",
+            DEFAULT_DISPATCH_SWEEP,
+            Duration.ofMillis(100),
+            Duration.ofMinutes(10)),
+        c.duration(
+            "trigger.ack-timeout",
+            InstancePublisher.DEFAULT_ACK_TIMEOUT,
+            Duration.ofSeconds(1),
+            Duration.ofMinutes(2)),
+        c.string("trigger.topic", Topics.INSTANCES),
+        c.integer(
+            "trigger.max-windows-per-task",
+            PlannerSettings.DEFAULT_MAX_WINDOWS_PER_TASK,
+            1,
+            10_000),
+        c.duration(
+            "trigger.on-time-grace",
+            PlannerSettings.DEFAULT_ON_TIME_GRACE,
+            Duration.ZERO,
+            Duration.ofMinutes(10)));
+  }
+
+  /** The planner's limits, with {@code actor} for the event log. */
+  public PlannerSettings planner(String actor) {
+    return new PlannerSettings(maxWindowsPerTask, onTimeGrace, actor);
+  }
+}

@@ -1,0 +1,248 @@
+package dev.carillon.trigger.plan;
+
+import dev.carillon.model.Durations;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.Window;
+import dev.carillon.model.task.OverlapPolicy;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.Decision;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The trigger's rules as a pure function: given the tasks, their cursors, their live instances and
+ * now, which rows to insert, which decisions to log and where each cursor moves. No IO, no clock.
+ *
+ * <p>For each task, in id order:
+ *
+ * <ol>
+ *   <li>A task without a cursor starts it at {@code now}: history is not back-filled.
+ *   <li>The fire times in {@code (cursor, now]}, at most {@link
+ *       PlannerSettings#maxWindowsPerTask()}, oldest first; the cursor moves to {@code now}, or to
+ *       the last fire time taken when the cap was hit. A cursor at or after {@code now} (the clock
+ *       jumped back) stays where it is, so nothing fires twice.
+ *   <li>Each fire time maps to its window; several fire times of one window are one window, and
+ *       only the first creates it.
+ *   <li>Paused: every window becomes a "task paused" decision.
+ *   <li>A window that already has a live instance becomes a "window exists" decision. (Windows that
+ *       exist in a finished state are not known here; their insert is a no-op and the caller logs
+ *       that decision after the commit.)
+ *   <li>A fire time older than {@link PlannerSettings#onTimeGrace()} was missed: older than the
+ *       task's catch-up window it is recorded SKIPPED ({@value #OUTSIDE_CATCHUP}), otherwise it
+ *       runs with origin CATCHUP. Newer fire times are on time (origin SCHEDULE).
+ *   <li>Overlap SKIP: while an earlier window is live (in the database, or planned PENDING earlier
+ *       in this tick) the window is recorded SKIPPED, naming the blocker. ALLOW runs it.
+ * </ol>
+ *
+ * <p>Thread-safe (stateless apart from its settings).
+ */
+public final class TickPlanner {
+  /** The reason recorded on a window older than the catch-up window. */
+  public static final String OUTSIDE_CATCHUP = "outside catch-up window";
+
+  private final PlannerSettings settings;
+
+  public TickPlanner(PlannerSettings settings) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  /**
+   * Plans one tick.
+   *
+   * @param tasks the valid task definitions to evaluate (paused ones included)
+   * @param cursors each task's cursor; a missing entry means the task is new
+   * @param liveByTask each task's instances in a live status; missing means none
+   * @param now the tick's instant
+   * @return the plan; its cursors hold an entry for every task whose cursor moved or started
+   */
+  public TickPlan plan(
+      List<TaskDefinition> tasks,
+      Map<String, Instant> cursors,
+      Map<String, List<Instance>> liveByTask,
+      Instant now) {
+    Objects.requireNonNull(now, "now");
+    List<TaskDefinition> ordered = new ArrayList<>(tasks);
+    ordered.sort(Comparator.comparing(TaskDefinition::id));
+    Acc acc = new Acc();
+    for (TaskDefinition task : ordered) {
+      Instant cursor = cursors.get(task.id());
+      if (cursor == null) {
+        acc.cursors.put(task.id(), now);
+        acc.started++;
+        continue;
+      }
+      if (!now.isAfter(cursor)) {
+        continue;
+      }
+      acc.evaluated++;
+      planTask(task, cursor, liveByTask.getOrDefault(task.id(), List.of()), now, acc);
+    }
+    return new TickPlan(
+        acc.rows,
+        acc.decisions,
+        acc.cursors,
+        acc.summaries,
+        new TickCounts(
+            acc.evaluated,
+            acc.started,
+            acc.fires,
+            acc.pending,
+            acc.catchup,
+            acc.skippedOverlap,
+            acc.skippedCatchup,
+            acc.paused,
+            acc.exists,
+            acc.truncated));
+  }
+
+  private void planTask(
+      TaskDefinition task, Instant cursor, List<Instance> live, Instant now, Acc acc) {
+    int cap = settings.maxWindowsPerTask();
+    List<Instant> fires = task.trigger().schedule().fireTimes(cursor, now, cap);
+    Instant newCursor = now;
+    if (fires.size() == cap) {
+      // The backlog may go on; evaluate the rest on the next ticks, oldest first.
+      newCursor = fires.get(cap - 1);
+      acc.truncated++;
+    }
+    acc.cursors.put(task.id(), newCursor);
+    acc.fires += fires.size();
+
+    Map<String, Instance> liveByWindow = new LinkedHashMap<>();
+    for (Instance i : live) {
+      liveByWindow.put(i.windowKey(), i);
+    }
+    // The instance that blocks a new window under SKIP: the oldest live one, or the first one this
+    // tick plans PENDING.
+    Blocker blocker =
+        live.stream()
+            .min(Comparator.comparing(Instance::windowStart).thenComparing(Instance::id))
+            .map(i -> new Blocker(i.windowKey(), "instance " + i.id(), i.status().name()))
+            .orElse(null);
+    Instant catchupHorizon = now.minus(task.catchup());
+    Instant onTimeFrom = now.minus(settings.onTimeGrace());
+    Set<String> seen = new HashSet<>();
+    Summaries summaries = new Summaries(task.id());
+
+    for (Instant fire : fires) {
+      Window window = task.trigger().window().windowOf(fire, task.trigger().zone());
+      if (!seen.add(window.key())) {
+        continue; // an earlier fire time of this tick already decided this window
+      }
+      if (task.paused()) {
+        decide(acc, summaries, task, window, null, DecisionKind.TASK_PAUSED, "task paused");
+        acc.paused++;
+        continue;
+      }
+      Instance existing = liveByWindow.get(window.key());
+      if (existing != null) {
+        decide(
+            acc,
+            summaries,
+            task,
+            window,
+            existing.id(),
+            DecisionKind.WINDOW_EXISTS,
+            "window exists, status " + existing.status());
+        acc.exists++;
+        continue;
+      }
+      boolean onTime = !fire.isBefore(onTimeFrom);
+      Origin origin = onTime ? Origin.SCHEDULE : Origin.CATCHUP;
+      if (!onTime && fire.isBefore(catchupHorizon)) {
+        String reason = OUTSIDE_CATCHUP + " (" + Durations.format(task.catchup()) + ")";
+        acc.rows.add(NewInstance.skipped(task.id(), window, fire, origin, task.timeout(), reason));
+        summaries.add(SkipReason.OUTSIDE_CATCHUP.name(), window.key(), reason);
+        acc.skippedCatchup++;
+        continue;
+      }
+      if (task.overlap() == OverlapPolicy.SKIP && blocker != null) {
+        String reason =
+            "previous window "
+                + blocker.windowKey()
+                + " ("
+                + blocker.instance()
+                + ") still "
+                + blocker.status();
+        acc.rows.add(NewInstance.skipped(task.id(), window, fire, origin, task.timeout(), reason));
+        summaries.add(SkipReason.OVERLAP.name(), window.key(), reason);
+        acc.skippedOverlap++;
+        continue;
+      }
+      acc.rows.add(
+          NewInstance.pending(
+              task.id(), window, fire, origin, task.timeout(), task.retry().maxRetries()));
+      summaries.add("created", window.key(), "created (" + origin + ")");
+      acc.pending++;
+      if (origin == Origin.CATCHUP) {
+        acc.catchup++;
+      }
+      if (blocker == null) {
+        blocker = new Blocker(window.key(), "planned in the same tick", "PENDING");
+      }
+    }
+    acc.summaries.addAll(summaries.list());
+  }
+
+  private void decide(
+      Acc acc,
+      Summaries summaries,
+      TaskDefinition task,
+      Window window,
+      Long instanceId,
+      DecisionKind kind,
+      String reason) {
+    acc.decisions.add(new Decision(task.id(), window.key(), instanceId, settings.actor(), reason));
+    summaries.add(kind.name(), window.key(), reason);
+  }
+
+  private record Blocker(String windowKey, String instance, String status) {}
+
+  /** Per (task, kind): count and first window, in the order kinds first occur. */
+  private static final class Summaries {
+    private final String taskId;
+    private final Map<String, TaskTickSummary> byKind = new LinkedHashMap<>();
+
+    Summaries(String taskId) {
+      this.taskId = taskId;
+    }
+
+    void add(String kind, String windowKey, String reason) {
+      byKind.merge(
+          kind,
+          new TaskTickSummary(taskId, kind, 1, windowKey, reason),
+          (a, b) -> new TaskTickSummary(taskId, kind, a.count() + 1, a.firstWindow(), a.reason()));
+    }
+
+    List<TaskTickSummary> list() {
+      return List.copyOf(byKind.values());
+    }
+  }
+
+  private static final class Acc {
+    final List<NewInstance> rows = new ArrayList<>();
+    final List<Decision> decisions = new ArrayList<>();
+    final TreeMap<String, Instant> cursors = new TreeMap<>();
+    final List<TaskTickSummary> summaries = new ArrayList<>();
+    int evaluated;
+    int started;
+    int fires;
+    int pending;
+    int catchup;
+    int skippedOverlap;
+    int skippedCatchup;
+    int paused;
+    int exists;
+    int truncated;
+  }
+}

@@ -1,0 +1,115 @@
+package dev.carillon.trigger.tick;
+
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.LoadedTask;
+import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.TriggerQueries.StampedTask;
+import dev.carillon.store.TriggerQueries.TaskFingerprint;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The task definitions the trigger evaluates, kept in memory between ticks. Each {@link #refresh()}
+ * asks the database for a one-row fingerprint; only when it changed are the row stamps read and
+ * only the changed rows loaded and validated again, so a tick over 10,000 unchanged tasks parses no
+ * cron expression.
+ *
+ * <p>A row that fails validation (edited by hand in SQL) is left out and logged at ERROR once per
+ * (task, version, problem); every other task keeps firing.
+ *
+ * <p>Not thread-safe: owned by one {@link TriggerLoop}, which serializes ticks.
+ */
+final class TaskCache {
+  private static final Logger log = LoggerFactory.getLogger(TaskCache.class);
+
+  private record Entry(LoadedTask task, long stamp) {}
+
+  private final TriggerQueries queries;
+  private final Map<String, Entry> entries = new TreeMap<>();
+  private final Set<String> reported = new HashSet<>();
+  private TaskFingerprint fingerprint;
+  private List<TaskDefinition> valid = List.of();
+  private int invalid;
+
+  TaskCache(TriggerQueries queries) {
+    this.queries = queries;
+  }
+
+  /** The valid definitions, reloading changed rows first; sorted by task id. */
+  List<TaskDefinition> refresh() {
+    TaskFingerprint now = queries.taskFingerprint();
+    if (now.equals(fingerprint)) {
+      return valid;
+    }
+    long t0 = System.nanoTime();
+    Map<String, Long> stamps = queries.taskStamps();
+    List<String> changed = new ArrayList<>();
+    stamps.forEach(
+        (id, stamp) -> {
+          Entry e = entries.get(id);
+          if (e == null || e.stamp() != stamp) {
+            changed.add(id);
+          }
+        });
+    int removed = 0;
+    for (var it = entries.keySet().iterator(); it.hasNext(); ) {
+      if (!stamps.containsKey(it.next())) {
+        it.remove();
+        removed++;
+      }
+    }
+    for (StampedTask s : queries.loadTasks(changed)) {
+      entries.put(s.task().id(), new Entry(s.task(), s.stamp()));
+      s.task().error().ifPresent(e -> reportInvalid(s.task(), e.getMessage()));
+    }
+    List<TaskDefinition> defs = new ArrayList<>(entries.size());
+    int bad = 0;
+    for (Entry e : entries.values()) {
+      if (e.task().definition().isPresent()) {
+        defs.add(e.task().definition().get());
+      } else {
+        bad++;
+      }
+    }
+    log.info(
+        "Task definitions {}: {} loaded, {} removed; {} valid, {} invalid; in {} ms",
+        fingerprint == null ? "read" : "changed",
+        changed.size(),
+        removed,
+        defs.size(),
+        bad,
+        (System.nanoTime() - t0) / 1_000_000);
+    fingerprint = now;
+    valid = List.copyOf(defs);
+    invalid = bad;
+    return valid;
+  }
+
+  /** Task rows that failed validation at the last refresh. */
+  int invalidCount() {
+    return invalid;
+  }
+
+  /** Forgets everything, so the next refresh reloads every row (e.g. when leadership changes). */
+  void clear() {
+    entries.clear();
+    fingerprint = null;
+    valid = List.of();
+  }
+
+  private void reportInvalid(LoadedTask task, String problem) {
+    if (reported.add(task.id() + "\u0000" + task.version() + "\u0000" + problem)) {
+      log.error(
+          "Task {} (version {}) is invalid and will not fire until fixed: {}",
+          task.id(),
+          task.version(),
+          problem);
+    }
+  }
+}

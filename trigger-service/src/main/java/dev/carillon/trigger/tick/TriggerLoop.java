@@ -1,0 +1,426 @@
+package dev.carillon.trigger.tick;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.Decision;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TaskStore;
+import dev.carillon.store.TriggerQueries;
+import dev.carillon.trigger.plan.DecisionKind;
+import dev.carillon.trigger.plan.SkipReason;
+import dev.carillon.trigger.plan.TaskTickSummary;
+import dev.carillon.trigger.plan.TickPlan;
+import dev.carillon.trigger.plan.TickPlanner;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The trigger's tick: load the task definitions (cached), find the tasks with a fire time in {@code
+ * (cursor, now]}, read their live instances in one query, {@link TickPlanner plan}, and commit
+ * rows, decisions and cursors in one transaction ({@link InstanceStore#commitTick}). New PENDING
+ * instances go to the dispatcher, which publishes them on its own thread.
+ *
+ * <p>{@link #tickOnce()} runs one tick now (tests move a settable clock and call it); {@link
+ * #startTicking()} runs ticks on a thread aligned to the tick interval on the clock (whole seconds
+ * by default) until {@link #stopTicking()}. Ticks of one loop are serialized; two loops (a split
+ * brain) may tick at once, and the UNIQUE window index plus the never-backwards cursor keep one
+ * instance per window.
+ *
+ * <p>Cursors and next fire times are cached in memory and re-read from the database on the first
+ * tick and after {@link #resync()} (called when leadership is granted), so a new leader continues
+ * from the stored cursors.
+ */
+public final class TriggerLoop {
+  private static final Logger log = LoggerFactory.getLogger(TriggerLoop.class);
+
+  /** Rows plus decisions per commit, so that one statement stays well below 32,767 bind values. */
+  static final int COMMIT_CHUNK = 2_000;
+
+  private final TaskCache tasks;
+  private final TaskStore taskStore;
+  private final InstanceStore instances;
+  private final TriggerQueries queries;
+  private final TickPlanner planner;
+  private final String actor;
+  private final Clock clock;
+  private final Duration tickInterval;
+  private final TriggerMetrics metrics;
+  private final Consumer<List<Instance>> dispatch;
+  private final BooleanSupplier mayCommit;
+
+  private final Object tickLock = new Object();
+  private final Map<String, Instant> cursors = new HashMap<>();
+  private final Map<String, NextFire> nextFires = new HashMap<>();
+  private volatile boolean cursorsLoaded;
+  private final AtomicReference<TickResult> lastTick = new AtomicReference<>();
+  private final AtomicReference<Thread> ticker = new AtomicReference<>();
+
+  /** The next fire time after {@code cursor} for one definition object; null means never. */
+  private record NextFire(TaskDefinition def, Instant cursor, Instant next) {}
+
+  /**
+   * @param taskStore for the stored cursors
+   * @param instances for live instances and the commit
+   * @param queries for task change detection and no-op windows
+   * @param planner the rules
+   * @param actor who the event log names, e.g. {@code trigger:host:42}
+   * @param clock the time source for "now"
+   * @param tickInterval time between ticks, at least 100 ms; ticks align to multiples of it
+   * @param metrics where to count
+   * @param dispatch receives the new PENDING instances after each commit; must not block
+   * @param mayCommit asked just before each commit; false (leadership lost) drops the tick
+   */
+  public TriggerLoop(
+      TaskStore taskStore,
+      InstanceStore instances,
+      TriggerQueries queries,
+      TickPlanner planner,
+      String actor,
+      Clock clock,
+      Duration tickInterval,
+      TriggerMetrics metrics,
+      Consumer<List<Instance>> dispatch,
+      BooleanSupplier mayCommit) {
+    this.tasks = new TaskCache(queries);
+    this.taskStore = Objects.requireNonNull(taskStore, "taskStore");
+    this.instances = Objects.requireNonNull(instances, "instances");
+    this.queries = Objects.requireNonNull(queries, "queries");
+    this.planner = Objects.requireNonNull(planner, "planner");
+    this.actor = Objects.requireNonNull(actor, "actor");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    if (tickInterval == null || tickInterval.compareTo(Duration.ofMillis(100)) < 0) {
+      throw new IllegalArgumentException(
+          "tickInterval must be at least PT0.1S, was " + tickInterval);
+    }
+    this.tickInterval = tickInterval;
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
+    this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
+  }
+
+  /** Drops the cached cursors and definitions; the next tick reads them from the database. */
+  public void resync() {
+    cursorsLoaded = false;
+  }
+
+  /** The last tick's result, if any tick ran. */
+  public java.util.Optional<TickResult> lastTick() {
+    return java.util.Optional.ofNullable(lastTick.get());
+  }
+
+  /**
+   * Runs one tick at the clock's current instant.
+   *
+   * @return what it did
+   * @throws org.jooq.exception.DataAccessException if the database fails; nothing was committed and
+   *     the next tick evaluates the same fire times again
+   */
+  public TickResult tickOnce() {
+    synchronized (tickLock) {
+      long t0 = System.nanoTime();
+      Instant now = clock.instant();
+      if (!cursorsLoaded) {
+        tasks.clear();
+        cursors.clear();
+        nextFires.clear();
+        cursors.putAll(taskStore.cursors());
+        cursorsLoaded = true;
+      }
+      List<TaskDefinition> all = tasks.refresh();
+      metrics.invalidTasks(tasks.invalidCount());
+      long tLoaded = System.nanoTime();
+
+      List<TaskDefinition> due = new ArrayList<>();
+      List<String> liveLookup = new ArrayList<>();
+      Map<String, Instant> dueCursors = new HashMap<>();
+      for (TaskDefinition t : all) {
+        Instant cursor = cursors.get(t.id());
+        if (cursor == null) {
+          due.add(t);
+          continue;
+        }
+        Instant next = nextFire(t, cursor);
+        if (next != null && !next.isAfter(now)) {
+          due.add(t);
+          dueCursors.put(t.id(), cursor);
+          if (!t.paused()) {
+            liveLookup.add(t.id());
+          }
+        }
+      }
+
+      Map<String, List<Instance>> live = new HashMap<>();
+      for (Instance i : instances.live(liveLookup)) {
+        live.computeIfAbsent(i.taskId(), k -> new ArrayList<>()).add(i);
+      }
+      long tLive = System.nanoTime();
+      TickPlan plan = planner.plan(due, dueCursors, live, now);
+      long tPlanned = System.nanoTime();
+
+      if (plan.cursors().isEmpty()) {
+        return finish(new TickResult(now, plan, List.of(), List.of(), true, since(t0)));
+      }
+      if (!mayCommit.getAsBoolean()) {
+        log.warn("Tick at {} dropped before its commit: no longer the leader", now);
+        return finish(new TickResult(now, plan, List.of(), List.of(), false, since(t0)));
+      }
+      List<Instance> created = commit(plan);
+      long tCommitted = System.nanoTime();
+      plan.cursors().forEach((id, c) -> cursors.merge(id, c, TriggerLoop::later));
+      List<Decision> existing = recordNoOps(plan.rows(), created);
+
+      List<Instance> pending =
+          created.stream().filter(i -> i.status() == InstanceStatus.PENDING).toList();
+      if (!pending.isEmpty()) {
+        dispatch.accept(pending);
+      }
+      TickResult result = new TickResult(now, plan, created, existing, true, since(t0));
+      count(result);
+      log(result);
+      log.info(
+          "Tick at {} phases: load {} ms, due+live {} ms, plan {} ms, commit {} ms, after {} ms",
+          now,
+          (tLoaded - t0) / 1_000_000,
+          (tLive - tLoaded) / 1_000_000,
+          (tPlanned - tLive) / 1_000_000,
+          (tCommitted - tPlanned) / 1_000_000,
+          (System.nanoTime() - tCommitted) / 1_000_000);
+      return finish(result);
+    }
+  }
+
+  /**
+   * Commits the plan in chunks of whole tasks: each task's rows, decisions and cursor always share
+   * one transaction, so no task can lose or double a window, while no statement carries more bind
+   * values than PostgreSQL accepts (32,767), which 10,000 rows of 11 columns would exceed.
+   */
+  private List<Instance> commit(TickPlan plan) {
+    Map<String, List<NewInstance>> rowsByTask = new HashMap<>();
+    plan.rows().forEach(r -> rowsByTask.computeIfAbsent(r.taskId(), k -> new ArrayList<>()).add(r));
+    Map<String, List<Decision>> decisionsByTask = new HashMap<>();
+    plan.decisions()
+        .forEach(d -> decisionsByTask.computeIfAbsent(d.taskId(), k -> new ArrayList<>()).add(d));
+    List<Instance> created = new ArrayList<>(plan.rows().size());
+    List<NewInstance> rows = new ArrayList<>();
+    List<Decision> decisions = new ArrayList<>();
+    java.util.SortedMap<String, Instant> chunkCursors = new java.util.TreeMap<>();
+    for (Map.Entry<String, Instant> c : plan.cursors().entrySet()) {
+      rows.addAll(rowsByTask.getOrDefault(c.getKey(), List.of()));
+      decisions.addAll(decisionsByTask.getOrDefault(c.getKey(), List.of()));
+      chunkCursors.put(c.getKey(), c.getValue());
+      if (rows.size() + decisions.size() >= COMMIT_CHUNK || chunkCursors.size() >= COMMIT_CHUNK) {
+        created.addAll(instances.commitTick(rows, decisions, chunkCursors, actor));
+        rows = new ArrayList<>();
+        decisions = new ArrayList<>();
+        chunkCursors = new java.util.TreeMap<>();
+      }
+    }
+    if (!chunkCursors.isEmpty()) {
+      created.addAll(instances.commitTick(rows, decisions, chunkCursors, actor));
+    }
+    return created;
+  }
+
+  private TickResult finish(TickResult result) {
+    metrics.tick(result.took());
+    lastTick.set(result);
+    return result;
+  }
+
+  private Instant nextFire(TaskDefinition t, Instant cursor) {
+    NextFire cached = nextFires.get(t.id());
+    if (cached != null && cached.def() == t && cached.cursor().equals(cursor)) {
+      return cached.next();
+    }
+    Instant next = t.trigger().schedule().nextAfter(cursor).orElse(null);
+    nextFires.put(t.id(), new NextFire(t, cursor, next));
+    return next;
+  }
+
+  /**
+   * Planned rows whose insert was a no-op: the window exists (finished, or created by another
+   * trigger in a split brain). Logged as decisions with the window's current status.
+   */
+  private List<Decision> recordNoOps(List<NewInstance> rows, List<Instance> created) {
+    if (rows.size() == created.size()) {
+      return List.of();
+    }
+    Set<String> made = new HashSet<>();
+    created.forEach(i -> made.add(i.idempotencyKey()));
+    List<Map.Entry<String, String>> missing = new ArrayList<>();
+    for (NewInstance n : rows) {
+      if (!made.contains(n.taskId() + "/" + n.window().key())) {
+        missing.add(Map.entry(n.taskId(), n.window().key()));
+      }
+    }
+    Map<String, Instance> found = queries.windows(missing);
+    List<Decision> decisions = new ArrayList<>(missing.size());
+    for (Map.Entry<String, String> m : missing) {
+      Instance i = found.get(m.getKey() + "/" + m.getValue());
+      String reason = i == null ? "window exists" : "window exists, status " + i.status();
+      decisions.add(
+          new Decision(m.getKey(), m.getValue(), i == null ? null : i.id(), actor, reason));
+    }
+    instances.recordDecisions(decisions);
+    return decisions;
+  }
+
+  private void count(TickResult r) {
+    Map<String, Integer> created = new HashMap<>();
+    int outside = 0;
+    int overlap = 0;
+    for (Instance i : r.created()) {
+      if (i.status() == InstanceStatus.PENDING) {
+        created.merge(i.origin().name(), 1, Integer::sum);
+        metrics.fireLag(Duration.between(i.scheduledAt(), r.now()));
+      } else if (i.failReason() != null && i.failReason().startsWith(TickPlanner.OUTSIDE_CATCHUP)) {
+        outside++;
+      } else {
+        overlap++;
+      }
+    }
+    created.forEach(metrics::created);
+    if (outside > 0) {
+      metrics.skipped("catchup", outside);
+    }
+    if (overlap > 0) {
+      metrics.skipped("overlap", overlap);
+    }
+    if (r.plan().counts().paused() > 0) {
+      metrics.decisions("paused", r.plan().counts().paused());
+    }
+    int exists = r.plan().counts().exists() + r.existing().size();
+    if (exists > 0) {
+      metrics.decisions("exists", exists);
+    }
+  }
+
+  private void log(TickResult r) {
+    for (TaskTickSummary s : r.plan().summaries()) {
+      if (s.kind().equals(SkipReason.OUTSIDE_CATCHUP.name())
+          || s.kind().equals(SkipReason.OVERLAP.name())) {
+        log.warn(
+            "Task {}: {} window(s) skipped, {}; first {}: {}",
+            s.taskId(),
+            s.count(),
+            SkipReason.valueOf(s.kind()).text(),
+            s.firstWindow(),
+            s.reason());
+      } else if (s.kind().equals(DecisionKind.TASK_PAUSED.name())
+          || s.kind().equals(DecisionKind.WINDOW_EXISTS.name())) {
+        log.info(
+            "Task {}: {} window(s) not created; first {}: {}",
+            s.taskId(),
+            s.count(),
+            s.firstWindow(),
+            s.reason());
+      } else if (log.isDebugEnabled()) {
+        log.debug(
+            "Task {}: {} window(s) {}; first {}",
+            s.taskId(),
+            s.count(),
+            s.reason(),
+            s.firstWindow());
+      }
+    }
+    Map<String, List<Decision>> noOps = new HashMap<>();
+    r.existing().forEach(d -> noOps.computeIfAbsent(d.taskId(), k -> new ArrayList<>()).add(d));
+    noOps.forEach(
+        (task, ds) ->
+            log.info(
+                "Task {}: {} window(s) not created; first {}: {}",
+                task,
+                ds.size(),
+                ds.get(0).windowKey(),
+                ds.get(0).reason()));
+    if (!r.created().isEmpty() || !r.plan().decisions().isEmpty()) {
+      log.info(
+          "Tick at {}: {} task(s) evaluated, {} instance(s) created, {} decision(s), in {} ms",
+          r.now(),
+          r.plan().counts().tasksEvaluated(),
+          r.created().size(),
+          r.plan().decisions().size() + r.existing().size(),
+          r.took().toMillis());
+    }
+  }
+
+  // ---------------------------------------------------------------- the ticking thread
+
+  /**
+   * Starts ticking on a new thread, aligned to the tick interval on the clock. Re-reads cursors
+   * first. Does nothing if already ticking.
+   */
+  public void startTicking() {
+    Thread t = new Thread(this::run, "trigger-tick");
+    t.setDaemon(true);
+    if (ticker.compareAndSet(null, t)) {
+      resync();
+      t.start();
+      log.info("Tick loop started (every {})", tickInterval);
+    }
+  }
+
+  /**
+   * Stops ticking at once: the thread is interrupted, and a tick in progress is dropped before its
+   * commit if {@code mayCommit} says so. Does not wait for the thread. Does nothing if not ticking.
+   */
+  public void stopTicking() {
+    Thread t = ticker.getAndSet(null);
+    if (t != null) {
+      t.interrupt();
+      log.info("Tick loop stopped");
+    }
+  }
+
+  /** Whether the ticking thread runs. */
+  public boolean isTicking() {
+    return ticker.get() != null;
+  }
+
+  private void run() {
+    Thread me = Thread.currentThread();
+    long intervalMs = tickInterval.toMillis();
+    while (ticker.get() == me && !me.isInterrupted()) {
+      // Align to the clock's multiples of the interval (the wall-clock second by default), so that
+      // a fire time at hh:mm:ss is seen within a few milliseconds of it.
+      long delay = intervalMs - Math.floorMod(clock.millis(), intervalMs);
+      try {
+        Thread.sleep(delay);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (ticker.get() != me) {
+        return;
+      }
+      try {
+        tickOnce();
+      } catch (RuntimeException e) {
+        // Nothing was committed; the next tick evaluates the same fire times again.
+        log.error("Tick failed; retrying on the next tick", e);
+      }
+    }
+  }
+
+  private static Duration since(long t0) {
+    return Duration.ofNanos(System.nanoTime() - t0);
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+}

@@ -1,0 +1,85 @@
+package dev.carillon.trigger.tick;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The trigger's meters, named {@code carillon.trigger.*}. Thread-safe.
+ *
+ * <ul>
+ *   <li>{@code ticks}, {@code tick.duration}: ticks run and how long each took
+ *   <li>{@code instances.created{origin}}: PENDING rows created
+ *   <li>{@code instances.skipped{reason}}: SKIPPED rows created ({@code catchup}, {@code overlap})
+ *   <li>{@code decisions{kind}}: decisions that created nothing
+ *   <li>{@code fire.lag}: now − fire time when a PENDING row was created
+ *   <li>{@code publish{result}}: instance messages acknowledged ({@code ok}) or not ({@code
+ *       failed})
+ *   <li>{@code leader}: 1 while this instance leads
+ *   <li>{@code tasks.invalid}: task rows that fail validation
+ * </ul>
+ */
+public final class TriggerMetrics {
+  private final MeterRegistry registry;
+  private final Counter ticks;
+  private final Timer tickDuration;
+  private final Timer fireLag;
+  private final Counter publishOk;
+  private final Counter publishFailed;
+  private final AtomicInteger leader = new AtomicInteger();
+  private final AtomicInteger invalidTasks = new AtomicInteger();
+
+  public TriggerMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    this.ticks = registry.counter("carillon.trigger.ticks");
+    this.tickDuration = registry.timer("carillon.trigger.tick.duration");
+    this.fireLag = registry.timer("carillon.trigger.fire.lag");
+    this.publishOk = registry.counter("carillon.trigger.publish", "result", "ok");
+    this.publishFailed = registry.counter("carillon.trigger.publish", "result", "failed");
+    registry.gauge("carillon.trigger.leader", leader);
+    registry.gauge("carillon.trigger.tasks.invalid", invalidTasks);
+  }
+
+  void tick(Duration took) {
+    ticks.increment();
+    tickDuration.record(took);
+  }
+
+  void created(String origin, int n) {
+    registry.counter("carillon.trigger.instances.created", "origin", origin).increment(n);
+  }
+
+  void skipped(String reason, int n) {
+    registry.counter("carillon.trigger.instances.skipped", "reason", reason).increment(n);
+  }
+
+  void decisions(String kind, int n) {
+    registry.counter("carillon.trigger.decisions", "kind", kind).increment(n);
+  }
+
+  void fireLag(Duration lag) {
+    fireLag.record(lag.isNegative() ? Duration.ZERO : lag);
+  }
+
+  void invalidTasks(int n) {
+    invalidTasks.set(n);
+  }
+
+  /** Counts published messages: {@code ok} acknowledged, {@code failed} not. */
+  public void published(int ok, int failed) {
+    publishOk.increment(ok);
+    publishFailed.increment(failed);
+  }
+
+  /** Sets the leadership gauge. */
+  public void leader(boolean leading) {
+    leader.set(leading ? 1 : 0);
+  }
+
+  /** The registry the meters live in. */
+  public MeterRegistry registry() {
+    return registry;
+  }
+}

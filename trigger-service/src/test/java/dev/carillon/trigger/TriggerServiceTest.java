@@ -1,0 +1,226 @@
+package dev.carillon.trigger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.carillon.config.Config;
+import dev.carillon.devstack.DevStack;
+import dev.carillon.devstack.DevStackExtension;
+import dev.carillon.kafka.InstanceMessageCodec;
+import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.task.OverlapPolicy;
+import dev.carillon.store.Database;
+import dev.carillon.store.DbSettings;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TaskStore;
+import dev.carillon.testing.SettableClock;
+import dev.carillon.testsupport.Tasks;
+import dev.carillon.testsupport.TestDatabase;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(DevStackExtension.class)
+class TriggerServiceTest {
+  private static final Duration SESSION = Duration.ofSeconds(3);
+  private static final Duration DEADLINE = Duration.ofSeconds(40);
+
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+  private final String topic = "trigger-test-" + UUID.randomUUID().toString().substring(0, 8);
+  private DbSettings dbSettings;
+  private Database db;
+  private InstanceStore instances;
+
+  @BeforeEach
+  void database() {
+    dbSettings = TestDatabase.settings("trigger_service");
+    db = Database.open(dbSettings);
+    toClose.add(db);
+    instances = new InstanceStore(db.dsl());
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = toClose.size() - 1; i >= 0; i--) {
+      toClose.get(i).close();
+    }
+  }
+
+  @Test
+  void health_reports_leadership_and_the_last_tick(DevStack stack) throws Exception {
+    SettableClock clock = new SettableClock(Instant.parse("2026-11-28T08:00:00Z"));
+    TriggerService leader = start(stack, "a", clock);
+    await().atMost(DEADLINE).until(leader::isLeader);
+    await().atMost(DEADLINE).until(() -> leader.loop().lastTick().isPresent());
+    TriggerService standby = start(stack, "b", clock);
+
+    HttpResponse<String> ready = get(leader.adminPort(), "/health/ready");
+    HttpResponse<String> standbyReady = get(standby.adminPort(), "/health/ready");
+
+    assertThat(ready.statusCode()).isEqualTo(200);
+    assertThat(ready.body())
+        .contains("\"leader\":true")
+        .contains("\"lastTick\":\"2026-11-28T08:00:00Z\"")
+        .contains("\"lastTickLagMs\":0");
+    assertThat(standbyReady.statusCode()).isEqualTo(200);
+    assertThat(standbyReady.body()).contains("\"leader\":false").contains("\"lastTick\":\"never\"");
+    assertThat(get(leader.adminPort(), "/metrics").body())
+        .contains("carillon_trigger_leader 1.0")
+        .contains("carillon_trigger_ticks_total");
+  }
+
+  @Test
+  void when_the_leaders_session_expires_the_standby_continues_without_gaps_or_duplicates(
+      DevStack stack) throws Exception {
+    new TaskStore(db.dsl())
+        .applyAll(List.of(Tasks.everySeconds("beat", 1).overlap(OverlapPolicy.ALLOW).build()));
+    TriggerService a = start(stack, "a", Clock.systemUTC());
+    TriggerService b = start(stack, "b", Clock.systemUTC());
+    await().atMost(DEADLINE).until(() -> a.isLeader() || b.isLeader());
+    TriggerService oldLeader = a.isLeader() ? a : b;
+    TriggerService standby = oldLeader == a ? b : a;
+    await().atMost(DEADLINE).until(() -> windows("beat").size() >= 3);
+
+    expireSession(stack, oldLeader);
+
+    await().atMost(DEADLINE).until(standby::isLeader);
+    await().atMost(DEADLINE).until(() -> !oldLeader.loop().isTicking());
+    int atTakeover = windows("beat").size();
+    await().atMost(DEADLINE).until(() -> windows("beat").size() >= atTakeover + 3);
+    oldLeader.close();
+    standby.close();
+
+    List<Instance> rows = windows("beat");
+    assertThat(rows.stream().map(Instance::windowKey).distinct().count()).isEqualTo(rows.size());
+    Instant first = rows.get(0).scheduledAt();
+    Instant last = rows.get(rows.size() - 1).scheduledAt();
+    assertThat(rows)
+        .as("one window per second from %s to %s", first, last)
+        .hasSize((int) Duration.between(first, last).toSeconds() + 1);
+    assertThat(oldLeader.isLeader()).isFalse();
+  }
+
+  @Test
+  void while_kafka_is_down_windows_are_created_and_published_once_it_returns(DevStack stack) {
+    new TaskStore(db.dsl())
+        .applyAll(List.of(Tasks.everySeconds("beat", 1).overlap(OverlapPolicy.ALLOW).build()));
+    TriggerService trigger = start(stack, "a", Clock.systemUTC());
+    await().atMost(DEADLINE).until(trigger::isLeader);
+    await()
+        .atMost(DEADLINE)
+        .until(() -> windows("beat").stream().anyMatch(i -> i.dispatchedAt() != null));
+
+    Set<Long> createdWhileDown = new HashSet<>();
+    stack.stopKafka();
+    try {
+      Instant stopped = Instant.now();
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () -> {
+                windows("beat").stream()
+                    .filter(i -> i.createdAt().isAfter(stopped) && i.dispatchedAt() == null)
+                    .forEach(i -> createdWhileDown.add(i.id()));
+                return createdWhileDown.size() >= 3;
+              });
+    } finally {
+      stack.startKafka();
+    }
+
+    await()
+        .atMost(DEADLINE)
+        .until(
+            () ->
+                createdWhileDown.stream()
+                    .allMatch(id -> instances.find(id).orElseThrow().dispatchedAt() != null));
+    Set<Long> consumed = new HashSet<>();
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            KafkaSettings.of(stack.kafkaBootstrap()).consumerProps("g-" + UUID.randomUUID()))) {
+      consumer.subscribe(List.of(topic));
+      await()
+          .atMost(DEADLINE)
+          .until(
+              () -> {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                  consumed.add(InstanceMessageCodec.decode(r.value()).instanceId());
+                }
+                return consumed.containsAll(createdWhileDown);
+              });
+    }
+    assertThat(consumed).containsAll(createdWhileDown);
+    assertThat(instances.countByStatus("beat")).containsOnlyKeys(InstanceStatus.PENDING);
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private TriggerService start(DevStack stack, String name, Clock clock) {
+    Map<String, String> c = new HashMap<>();
+    c.put("db.url", dbSettings.url());
+    c.put("db.user", dbSettings.user());
+    c.put("db.password", dbSettings.password());
+    c.put("db.pool-size", "4");
+    c.put("kafka.bootstrap", stack.kafkaBootstrap());
+    c.put("zk.connect", stack.zkConnect());
+    c.put("zk.session-timeout", "3s");
+    c.put("admin.port", "0");
+    c.put("instance.id", name);
+    c.put("trigger.topic", topic);
+    c.put("trigger.ack-timeout", "2s");
+    c.put("trigger.dispatch-sweep", "PT0.5S");
+    c.put("trigger.redispatch-after", "30s");
+    TriggerService s = TriggerService.start(Config.of(c), clock);
+    toClose.add(s);
+    return s;
+  }
+
+  private List<Instance> windows(String taskId) {
+    List<Instance> rows = new ArrayList<>(instances.list(taskId, null, null, 100_000));
+    rows.sort(java.util.Comparator.comparing(Instance::scheduledAt));
+    return rows;
+  }
+
+  private static HttpResponse<String> get(int port, String path) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Expires the service's ZooKeeper session on the server (see LeaderElectionTest). */
+  private static void expireSession(DevStack stack, TriggerService service) throws Exception {
+    ZooKeeper zk = service.curator().getZookeeperClient().getZooKeeper();
+    ZooKeeper twin =
+        new ZooKeeper(
+            stack.zkConnect(),
+            (int) SESSION.toMillis(),
+            event -> {},
+            zk.getSessionId(),
+            zk.getSessionPasswd());
+    try {
+      await().atMost(DEADLINE).until(() -> twin.getState().isConnected());
+    } finally {
+      twin.close();
+    }
+  }
+}

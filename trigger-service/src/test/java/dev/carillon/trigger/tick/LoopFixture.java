@@ -1,0 +1,52 @@
+package dev.carillon.trigger.tick;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.Database;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TaskStore;
+import dev.carillon.store.TriggerQueries;
+import dev.carillon.trigger.plan.PlannerSettings;
+import dev.carillon.trigger.plan.TickPlanner;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A trigger loop on a test database, with the dispatched instances collected in a list. */
+final class LoopFixture {
+  final Database db;
+  final TaskStore tasks;
+  final InstanceStore instances;
+  final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  final List<Instance> dispatched = new CopyOnWriteArrayList<>();
+  final TriggerLoop loop;
+
+  LoopFixture(Database db, Clock clock, String actor) {
+    this.db = db;
+    this.tasks = new TaskStore(db.dsl());
+    this.instances = new InstanceStore(db.dsl());
+    this.loop =
+        new TriggerLoop(
+            tasks,
+            instances,
+            new TriggerQueries(db.dsl()),
+            new TickPlanner(PlannerSettings.defaults(actor)),
+            actor,
+            clock,
+            Duration.ofSeconds(1),
+            new TriggerMetrics(registry),
+            dispatched::addAll,
+            () -> true);
+  }
+
+  void apply(TaskDefinition.Builder... defs) {
+    tasks.applyAll(java.util.Arrays.stream(defs).map(TaskDefinition.Builder::build).toList());
+  }
+
+  double counter(String name, String... tags) {
+    var c = registry.find(name).tags(tags).counter();
+    return c == null ? 0 : c.count();
+  }
+}
