@@ -443,15 +443,21 @@ public final class InstanceStore {
     return dsl.transactionResult(
         cfg -> {
           DSLContext tx = DSL.using(cfg);
-          var picked =
-              DSL.select(TASK_INSTANCE.ID)
+          // Lock and fetch the ids first: as a sub-select of the UPDATE, PostgreSQL may rescan a
+          // LIMIT ... SKIP LOCKED query and move more than `limit` rows.
+          Long[] picked =
+              tx.select(TASK_INSTANCE.ID)
                   .from(TASK_INSTANCE)
                   .where(TASK_INSTANCE.STATUS.eq(from.name()))
                   .and(due)
                   .orderBy(order, TASK_INSTANCE.ID)
                   .limit(limit)
                   .forUpdate()
-                  .skipLocked();
+                  .skipLocked()
+                  .fetchArray(TASK_INSTANCE.ID);
+          if (picked.length == 0) {
+            return List.<Instance>of();
+          }
           var update =
               tx.update(TASK_INSTANCE)
                   .set(TASK_INSTANCE.STATUS, to.name())
@@ -459,7 +465,7 @@ public final class InstanceStore {
           List<Instance> moved =
               changes
                   .apply(update)
-                  .where(TASK_INSTANCE.ID.in(picked))
+                  .where(TASK_INSTANCE.ID.eq(DSL.any(picked)))
                   .and(TASK_INSTANCE.STATUS.eq(from.name()))
                   .returning()
                   .fetch()

@@ -384,4 +384,27 @@ class InstanceStoreTest {
     assertThat(s.finishedAt()).isNotNull();
     assertThat(instances.claim(List.of(s.id()), "w")).isEmpty();
   }
+
+  @Test
+  void a_bulk_move_moves_no_more_than_its_limit() {
+    String task = newTask("bulk-limit");
+    for (int k = 0; k < 30; k++) {
+      Instance p =
+          instances
+              .insertAll(List.of(Tasks.pendingKey(task, "k-" + k, Duration.ofMinutes(5))), "t")
+              .get(0);
+      Instance claimed = instances.claim(List.of(p.id()), "w").get(0);
+      instances.complete(new Lease(claimed.id(), 1), Outcome.failure("boom", false), "w");
+      instances.scheduleRetry(
+          instances.find(p.id()).orElseThrow(),
+          Instant.parse("2000-01-01T00:00:00Z"),
+          1L,
+          "retry",
+          "r");
+    }
+    assertThat(instances.promoteDueRetries(7, "retry")).hasSize(7);
+    assertThat(instances.countByStatus(task))
+        .containsEntry(PENDING, 7)
+        .containsEntry(RETRY_WAIT, 23);
+  }
 }

@@ -1,0 +1,431 @@
+package dev.carillon.retry;
+
+import dev.carillon.admin.AdminServer;
+import dev.carillon.admin.HealthReport;
+import dev.carillon.config.Config;
+import dev.carillon.election.LeaderElection;
+import dev.carillon.election.Zk;
+import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.retry.alert.DeadLetters;
+import dev.carillon.retry.alert.WebhookAlerter;
+import dev.carillon.retry.archive.ArchiveScanner;
+import dev.carillon.retry.ratelimit.RepublishLimiter;
+import dev.carillon.retry.ratelimit.ScanBudget;
+import dev.carillon.retry.scan.DecisionScanner;
+import dev.carillon.retry.scan.DueRetryScanner;
+import dev.carillon.retry.scan.Republisher;
+import dev.carillon.retry.scan.StrandedScanner;
+import dev.carillon.retry.scan.TimeoutScanner;
+import dev.carillon.retry.tuning.ConfigTopicListener;
+import dev.carillon.retry.tuning.Tuning;
+import dev.carillon.store.ArchiveStore;
+import dev.carillon.store.Database;
+import dev.carillon.store.DispatchStore;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TaskStore;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.random.RandomGenerator;
+import org.apache.curator.framework.CuratorFramework;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The retry service's composition root: wires the database, Kafka, the config topic, Curator and
+ * the clock, and runs the scan loop while this instance leads (service name {@code retry}).
+ *
+ * <p>One pass ({@link #scanOnce()}) runs every scanner once, in this order: timeouts, decisions,
+ * due retries, stranded instances, housekeeping. The leader runs a pass every {@code
+ * retry.scan-interval}; standbys only keep the config state current. Losing leadership stops the
+ * loop at once: the pass checks leadership before every scanner and every decision.
+ *
+ * <p>Thread-safe. Passes never overlap within one service. {@link #close()} leaves the election
+ * first, so a standby takes over while this one shuts down.
+ */
+public final class RetryService implements AutoCloseable {
+  /** The name under which the service is elected and acts in the event log. */
+  public static final String SERVICE = "retry";
+
+  private static final Logger log = LoggerFactory.getLogger(RetryService.class);
+
+  private final RetrySettings settings;
+  private final Clock clock;
+  private final PrometheusMeterRegistry registry;
+  private final RetryMetrics metrics;
+  private final Tuning tuning;
+  private final RepublishLimiter limiter;
+  private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+  private final ScheduledExecutorService loop;
+  private final Object passLock = new Object();
+  private final AtomicReference<ScheduledFuture<?>> scanning = new AtomicReference<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicReference<RetryMetrics.Totals> lastHeartbeat;
+  private final long startedNanos = System.nanoTime();
+  private volatile long lastPassNanos = System.nanoTime();
+
+  private Database database;
+  private ConfigTopicListener configListener;
+  private Optional<WebhookAlerter> webhook = Optional.empty();
+  private TimeoutScanner timeouts;
+  private DecisionScanner decisions;
+  private DueRetryScanner dueRetries;
+  private StrandedScanner stranded;
+  private ArchiveScanner archive;
+  private LeaderElection election;
+  private AdminServer admin;
+
+  private RetryService(RetrySettings settings, Clock clock) {
+    this.settings = settings;
+    this.clock = clock;
+    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    this.metrics = new RetryMetrics(registry);
+    this.limiter = new RepublishLimiter(settings.rate(), clock);
+    this.tuning = new Tuning(settings.rate(), limiter::update, metrics);
+    this.lastHeartbeat = new AtomicReference<>(metrics.totals());
+    this.loop =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "retry-scan");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Starts with a default random source for jitter. */
+  public static RetryService start(Config config, Clock clock) {
+    return start(config, clock, RandomGenerator.of("L64X128MixRandom"));
+  }
+
+  /**
+   * Reads the settings, connects to PostgreSQL (migrating it), Kafka and ZooKeeper, reads the
+   * config topic up to its end (at most {@code retry.config-wait}), joins the election and opens
+   * the admin port.
+   *
+   * @param clock drives the rate limits, message timestamps and the heartbeat; every due-ness
+   *     decision uses the database's clock instead
+   * @param random the source of jitter samples (seed it in tests)
+   * @throws dev.carillon.config.ConfigException when the configuration is wrong
+   */
+  public static RetryService start(Config config, Clock clock, RandomGenerator random) {
+    RetrySettings settings = RetrySettings.from(config);
+    RetryService s = new RetryService(settings, clock);
+    try {
+      s.wire(random);
+    } catch (RuntimeException e) {
+      s.close();
+      throw e;
+    }
+    return s;
+  }
+
+  private void wire(RandomGenerator random) {
+    log.info("Starting the retry service: {}", settings.describe());
+    resources.push(loop::shutdownNow);
+    database = Database.open(settings.common().db());
+    resources.push(database);
+    InstanceStore instances = new InstanceStore(database.dsl());
+    String actor = SERVICE + ":" + settings.common().instanceId();
+
+    ConfigTopicListener.ensureTopic(
+        settings.common().kafka(), settings.configTopic(), settings.replication());
+    configListener =
+        new ConfigTopicListener(settings.common().kafka(), settings.configTopic(), tuning);
+    resources.push(configListener);
+    configListener.start();
+    try {
+      if (!configListener.awaitCaughtUp(settings.configWait())) {
+        log.warn(
+            "Config topic {} not read to its end within {}; starting with what is known",
+            settings.configTopic(),
+            settings.configWait());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading the config topic", e);
+    }
+
+    InstancePublisher publisher =
+        new InstancePublisher(
+            settings.common().kafka(),
+            settings.instancesTopic(),
+            InstancePublisher.DEFAULT_ACK_TIMEOUT);
+    resources.push(publisher);
+    Republisher republisher = new Republisher(publisher, clock, metrics);
+
+    webhook =
+        settings
+            .alertWebhook()
+            .map(
+                u ->
+                    new WebhookAlerter(
+                        u,
+                        WebhookAlerter.DEFAULT_MAX_ATTEMPTS,
+                        WebhookAlerter.DEFAULT_FIRST_BACKOFF,
+                        metrics));
+    webhook.ifPresent(resources::push);
+
+    int batch = settings.batchSize();
+    timeouts = new TimeoutScanner(instances, metrics, batch, actor);
+    decisions =
+        new DecisionScanner(
+            instances,
+            new TaskStore(database.dsl()),
+            tuning,
+            random,
+            new DeadLetters(webhook, metrics),
+            metrics,
+            clock,
+            batch,
+            actor);
+    DispatchStore dispatch = new DispatchStore(database.dsl());
+    dueRetries =
+        new DueRetryScanner(instances, dispatch, limiter, republisher, metrics, batch, actor);
+    stranded =
+        new StrandedScanner(
+            dispatch,
+            limiter,
+            republisher,
+            metrics,
+            batch,
+            settings.undispatchedAfter(),
+            settings.strandedAfter());
+    archive =
+        new ArchiveScanner(new ArchiveStore(database.dsl()), metrics, settings.retention(), batch);
+
+    try {
+      admin = AdminServer.start(SERVICE, settings.common().adminPort(), registry, this::health);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot open the admin port " + settings.common().adminPort(), e);
+    }
+    resources.push(admin);
+
+    long beat = settings.heartbeatInterval().toMillis();
+    loop.scheduleAtFixedRate(this::heartbeat, beat, beat, TimeUnit.MILLISECONDS);
+
+    CuratorFramework zk =
+        Zk.connect(settings.common().zkConnect(), settings.common().zkSessionTimeout());
+    resources.push(zk::close);
+    election =
+        new LeaderElection(
+            zk,
+            SERVICE,
+            settings.common().instanceId(),
+            new LeaderElection.Listener() {
+              @Override
+              public void onLeadership() {
+                startScanning();
+              }
+
+              @Override
+              public void onLossOfLeadership() {
+                stopScanning();
+              }
+            });
+    resources.push(election);
+    election.start();
+  }
+
+  private void startScanning() {
+    long every = settings.scanInterval().toMillis();
+    lastPassNanos = System.nanoTime();
+    ScheduledFuture<?> f =
+        loop.scheduleWithFixedDelay(this::leaderPass, every, every, TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> old = scanning.getAndSet(f);
+    if (old != null) {
+      old.cancel(false);
+    }
+    log.info("Leading: scanning every {}", settings.scanInterval());
+  }
+
+  private void stopScanning() {
+    ScheduledFuture<?> f = scanning.getAndSet(null);
+    if (f != null) {
+      // Not interrupting: a statement in flight finishes its transaction; the pass checks
+      // leadership before its next step and stops there.
+      f.cancel(false);
+    }
+    log.warn("Not leading: scanning stopped");
+  }
+
+  private void leaderPass() {
+    try {
+      pass(() -> election.isLeader() && !closed.get());
+    } catch (RuntimeException e) {
+      // A failed pass (database or Kafka down) must not end the schedule; the next one retries.
+      log.error("Scan pass failed; next pass in {}", settings.scanInterval(), e);
+    }
+  }
+
+  /**
+   * Runs one pass of every scanner now, whether or not this instance leads. For tests (move the
+   * clock or the database state, then run one pass) and for operators; the scheduled loop only runs
+   * passes while leading.
+   */
+  public ScanReport scanOnce() {
+    return pass(() -> !closed.get());
+  }
+
+  private ScanReport pass(BooleanSupplier keepGoing) {
+    synchronized (passLock) {
+      int timedOut = 0;
+      int retried = 0;
+      int dead = 0;
+      int promoted = 0;
+      int republished = 0;
+      int heldBack = 0;
+      int archived = 0;
+      boolean complete = false;
+      ScanBudget budget = new ScanBudget(limiter.settings().maxPerScan());
+      done:
+      {
+        if (!keepGoing.getAsBoolean()) {
+          break done;
+        }
+        timedOut = timeouts.scan();
+        if (!keepGoing.getAsBoolean()) {
+          break done;
+        }
+        DecisionScanner.Result d = decisions.scan(keepGoing);
+        retried = d.retried();
+        dead = d.dead();
+        if (!keepGoing.getAsBoolean()) {
+          break done;
+        }
+        DueRetryScanner.Result due = dueRetries.scan(budget);
+        promoted = due.promoted();
+        republished = due.republished();
+        heldBack = due.heldBack();
+        if (!keepGoing.getAsBoolean()) {
+          break done;
+        }
+        StrandedScanner.Result s = stranded.scan(budget);
+        republished += s.republished();
+        heldBack += s.heldBack();
+        if (!keepGoing.getAsBoolean()) {
+          break done;
+        }
+        archived = archive.scan();
+        complete = true;
+      }
+      lastPassNanos = System.nanoTime();
+      metrics.scanFinished(clock.millis());
+      return new ScanReport(
+          timedOut, retried, dead, promoted, republished, heldBack, archived, complete);
+    }
+  }
+
+  private void heartbeat() {
+    RetryMetrics.Totals now = metrics.totals();
+    RetryMetrics.Totals delta = now.minus(lastHeartbeat.getAndSet(now));
+    log.info(
+        "retry heartbeat: leader={} scanned={} timed out={} retried={} dead={} republished={} held"
+            + " back={} archived={} config version={} last scan={}",
+        isLeader(),
+        delta.scanned(),
+        delta.timedOut(),
+        delta.retried(),
+        delta.dead(),
+        delta.republished(),
+        delta.heldBack(),
+        delta.archived(),
+        tuning.lastOffset(),
+        now.lastScanEpochMillis() == 0 ? "never" : Instant.ofEpochMilli(now.lastScanEpochMillis()));
+  }
+
+  private HealthReport health() {
+    boolean leader = isLeader();
+    Duration sincePass = Duration.ofNanos(System.nanoTime() - lastPassNanos);
+    Duration stuckAfter = settings.scanInterval().multipliedBy(10).plusMinutes(1);
+    // A leader whose passes stopped is stuck (a hung statement, a dead loop): restart it.
+    boolean live = !leader || sincePass.compareTo(stuckAfter) < 0;
+    boolean ready = configListener != null && configListener.isCaughtUp();
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("leader", leader);
+    details.put("sinceLastPassMs", sincePass.toMillis());
+    details.put("configCaughtUp", ready);
+    details.put("configVersion", tuning.lastOffset());
+    details.put("uptimeMs", Duration.ofNanos(System.nanoTime() - startedNanos).toMillis());
+    return new HealthReport(live, ready, details);
+  }
+
+  /** Whether this instance leads the retry service now. */
+  public boolean isLeader() {
+    return election != null && election.isLeader();
+  }
+
+  /** The live overrides from the config topic. */
+  public Tuning tuning() {
+    return tuning;
+  }
+
+  /** The service's meters. */
+  public RetryMetrics metrics() {
+    return metrics;
+  }
+
+  /** The settings in force. */
+  public RetrySettings settings() {
+    return settings;
+  }
+
+  /** The admin port (useful when configured as 0). */
+  public int adminPort() {
+    return admin.port();
+  }
+
+  /** Alerts waiting for the webhook (0 without one). */
+  public int pendingAlerts() {
+    return webhook.map(WebhookAlerter::pending).orElse(0);
+  }
+
+  /** Leaves the election, stops the loop and closes every connection; idempotent. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    // Leave the election first so a standby takes over, then let a pass in flight finish
+    // before the connections it uses are closed.
+    if (election != null) {
+      election.close();
+    }
+    loop.shutdown();
+    try {
+      if (!loop.awaitTermination(10, TimeUnit.SECONDS)) {
+        log.warn("A scan pass did not finish within 10s of close");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    synchronized (passLock) {
+      // Waits for a scanOnce() running on another thread.
+    }
+    while (!resources.isEmpty()) {
+      AutoCloseable r = resources.pop();
+      try {
+        r.close();
+      } catch (Exception e) {
+        log.warn("Closing {} failed: {}", r, e.toString());
+      }
+    }
+    log.info("Retry service stopped");
+  }
+}

@@ -1,0 +1,145 @@
+package dev.carillon.retry.scan;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.retry.RetryDecision;
+import dev.carillon.model.retry.RetryPolicy;
+import dev.carillon.model.schedule.Window;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.tuning.EffectivePolicy;
+import dev.carillon.retry.RetryMetrics;
+import dev.carillon.retry.alert.DeadLetters;
+import dev.carillon.retry.tuning.Tuning;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.LoadedTask;
+import dev.carillon.store.Outcome;
+import dev.carillon.store.TaskStore;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * FAILED or TIMEOUT → RETRY_WAIT (with {@code next_attempt_at} from the effective policy) or DEAD.
+ *
+ * <p>The policy is chosen by {@link EffectivePolicy}'s precedence; the failure time is the
+ * instance's {@code updated_at} (database time of the failure), the retries consumed are its {@code
+ * retry_count}. Both moves are compare-and-sets fenced by status and attempt, so when two scanners
+ * decide the same failure only one move lands, and only the winner reports a DEAD.
+ */
+public final class DecisionScanner {
+  private static final Logger log = LoggerFactory.getLogger(DecisionScanner.class);
+
+  private final InstanceStore instances;
+  private final TaskStore tasks;
+  private final Tuning tuning;
+  private final RandomGenerator random;
+  private final DeadLetters deadLetters;
+  private final RetryMetrics metrics;
+  private final Clock clock;
+  private final int batchSize;
+  private final String actor;
+
+  /** What one batch did. */
+  public record Result(int retried, int dead) {}
+
+  public DecisionScanner(
+      InstanceStore instances,
+      TaskStore tasks,
+      Tuning tuning,
+      RandomGenerator random,
+      DeadLetters deadLetters,
+      RetryMetrics metrics,
+      Clock clock,
+      int batchSize,
+      String actor) {
+    this.instances = instances;
+    this.tasks = tasks;
+    this.tuning = tuning;
+    this.random = random;
+    this.deadLetters = deadLetters;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.batchSize = batchSize;
+    this.actor = actor;
+  }
+
+  /**
+   * One batch, oldest failure first.
+   *
+   * @param keepGoing checked before each instance; false stops the batch (leadership lost)
+   */
+  public Result scan(BooleanSupplier keepGoing) {
+    List<Instance> failed = instances.awaitingDecision(batchSize);
+    Map<String, LoadedTask> definitions = new HashMap<>();
+    int retried = 0;
+    int dead = 0;
+    for (Instance i : failed) {
+      if (!keepGoing.getAsBoolean()) {
+        break;
+      }
+      metrics.scanned(1);
+      LoadedTask task = definitions.computeIfAbsent(i.taskId(), this::load);
+      Optional<RetryPolicy> own = task.definition().map(TaskDefinition::retry);
+      EffectivePolicy policy = tuning.effectivePolicy(i.taskId(), own, task.version());
+      RetryDecision decision;
+      try {
+        decision =
+            policy
+                .policy()
+                .decide(
+                    i.updatedAt(),
+                    i.retryCount(),
+                    new Window(i.windowKey(), i.windowStart(), i.windowEnd()),
+                    i.nonRetryable(),
+                    jitterSample());
+      } catch (IllegalArgumentException e) {
+        log.error("Cannot decide instance {} of task {}: {}", i.id(), i.taskId(), e.toString());
+        continue;
+      }
+      String why =
+          decision.reason()
+              + " ["
+              + policy.describe(i.taskId())
+              + (task.error().isPresent() ? "; task definition invalid" : "")
+              + "]";
+      if (decision.isDead()) {
+        // The row's fail_reason becomes the decision, so keep the last failure in it too.
+        String stored = Outcome.clip(why + "; last failure: " + i.failReason());
+        if (instances.markDead(i, policy.version(), actor, stored)) {
+          dead++;
+          deadLetters.report(i, why, policy, clock.instant());
+        }
+      } else if (instances.scheduleRetry(
+          i, decision.retryAt().orElseThrow(), policy.version(), actor, why)) {
+        retried++;
+        metrics.retried();
+      }
+    }
+    return new Result(retried, dead);
+  }
+
+  private LoadedTask load(String taskId) {
+    return tasks
+        .load(taskId)
+        .orElseGet(
+            () ->
+                LoadedTask.invalid(
+                    taskId,
+                    0,
+                    new dev.carillon.model.task.InvalidTaskException(
+                        taskId,
+                        new dev.carillon.model.task.Problem("id", taskId, "no such task"))));
+  }
+
+  private double jitterSample() {
+    // RandomGenerator instances are not all thread-safe; passes may run on different threads.
+    synchronized (random) {
+      return random.nextDouble();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.carillon.retry.scan;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.retry.RetryMetrics;
+import dev.carillon.retry.ratelimit.RepublishLimiter;
+import dev.carillon.retry.ratelimit.RepublishLimiter.Verdict;
+import dev.carillon.retry.ratelimit.ScanBudget;
+import dev.carillon.store.DispatchStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * PENDING instances no worker will hear about (see {@link DispatchStore}) → published again, within
+ * the rate limits. The right to publish is claimed by a compare-and-set on {@code dispatched_at};
+ * what Kafka does not acknowledge is unmarked and tried on the next pass. A duplicate message is
+ * harmless: the workers' claim is a compare-and-set.
+ */
+public final class StrandedScanner {
+  private final DispatchStore dispatch;
+  private final RepublishLimiter limiter;
+  private final Republisher republisher;
+  private final RetryMetrics metrics;
+  private final int batchSize;
+  private final Duration undispatchedAfter;
+  private final Duration strandedAfter;
+
+  /** What one batch did. */
+  public record Result(int republished, int heldBack) {}
+
+  public StrandedScanner(
+      DispatchStore dispatch,
+      RepublishLimiter limiter,
+      Republisher republisher,
+      RetryMetrics metrics,
+      int batchSize,
+      Duration undispatchedAfter,
+      Duration strandedAfter) {
+    this.dispatch = dispatch;
+    this.limiter = limiter;
+    this.republisher = republisher;
+    this.metrics = metrics;
+    this.batchSize = batchSize;
+    this.undispatchedAfter = undispatchedAfter;
+    this.strandedAfter = strandedAfter;
+  }
+
+  /** One batch within {@code budget}. */
+  public Result scan(ScanBudget budget) {
+    List<Instance> candidates = dispatch.stranded(undispatchedAfter, strandedAfter, batchSize);
+    metrics.scanned(candidates.size());
+    List<Long> admitted = new ArrayList<>();
+    int held = 0;
+    for (Instance i : candidates) {
+      Verdict v = limiter.admit(i.taskId(), budget);
+      if (v == Verdict.GRANTED) {
+        admitted.add(i.id());
+      } else {
+        held++;
+        metrics.heldBack(v);
+      }
+    }
+    List<Instance> claimed = dispatch.claimForDispatch(admitted, undispatchedAfter, strandedAfter);
+    List<Long> acked = republisher.publish(claimed);
+    Set<Long> lost = new HashSet<>();
+    claimed.forEach(i -> lost.add(i.id()));
+    acked.forEach(lost::remove);
+    dispatch.unmarkDispatched(lost);
+    return new Result(acked.size(), held);
+  }
+}

@@ -1,0 +1,46 @@
+package dev.carillon.retry.scan;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.retry.RetryMetrics;
+import dev.carillon.store.InstanceStore;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * RUNNING with an expired lease (database time) → TIMEOUT: the worker died or froze. The move skips
+ * rows another scanner holds and re-checks the status, so two copies never move one row.
+ */
+public final class TimeoutScanner {
+  private static final Logger log = LoggerFactory.getLogger(TimeoutScanner.class);
+
+  private final InstanceStore instances;
+  private final RetryMetrics metrics;
+  private final int batchSize;
+  private final String actor;
+
+  public TimeoutScanner(
+      InstanceStore instances, RetryMetrics metrics, int batchSize, String actor) {
+    this.instances = instances;
+    this.metrics = metrics;
+    this.batchSize = batchSize;
+    this.actor = actor;
+  }
+
+  /** One batch; returns how many instances timed out. */
+  public int scan() {
+    List<Instance> moved = instances.expireLeases(batchSize, actor);
+    for (Instance i : moved) {
+      log.warn(
+          "Instance {} of task {} window {} timed out: lease of attempt {} held by {} expired",
+          i.id(),
+          i.taskId(),
+          i.windowKey(),
+          i.attempt(),
+          i.workerId());
+    }
+    metrics.scanned(moved.size());
+    metrics.timedOut(moved.size());
+    return moved.size();
+  }
+}
