@@ -1,0 +1,86 @@
+package dev.carillon.schedctl;
+
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.LoadedTask;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code schedctl apply -f tasks.yaml}: all tasks of a file, or none. */
+@Command(
+    name = "apply",
+    description =
+        "Validate every task in a YAML file, then write all of them in one transaction, or none. Tasks not in the file are left alone; paused flags are kept.")
+final class ApplyCommand implements Callable<Integer> {
+  private final Session session;
+
+  @Option(
+      names = {"-f", "--file"},
+      required = true,
+      paramLabel = "FILE",
+      description = "the task file (see TaskFile for the format)")
+  Path file;
+
+  @Option(names = "--dry-run", description = "validate only; connect to nothing, write nothing")
+  boolean dryRun;
+
+  ApplyCommand(Session session) {
+    this.session = session;
+  }
+
+  @Override
+  public Integer call() {
+    TaskFile.Result parsed = TaskFile.parse(file);
+    if (!parsed.valid()) {
+      List<String> lines = new ArrayList<>();
+      parsed.problems().forEach(p -> lines.add(p.line()));
+      lines.add(
+          "schedctl: nothing applied: "
+              + parsed.problems().size()
+              + (parsed.problems().size() == 1 ? " problem" : " problems")
+              + " in "
+              + file);
+      throw CliException.badInput(lines);
+    }
+    List<TaskDefinition> defs = parsed.definitions();
+    Output out = session.output();
+    if (dryRun) {
+      if (out.json()) {
+        out.printJson(Map.of("valid", defs.stream().map(TaskDefinition::id).toList()));
+      } else {
+        out.line(defs.size() + " task(s) valid in " + file + "; nothing written (dry run)");
+      }
+      return Schedctl.OK;
+    }
+    Db db = session.db();
+    // Read only to tell "created" from "updated" in the report; applyAll itself decides by upsert.
+    Set<String> existing = new HashSet<>();
+    db.tasks().loadAll().stream().map(LoadedTask::id).forEach(existing::add);
+    Set<String> changed = new HashSet<>(db.tasks().applyAll(defs));
+    List<Applied> results = new ArrayList<>();
+    for (TaskDefinition d : defs) {
+      String result =
+          !changed.contains(d.id())
+              ? "unchanged"
+              : existing.contains(d.id()) ? "updated" : "created";
+      results.add(new Applied(d.id(), result));
+    }
+    if (out.json()) {
+      out.printJson(Map.of("applied", results));
+    } else {
+      out.table(
+          List.of("TASK", "RESULT"),
+          results.stream().map(r -> List.of(r.id(), r.result())).toList());
+    }
+    return Schedctl.OK;
+  }
+
+  /** One task's outcome: created, updated or unchanged. */
+  record Applied(String id, String result) {}
+}

@@ -1,0 +1,120 @@
+package dev.carillon.schedctl;
+
+import dev.carillon.model.Durations;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code schedctl describe instance ID}. */
+@Command(
+    name = "describe",
+    description = "Show one object in full.",
+    subcommands = DescribeCommand.InstanceCommand.class)
+final class DescribeCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return Schedctl.BAD_INPUT;
+  }
+
+  /** An instance with its history, for {@code -o json}. */
+  record Described(Instance instance, List<EventView> events) {}
+
+  /** One event with its plain-words reading. */
+  record EventView(
+      long id,
+      Long instanceId,
+      String kind,
+      String from,
+      String to,
+      Integer attempt,
+      String actor,
+      String reason,
+      Instant at,
+      String text) {
+    static EventView of(InstanceEvent e) {
+      return new EventView(
+          e.id(),
+          e.instanceId(),
+          e.kind().name(),
+          e.from() == null ? null : e.from().name(),
+          e.to() == null ? null : e.to().name(),
+          e.attempt(),
+          e.actor(),
+          e.reason(),
+          e.at(),
+          EventText.of(e));
+    }
+  }
+
+  @Command(name = "instance", description = "Show an instance and its full event history.")
+  static final class InstanceCommand implements Callable<Integer> {
+    private final Session session;
+
+    @Parameters(paramLabel = "ID", description = "the instance id")
+    long id;
+
+    InstanceCommand(Session session) {
+      this.session = session;
+    }
+
+    @Override
+    public Integer call() {
+      Db db = session.db();
+      Instance i =
+          db.instances()
+              .find(id)
+              .orElseThrow(() -> CliException.badInput("no instance with id " + id));
+      List<EventView> events = db.instances().events(id).stream().map(EventView::of).toList();
+      Output out = session.output();
+      if (out.json()) {
+        out.printJson(new Described(i, events));
+        return Schedctl.OK;
+      }
+      List<List<String>> f = new ArrayList<>();
+      f.add(List.of("id", Long.toString(i.id())));
+      f.add(List.of("task", i.taskId()));
+      f.add(
+          List.of("window", i.windowKey() + "  [" + i.windowStart() + ", " + i.windowEnd() + ")"));
+      f.add(List.of("status", i.status().name()));
+      f.add(List.of("origin", i.origin().name()));
+      f.add(List.of("scheduled", i.scheduledAt().toString()));
+      f.add(List.of("attempt", Integer.toString(i.attempt())));
+      f.add(List.of("retries", i.retryCount() + " of " + i.maxRetry()));
+      f.add(List.of("next attempt", str(i.nextAttemptAt())));
+      f.add(List.of("lease until", str(i.leaseUntil())));
+      f.add(List.of("timeout", Durations.format(i.timeout())));
+      f.add(List.of("worker", str(i.workerId())));
+      f.add(List.of("non-retryable", Boolean.toString(i.nonRetryable())));
+      f.add(
+          List.of("result", str(i.resultSummary()) + (i.resultTruncated() ? " (truncated)" : "")));
+      f.add(List.of("result uri", str(i.resultUri())));
+      f.add(List.of("fail reason", str(i.failReason())));
+      f.add(List.of("started", str(i.startedAt())));
+      f.add(List.of("finished", str(i.finishedAt())));
+      f.add(List.of("dispatched", str(i.dispatchedAt())));
+      f.add(List.of("created", str(i.createdAt())));
+      f.add(List.of("updated", str(i.updatedAt())));
+      out.fields(f);
+      out.line("");
+      out.line("Events:");
+      out.table(
+          List.of("AT", "EVENT"),
+          events.stream().map(e -> List.of(e.at().toString(), e.text())).toList());
+      return Schedctl.OK;
+    }
+
+    private static String str(Object o) {
+      return o == null ? "" : o.toString();
+    }
+  }
+}

@@ -1,0 +1,221 @@
+package dev.carillon.schedctl;
+
+import dev.carillon.model.Durations;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.retry.RetryPolicies;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.LoadedTask;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code schedctl get tasks|instances}. */
+@Command(
+    name = "get",
+    description = "List tasks or instances.",
+    subcommands = {GetCommand.Tasks.class, GetCommand.Instances.class})
+final class GetCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return Schedctl.BAD_INPUT;
+  }
+
+  /** A task row for output; {@code error} is set for a row that no longer validates. */
+  record TaskView(
+      String id,
+      String handler,
+      String cron,
+      String zone,
+      String window,
+      String overlap,
+      String catchup,
+      String timeout,
+      Map<String, Object> retry,
+      Object params,
+      Boolean paused,
+      long version,
+      String error) {
+
+    static TaskView of(LoadedTask t) {
+      if (t.definition().isEmpty()) {
+        return new TaskView(
+            t.id(),
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            t.version(),
+            t.error().map(Throwable::getMessage).orElse("invalid"));
+      }
+      TaskDefinition d = t.definition().get();
+      Object params;
+      try {
+        params = Output.JSON.readTree(d.paramsJson());
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        params = d.paramsJson();
+      }
+      return new TaskView(
+          d.id(),
+          d.handler(),
+          d.trigger().cron(),
+          d.trigger().zone().getId(),
+          d.trigger().window().name(),
+          d.overlap().name(),
+          Durations.format(d.catchup()),
+          Durations.format(d.timeout()),
+          RetryPolicies.toSpec(d.retry()),
+          params,
+          d.paused(),
+          d.version(),
+          null);
+    }
+
+    String retryText() {
+      if (retry == null) {
+        return null;
+      }
+      Object kind = retry.get("policy");
+      Object max = retry.get("maxRetries");
+      return max == null ? String.valueOf(kind) : kind + " x" + max;
+    }
+  }
+
+  @Command(name = "tasks", aliases = "task", description = "List every task definition.")
+  static final class Tasks implements Callable<Integer> {
+    private final Session session;
+
+    Tasks(Session session) {
+      this.session = session;
+    }
+
+    @Override
+    public Integer call() {
+      List<TaskView> views = session.db().tasks().loadAll().stream().map(TaskView::of).toList();
+      Output out = session.output();
+      if (out.json()) {
+        out.printJson(views);
+        return Schedctl.OK;
+      }
+      List<List<String>> rows = new ArrayList<>();
+      for (TaskView v : views) {
+        if (v.error() != null) {
+          rows.add(
+              List.of(
+                  v.id(), "INVALID: " + Output.abbreviate(v.error(), 100), "", "", "", "", "", ""));
+          continue;
+        }
+        rows.add(
+            List.of(
+                v.id(),
+                v.handler(),
+                v.cron() + " @ " + v.zone(),
+                v.window(),
+                v.overlap(),
+                v.retryText(),
+                v.paused() ? "yes" : "no",
+                Long.toString(v.version())));
+      }
+      out.table(
+          List.of("TASK", "HANDLER", "SCHEDULE", "WINDOW", "OVERLAP", "RETRY", "PAUSED", "VERSION"),
+          rows);
+      return Schedctl.OK;
+    }
+  }
+
+  @Command(
+      name = "instances",
+      aliases = "instance",
+      description = "List instances, newest scheduled first.")
+  static final class Instances implements Callable<Integer> {
+    static final int MAX_LIMIT = 10_000;
+
+    private final Session session;
+
+    @Option(names = "--task", paramLabel = "TASK", description = "only this task's instances")
+    String task;
+
+    @Option(
+        names = "--status",
+        paramLabel = "STATUS",
+        description = "only instances in this status: ${COMPLETION-CANDIDATES}")
+    InstanceStatus status;
+
+    @Option(
+        names = "--since",
+        paramLabel = "TIME",
+        description =
+            "scheduled at or after: 2026-03-29, 2026-03-29T08:00 (UTC), an instant, or 24h")
+    String since;
+
+    @Option(
+        names = "--limit",
+        defaultValue = "50",
+        paramLabel = "N",
+        description = "at most N rows (1.." + MAX_LIMIT + ", default 50)")
+    int limit;
+
+    Instances(Session session) {
+      this.session = session;
+    }
+
+    @Override
+    public Integer call() {
+      if (limit < 1 || limit > MAX_LIMIT) {
+        throw CliException.badInput("--limit " + limit + " must be between 1 and " + MAX_LIMIT);
+      }
+      Instant from =
+          since == null ? null : Times.parse("--since", since, ZoneOffset.UTC, session.clock);
+      List<Instance> list = session.db().instances().list(task, status, from, limit);
+      Output out = session.output();
+      if (out.json()) {
+        out.printJson(list);
+        return Schedctl.OK;
+      }
+      out.table(
+          List.of(
+              "ID",
+              "TASK",
+              "WINDOW",
+              "STATUS",
+              "ORIGIN",
+              "ATTEMPT",
+              "RETRIES",
+              "SCHEDULED",
+              "WORKER",
+              "REASON"),
+          list.stream()
+              .map(
+                  i ->
+                      List.of(
+                          Long.toString(i.id()),
+                          i.taskId(),
+                          i.windowKey(),
+                          i.status().name(),
+                          i.origin().name(),
+                          Integer.toString(i.attempt()),
+                          i.retryCount() + "/" + i.maxRetry(),
+                          i.scheduledAt().toString(),
+                          i.workerId() == null ? "" : i.workerId(),
+                          i.failReason() == null ? "" : Output.abbreviate(i.failReason(), 60)))
+              .toList());
+      return Schedctl.OK;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.carillon.schedctl;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code schedctl rerun ID}: a finished instance runs again. */
+@Command(
+    name = "rerun",
+    description =
+        "Run a finished instance (SUCCESS, DEAD, SKIPPED, CANCELLED) again: back to PENDING with a fresh retry budget, origin unchanged, and published to the workers.")
+final class RerunCommand implements Callable<Integer> {
+  private final Session session;
+
+  @Parameters(paramLabel = "ID")
+  long id;
+
+  @Option(names = "--reason", paramLabel = "TEXT", description = "recorded in the event log")
+  String reason;
+
+  RerunCommand(Session session) {
+    this.session = session;
+  }
+
+  @Override
+  public Integer call() {
+    try (Dispatcher dispatcher = new Dispatcher(session)) {
+      Db db = session.db();
+      Instance seen =
+          db.instances()
+              .find(id)
+              .orElseThrow(() -> CliException.badInput("no instance with id " + id));
+      if (!seen.status().isFinished()) {
+        throw CliException.badInput(
+            "instance "
+                + id
+                + " is "
+                + seen.status()
+                + "; only finished instances ("
+                + InstanceStatus.FINISHED
+                + ") can be re-run"
+                + (seen.status() == InstanceStatus.RUNNING
+                    ? " (cancel it first to stop the current run)"
+                    : ""));
+      }
+      String why = "re-run requested" + (reason == null ? "" : ": " + reason);
+      if (!db.operator().rerun(seen, session.actor(), why)) {
+        throw CliException.badInput(
+            "instance "
+                + id
+                + " changed while re-running it (it is no longer "
+                + seen.status()
+                + " at attempt "
+                + seen.attempt()
+                + "); look again and retry");
+      }
+      Instance now = db.instances().find(id).orElseThrow();
+      List<Long> acked = dispatcher.publish(List.of(now));
+      Output out = session.output();
+      if (out.json()) {
+        out.printJson(Map.of("instance", now, "published", !acked.isEmpty()));
+      } else {
+        out.line(
+            "instance "
+                + id
+                + " ("
+                + now.taskId()
+                + " "
+                + now.windowKey()
+                + "): "
+                + seen.status()
+                + " -> "
+                + now.status()
+                + (acked.isEmpty() ? "" : ", published"));
+      }
+      if (acked.isEmpty()) {
+        throw CliException.unreachable(
+            "cannot reach Kafka at "
+                + dispatcher.bootstrap()
+                + ": instance "
+                + id
+                + " is PENDING but was not published; the retry service will publish it",
+            null);
+      }
+      return Schedctl.OK;
+    }
+  }
+}

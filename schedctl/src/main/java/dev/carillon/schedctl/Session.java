@@ -1,0 +1,132 @@
+package dev.carillon.schedctl;
+
+import dev.carillon.config.Config;
+import dev.carillon.config.ConfigException;
+import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.model.Durations;
+import dev.carillon.store.DbSettings;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything one {@code schedctl} run shares: its streams, environment, clock and sleeper, the
+ * global options, and the connections it opened. Connections open on first use, so a command
+ * reaches only the dependencies it needs ({@code retry-plan} none, {@code next} PostgreSQL, {@code
+ * config} Kafka), and all close when the run ends.
+ */
+final class Session implements AutoCloseable {
+  static final Duration MIN_TIMEOUT = Duration.ofSeconds(1);
+  static final Duration MAX_TIMEOUT = Duration.ofMinutes(5);
+
+  final PrintStream out;
+  final PrintStream err;
+  final Clock clock;
+  final Sleeper sleeper;
+  private final Map<String, String> env;
+  private final Schedctl options;
+  private Config config;
+  private Db db;
+
+  Session(
+      Schedctl options,
+      PrintStream out,
+      PrintStream err,
+      Map<String, String> env,
+      Clock clock,
+      Sleeper sleeper) {
+    this.options = options;
+    this.out = out;
+    this.err = err;
+    this.env = Map.copyOf(env);
+    this.clock = clock;
+    this.sleeper = sleeper;
+  }
+
+  Output output() {
+    return new Output(out, options.output);
+  }
+
+  /** The {@code --timeout} for each call to PostgreSQL or Kafka, checked against its range. */
+  Duration timeout() {
+    Duration t = options.timeout;
+    if (t.compareTo(MIN_TIMEOUT) < 0 || t.compareTo(MAX_TIMEOUT) > 0) {
+      throw CliException.badInput(
+          "--timeout " + Durations.format(t) + " must be between 1s and 5m");
+    }
+    return t;
+  }
+
+  /** Who the event log says acted: {@code schedctl:<login>}. */
+  String actor() {
+    String user = env.getOrDefault("USER", env.getOrDefault("LOGNAME", "operator"));
+    return "schedctl:" + (user.isBlank() ? "operator" : user);
+  }
+
+  private Config config() {
+    if (config == null) {
+      config = Config.load(Optional.ofNullable(options.configFile), env);
+    }
+    return config;
+  }
+
+  /** The database connection, opened on first use. */
+  Db db() {
+    if (db == null) {
+      DbSettings settings;
+      try {
+        Config c = config();
+        settings =
+            new DbSettings(
+                c.require("db.url"),
+                c.string("db.user", "carillon"),
+                c.string("db.password", ""),
+                1);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(e.getMessage());
+      }
+      db = Db.open(settings, timeout());
+    }
+    return db;
+  }
+
+  /** How to reach Kafka; nothing is connected yet. */
+  KafkaSettings kafka() {
+    Config c = config();
+    try {
+      return new KafkaSettings(c.require("kafka.bootstrap"), c.withPrefix("kafka.properties."));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("kafka: " + e.getMessage());
+    }
+  }
+
+  /** The PostgreSQL URL (password masked) if a connection was opened, for failure messages. */
+  String dbShownUrl() {
+    return db == null ? "<not connected>" : db.shownUrl();
+  }
+
+  /** The message of the innermost cause: "Connection refused" rather than a wrapper's prose. */
+  static String rootMessage(Throwable t) {
+    Throwable root = t;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String m = root.getMessage();
+    if (m == null || m.isBlank()) {
+      m = t.getMessage();
+    }
+    return m == null || m.isBlank() ? root.getClass().getSimpleName() : m.strip();
+  }
+
+  @Override
+  public void close() {
+    if (db != null) {
+      db.close();
+      db = null;
+    }
+    out.flush();
+    err.flush();
+  }
+}

@@ -1,0 +1,247 @@
+package dev.carillon.schedctl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.carillon.kafka.InstanceMessage;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.store.Decision;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.Lease;
+import dev.carillon.store.Outcome;
+import dev.carillon.store.TaskStore;
+import dev.carillon.testsupport.Tasks;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class InstanceCommandsTest {
+  private static Cli.Env env;
+  private static InstanceStore instances;
+  private static TaskStore tasks;
+
+  @BeforeAll
+  static void setUp() {
+    Cli.ensureTopics();
+    env = Cli.Env.fresh("schedctl_inst");
+    instances = new InstanceStore(env.db().dsl());
+    tasks = new TaskStore(env.db().dsl());
+    tasks.applyAll(
+        List.of(
+            Tasks.daily("ops-a").build(),
+            Tasks.daily("ops-b").build(),
+            Tasks.daily("ops-c").build()));
+  }
+
+  @AfterAll
+  static void tearDown() {
+    env.close();
+  }
+
+  private static Instance pending(String task, String day) {
+    return instances
+        .insertAll(List.of(Tasks.pending(task, day, Duration.ofMinutes(5))), "trigger")
+        .get(0);
+  }
+
+  /** PENDING → RUNNING → FAILED → DEAD, as worker and retry service would. */
+  private static Instance dead(String task, String day) {
+    Instance i = pending(task, day);
+    Instance running = instances.claim(List.of(i.id()), "worker-7").get(0);
+    instances.complete(
+        new Lease(i.id(), running.attempt()),
+        Outcome.failure("search API returned 503", false),
+        "worker-7");
+    Instance failed = instances.find(i.id()).orElseThrow();
+    assertThat(instances.markDead(failed, 1L, "retry", "no retry allowed: policy NONE")).isTrue();
+    return instances.find(i.id()).orElseThrow();
+  }
+
+  @Test
+  void get_instances_filters_by_task_status_and_since_and_prints_json() {
+    Instance a = pending("ops-a", "2026-01-10");
+    dead("ops-a", "2026-01-11");
+    pending("ops-b", "2026-01-10");
+
+    Cli.Result table = Cli.run(env.vars(), "get", "instances", "--task", "ops-a");
+    assertThat(table.code()).as(table.toString()).isZero();
+    assertThat(table.out()).contains("2026-01-10").contains("2026-01-11").doesNotContain("ops-b");
+
+    JsonNode dead =
+        Cli.run(env.vars(), "get", "instances", "--task", "ops-a", "--status", "dead", "-o", "json")
+            .json();
+    assertThat(dead).hasSize(1);
+    assertThat(dead.get(0).get("status").asText()).isEqualTo("DEAD");
+    assertThat(dead.get(0).get("failReason").asText()).isEqualTo("no retry allowed: policy NONE");
+
+    JsonNode since =
+        Cli.run(
+                env.vars(),
+                "get",
+                "instances",
+                "--task",
+                "ops-a",
+                "--since",
+                "2026-01-11",
+                "-o",
+                "json")
+            .json();
+    assertThat(since.findValuesAsText("windowKey")).containsExactly("2026-01-11");
+
+    JsonNode limited =
+        Cli.run(env.vars(), "get", "instances", "--task", "ops-a", "--limit", "1", "-o", "json")
+            .json();
+    assertThat(limited).hasSize(1);
+    assertThat(a.status()).isEqualTo(InstanceStatus.PENDING);
+  }
+
+  @Test
+  void get_instances_refuses_bad_filters_with_exit_2() {
+    assertThat(Cli.run(env.vars(), "get", "instances", "--status", "SLEEPING").code())
+        .isEqualTo(Schedctl.BAD_INPUT);
+    Cli.Result since = Cli.run(env.vars(), "get", "instances", "--since", "last tuesday");
+    assertThat(since.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(since.err()).contains("--since 'last tuesday' is not a time");
+    assertThat(Cli.run(env.vars(), "get", "instances", "--limit", "0").code())
+        .isEqualTo(Schedctl.BAD_INPUT);
+  }
+
+  @Test
+  void describe_shows_the_instance_and_its_whole_history() {
+    Instance d = dead("ops-a", "2026-02-01");
+    Cli.Result r = Cli.run(env.vars(), "describe", "instance", Long.toString(d.id()));
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("status:")
+        .contains("DEAD")
+        .contains("created PENDING by trigger")
+        .contains("claimed by worker-7 (attempt 1)")
+        .contains("failed (attempt 1): search API returned 503")
+        .contains(
+            "declared DEAD by retry (no retry left or allowed): no retry allowed: policy NONE");
+
+    JsonNode json =
+        Cli.run(env.vars(), "-o", "json", "describe", "instance", Long.toString(d.id())).json();
+    assertThat(json.get("instance").get("id").asLong()).isEqualTo(d.id());
+    assertThat(json.get("events").findValuesAsText("to"))
+        .containsExactly("PENDING", "RUNNING", "FAILED", "DEAD");
+
+    Cli.Result missing = Cli.run(env.vars(), "describe", "instance", "987654");
+    assertThat(missing.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(missing.err()).contains("no instance with id 987654");
+  }
+
+  @Test
+  void why_tells_every_decision_about_a_window_in_plain_words() {
+    Instance d = dead("ops-c", "2026-03-01");
+    instances.recordDecisions(
+        List.of(
+            new Decision(
+                "ops-c", "2026-03-01", d.id(), "trigger", "window exists, status RUNNING")));
+    instances.insertAll(
+        List.of(
+            dev.carillon.model.instance.NewInstance.skipped(
+                "ops-c",
+                new dev.carillon.model.schedule.Window(
+                    "2026-03-02",
+                    java.time.Instant.parse("2026-03-02T00:00:00Z"),
+                    java.time.Instant.parse("2026-03-03T00:00:00Z")),
+                java.time.Instant.parse("2026-03-02T08:00:00Z"),
+                Origin.SCHEDULE,
+                Duration.ofMinutes(5),
+                "previous window still RUNNING")),
+        "trigger");
+
+    Cli.Result r = Cli.run(env.vars(), "why", "ops-c", "2026-03-01");
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("created PENDING by trigger: created for window 2026-03-01 (SCHEDULE)")
+        .contains("claimed by worker-7 (attempt 1)")
+        .contains("failed (attempt 1): search API returned 503")
+        .contains("declared DEAD by retry")
+        .contains("decided by trigger without creating anything: window exists, status RUNNING");
+
+    Cli.Result skipped = Cli.run(env.vars(), "why", "ops-c", "2026-03-02");
+    assertThat(skipped.out())
+        .contains("recorded as SKIPPED by trigger: previous window still RUNNING");
+
+    JsonNode json = Cli.run(env.vars(), "why", "ops-c", "2026-03-01", "-o", "json").json();
+    assertThat(json.get("events")).hasSize(5);
+    assertThat(json.get("events").get(0).get("text").asText()).startsWith("created PENDING");
+
+    Cli.Result nothing = Cli.run(env.vars(), "why", "ops-c", "1999-01-01");
+    assertThat(nothing.code()).isZero();
+    assertThat(nothing.out()).contains("Nothing was ever decided").contains("DAILY windows");
+    assertThat(Cli.run(env.vars(), "why", "no-such-task", "2026-03-01").code())
+        .isEqualTo(Schedctl.BAD_INPUT);
+  }
+
+  @Test
+  void rerun_brings_a_dead_instance_back_to_pending_keeps_its_origin_and_publishes_it() {
+    Instance d = dead("ops-b", "2026-04-01");
+    Cli.Result r = Cli.run(env.vars(), "rerun", Long.toString(d.id()), "--reason", "API fixed");
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("DEAD -> PENDING, published");
+
+    Instance after = instances.find(d.id()).orElseThrow();
+    assertThat(after.status()).isEqualTo(InstanceStatus.PENDING);
+    assertThat(after.origin()).isEqualTo(Origin.SCHEDULE);
+    assertThat(after.attempt()).isEqualTo(d.attempt()); // the fencing token never goes back
+    assertThat(after.retryCount()).isZero();
+    assertThat(after.failReason()).isNull();
+    assertThat(after.dispatchedAt()).isNotNull();
+    assertThat(instances.events(d.id()))
+        .last()
+        .satisfies(
+            e -> {
+              assertThat(e.actor()).isEqualTo("schedctl:ops-tester");
+              assertThat(e.reason()).isEqualTo("re-run requested: API fixed");
+            });
+    List<InstanceMessage> published = KafkaProbe.instanceMessages();
+    assertThat(published)
+        .anySatisfy(
+            m -> {
+              assertThat(m.instanceId()).isEqualTo(d.id());
+              assertThat(m.windowKey()).isEqualTo("2026-04-01");
+            });
+
+    Cli.Result again = Cli.run(env.vars(), "rerun", Long.toString(d.id()));
+    assertThat(again.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(again.err()).contains("is PENDING; only finished instances");
+  }
+
+  @Test
+  void cancel_stops_a_live_instance_and_refuses_a_finished_one() {
+    Instance p = pending("ops-b", "2026-05-01");
+    Cli.Result r = Cli.run(env.vars(), "cancel", Long.toString(p.id()), "-o", "json");
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.json().get("status").asText()).isEqualTo("CANCELLED");
+    assertThat(instances.find(p.id()).orElseThrow().status()).isEqualTo(InstanceStatus.CANCELLED);
+
+    Cli.Result again = Cli.run(env.vars(), "cancel", Long.toString(p.id()));
+    assertThat(again.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(again.err()).contains("is CANCELLED and cannot be cancelled (it has finished)");
+    assertThat(Cli.run(env.vars(), "cancel", "424242").code()).isEqualTo(Schedctl.BAD_INPUT);
+  }
+
+  @Test
+  void pause_and_resume_flip_the_flag_once_and_say_so() {
+    Cli.Result p = Cli.run(env.vars(), "pause", "ops-c");
+    assertThat(p.code()).as(p.toString()).isZero();
+    assertThat(p.out()).contains("task 'ops-c' is now paused");
+    assertThat(tasks.find("ops-c").orElseThrow().paused()).isTrue();
+    assertThat(Cli.run(env.vars(), "pause", "ops-c").out()).contains("was already paused");
+
+    Cli.Result r = Cli.run(env.vars(), "resume", "ops-c", "-o", "json");
+    assertThat(r.json().get("changed").asBoolean()).isTrue();
+    assertThat(tasks.find("ops-c").orElseThrow().paused()).isFalse();
+
+    Cli.Result missing = Cli.run(env.vars(), "pause", "ghost");
+    assertThat(missing.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(missing.err()).contains("no task 'ghost'");
+  }
+}
