@@ -47,6 +47,9 @@ final class TransitionFeed implements Runnable {
         Thread.currentThread().interrupt();
         return;
       } catch (RuntimeException e) {
+        if (!running.get()) {
+          return; // stopping: the database may already be going away
+        }
         log.warn("transition feed could not read the event log: {}", e.toString());
         try {
           Thread.sleep(1000);

@@ -1,0 +1,163 @@
+package dev.carillon.local;
+
+import dev.carillon.config.Config;
+import dev.carillon.devstack.DevStack;
+import dev.carillon.devstack.DevStackOptions;
+import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.kafka.TopicAdmin;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.retry.RetryService;
+import dev.carillon.schedctl.TaskFile;
+import dev.carillon.store.Database;
+import dev.carillon.store.DbSettings;
+import dev.carillon.store.EventQueries;
+import dev.carillon.store.TaskStore;
+import dev.carillon.trigger.TriggerService;
+import dev.carillon.worker.WorkerService;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole system in one JVM: devstack's real PostgreSQL, Kafka and ZooKeeper, then the trigger, a
+ * worker with the example agents, and the retry service, each started exactly as in production
+ * (from a {@link Config}), with the example tasks applied and a live line per transition.
+ */
+public final class LocalStack implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LocalStack.class);
+
+  private final DevStack devstack;
+  private final Database db;
+  private final List<AutoCloseable> services;
+  private final TransitionFeed feed;
+  private final Thread feedThread;
+
+  private LocalStack(
+      DevStack devstack,
+      Database db,
+      List<AutoCloseable> services,
+      TransitionFeed feed,
+      Thread feedThread) {
+    this.devstack = devstack;
+    this.db = db;
+    this.services = services;
+    this.feed = feed;
+    this.feedThread = feedThread;
+  }
+
+  /**
+   * Starts everything; on any failure stops what was started and rethrows.
+   *
+   * @throws IllegalArgumentException when the task file is invalid (one line per problem)
+   */
+  public static LocalStack start(LocalStackOptions options, PrintStream out) {
+    // Validate the task file before starting anything: a typo must not cost a server start.
+    TaskFile.Result parsed = TaskFile.parse(options.tasksFile());
+    if (!parsed.valid()) {
+      StringBuilder sb = new StringBuilder("invalid task file " + options.tasksFile() + ":");
+      parsed.problems().forEach(p -> sb.append("\n  ").append(p.line()));
+      throw new IllegalArgumentException(sb.toString());
+    }
+    List<TaskDefinition> tasks = parsed.definitions();
+
+    DevStack devstack =
+        DevStack.start(
+            DevStackOptions.defaults()
+                .withDataDir(options.dataDir().toAbsolutePath())
+                .withFresh(options.fresh()));
+    List<AutoCloseable> started = new ArrayList<>();
+    Database db = null;
+    try {
+      Map<String, String> common = new HashMap<>();
+      common.put("db.url", devstack.jdbcUrl());
+      common.put("db.user", devstack.dbUser());
+      common.put("db.password", devstack.dbPassword());
+      common.put("kafka.bootstrap", devstack.kafkaBootstrap());
+      common.put("zk.connect", devstack.zkConnect());
+
+      db =
+          Database.open(
+              new DbSettings(devstack.jdbcUrl(), devstack.dbUser(), devstack.dbPassword(), 2));
+      TopicAdmin.ensureTopics(KafkaSettings.of(devstack.kafkaBootstrap()), 4, (short) 1);
+      List<String> changed = new TaskStore(db.dsl()).applyAll(tasks);
+      out.printf(
+          "applied %d task(s) from %s (%d new or changed)%n",
+          tasks.size(), options.tasksFile(), changed.size());
+
+      Clock clock = Clock.systemUTC();
+      started.add(
+          TriggerService.start(config(common, "trigger", options.adminPortBase(), 0), clock));
+      started.add(WorkerService.start(config(common, "worker", options.adminPortBase(), 1)));
+      started.add(RetryService.start(config(common, "retry", options.adminPortBase(), 2), clock));
+
+      TransitionFeed feed = new TransitionFeed(new EventQueries(db.dsl()), out);
+      Thread feedThread = new Thread(feed, "carillon-local-feed");
+      feedThread.setDaemon(true);
+      feedThread.start();
+      out.println(
+          "Carillon is running: PostgreSQL "
+              + devstack.jdbcUrl()
+              + ", Kafka "
+              + devstack.kafkaBootstrap()
+              + ", ZooKeeper "
+              + devstack.zkConnect()
+              + ", data in "
+              + options.dataDir()
+              + ". Ctrl-C stops everything.");
+      out.println(
+          "time      task           window                     change                 detail");
+      return new LocalStack(devstack, db, started, feed, feedThread);
+    } catch (RuntimeException e) {
+      closeAll(started);
+      if (db != null) {
+        db.close();
+      }
+      devstack.close();
+      throw e;
+    }
+  }
+
+  private static Config config(Map<String, String> common, String service, int base, int offset) {
+    Map<String, String> values = new HashMap<>(common);
+    values.put("admin.port", base == 0 ? "0" : Integer.toString(base + offset));
+    values.put("instance.id", "local-" + service);
+    return Config.of(values);
+  }
+
+  private static void closeAll(List<AutoCloseable> services) {
+    // Stop in reverse order: the retry service and the worker before the trigger that feeds them.
+    for (int i = services.size() - 1; i >= 0; i--) {
+      try {
+        services.get(i).close();
+      } catch (Exception e) {
+        log.warn(
+            "stopping {} failed: {}", services.get(i).getClass().getSimpleName(), e.toString());
+      }
+    }
+  }
+
+  /** Connection to the stack's database (for tests and tools). */
+  public Database database() {
+    return db;
+  }
+
+  @Override
+  public void close() {
+    feed.stop();
+    feedThread.interrupt();
+    try {
+      feedThread.join(Duration.ofSeconds(5).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    closeAll(services);
+    db.close();
+    devstack.close();
+  }
+}
