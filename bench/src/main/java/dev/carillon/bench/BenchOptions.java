@@ -1,0 +1,250 @@
+package dev.carillon.bench;
+
+import dev.carillon.model.Durations;
+import dev.carillon.model.InvalidValueException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What to run, from the command line.
+ *
+ * @param workloads {@code burst}, {@code steady} or both, in that order
+ * @param systems system ids in run order
+ * @param n burst size: instances due at once
+ * @param rate steady fires per second
+ * @param duration steady: how long fires keep coming
+ * @param period steady: each task fires this often; {@code rate × period} tasks
+ * @param repeats measured runs of each (workload, system)
+ * @param threads worker threads of every system
+ * @param pollInterval idle polling interval of polling schedulers (db-scheduler; Quartz's idle wait
+ *     is at least 1 s)
+ * @param grace steady: how long after the last planned fire a late fire still counts
+ * @param lead steady: the plan starts this long after registration begins; empty = automatic
+ * @param warmup run one small unmeasured burst per system first, so the JIT is warm
+ * @param out also write the report to this file; empty = stdout only
+ */
+public record BenchOptions(
+    List<String> workloads,
+    List<String> systems,
+    int n,
+    int rate,
+    Duration duration,
+    Duration period,
+    int repeats,
+    int threads,
+    Duration pollInterval,
+    Duration grace,
+    Optional<Duration> lead,
+    boolean warmup,
+    Optional<Path> out) {
+
+  public static final List<String> WORKLOADS = List.of("burst", "steady");
+  public static final int DEFAULT_N = 20_000;
+  public static final int DEFAULT_RATE = 500;
+  public static final Duration DEFAULT_DURATION = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(10);
+  public static final int DEFAULT_REPEATS = 3;
+  // db-scheduler's and Quartz's own default worker count; the bench's "comparable thread count".
+  public static final int DEFAULT_THREADS = 10;
+  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(100);
+  public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
+
+  public BenchOptions {
+    workloads = List.copyOf(workloads);
+    systems = List.copyOf(systems);
+    Objects.requireNonNull(lead, "lead");
+    Objects.requireNonNull(out, "out");
+    for (String w : workloads) {
+      if (!WORKLOADS.contains(w)) {
+        throw new IllegalArgumentException("--workload must be burst, steady or all, was " + w);
+      }
+    }
+    positive("--n", n);
+    positive("--rate", rate);
+    positive("--repeats", repeats);
+    positive("--threads", threads);
+    positive("--duration", duration.toMillis());
+    positive("--poll-interval", pollInterval.toMillis());
+    if (period.toMillis() < 1 || period.compareTo(duration) > 0) {
+      throw new IllegalArgumentException(
+          "--period must be between 1ms and --duration (" + duration + "), was " + period);
+    }
+    if ((rate * period.toMillis()) % 1000 != 0) {
+      throw new IllegalArgumentException(
+          "--rate × --period must be a whole number of tasks, was " + rate + " × " + period);
+    }
+  }
+
+  /** The defaults with every workload and every known system. */
+  public static BenchOptions defaults(List<String> allSystems) {
+    return new BenchOptions(
+        WORKLOADS,
+        allSystems,
+        DEFAULT_N,
+        DEFAULT_RATE,
+        DEFAULT_DURATION,
+        DEFAULT_PERIOD,
+        DEFAULT_REPEATS,
+        DEFAULT_THREADS,
+        DEFAULT_POLL_INTERVAL,
+        DEFAULT_GRACE,
+        Optional.empty(),
+        true,
+        Optional.empty());
+  }
+
+  /** Connections per pool: one per worker plus two for the poller and housekeeping. */
+  public int poolSize() {
+    return threads + 2;
+  }
+
+  /** Tasks in the steady plan. */
+  public long steadyTasks() {
+    return rate * period.toMillis() / 1000;
+  }
+
+  /** The automatic lead leaves 2 s plus 2 ms per task to register the tasks before they fire. */
+  public Duration effectiveLead() {
+    return lead.orElse(Duration.ofSeconds(2).plusMillis(2 * steadyTasks()));
+  }
+
+  /**
+   * Parses {@code args}; {@code --system all} expands to {@code allSystems}.
+   *
+   * @throws IllegalArgumentException naming the option and the value when one is wrong
+   */
+  public static BenchOptions parse(String[] args, List<String> allSystems) {
+    BenchOptions d = defaults(allSystems);
+    List<String> workloads = d.workloads;
+    List<String> systems = d.systems;
+    int n = d.n;
+    int rate = d.rate;
+    Duration duration = d.duration;
+    Duration period = null;
+    int repeats = d.repeats;
+    int threads = d.threads;
+    Duration poll = d.pollInterval;
+    Duration grace = d.grace;
+    Optional<Duration> lead = Optional.empty();
+    boolean warmup = true;
+    Optional<Path> out = Optional.empty();
+    List<String> tokens = new ArrayList<>();
+    for (String a : args) {
+      int eq = a.indexOf('=');
+      if (a.startsWith("--") && eq > 0) {
+        tokens.add(a.substring(0, eq));
+        tokens.add(a.substring(eq + 1));
+      } else {
+        tokens.add(a);
+      }
+    }
+    for (int i = 0; i < tokens.size(); i++) {
+      String opt = tokens.get(i);
+      if (opt.equals("--no-warmup")) {
+        warmup = false;
+        continue;
+      }
+      if (i + 1 >= tokens.size()) {
+        throw new IllegalArgumentException(opt + " needs a value");
+      }
+      String v = tokens.get(++i);
+      switch (opt) {
+        case "--workload" -> workloads = v.equals("all") ? WORKLOADS : List.of(v);
+        case "--system" -> systems = systems(v, allSystems);
+        case "--n" -> n = integer(opt, v);
+        case "--rate" -> rate = integer(opt, v);
+        case "--duration" -> duration = duration(opt, v);
+        case "--period" -> period = duration(opt, v);
+        case "--repeats" -> repeats = integer(opt, v);
+        case "--threads" -> threads = integer(opt, v);
+        case "--poll-interval" -> poll = duration(opt, v);
+        case "--grace" -> grace = duration(opt, v);
+        case "--lead" -> lead = Optional.of(duration(opt, v));
+        case "--out" -> out = Optional.of(Path.of(v));
+        default -> throw new IllegalArgumentException("unknown option '" + opt + "'");
+      }
+    }
+    if (period == null) {
+      // Ten-second tasks unless the run is shorter than that.
+      period = DEFAULT_PERIOD.compareTo(duration) <= 0 ? DEFAULT_PERIOD : duration;
+    }
+    return new BenchOptions(
+        workloads, systems, n, rate, duration, period, repeats, threads, poll, grace, lead, warmup,
+        out);
+  }
+
+  /** The arguments that reproduce these options exactly (every default spelled out). */
+  public List<String> toArgs() {
+    List<String> a = new ArrayList<>();
+    a.add("--workload");
+    a.add(workloads.equals(WORKLOADS) ? "all" : String.join(",", workloads));
+    a.add("--system");
+    a.add(String.join(",", systems));
+    a.addAll(List.of("--n", Integer.toString(n), "--rate", Integer.toString(rate)));
+    a.addAll(List.of("--duration", Durations.format(duration)));
+    a.addAll(List.of("--period", Durations.format(period)));
+    a.addAll(List.of("--repeats", Integer.toString(repeats)));
+    a.addAll(List.of("--threads", Integer.toString(threads)));
+    a.addAll(List.of("--poll-interval", Durations.format(pollInterval)));
+    a.addAll(List.of("--grace", Durations.format(grace)));
+    lead.ifPresent(l -> a.addAll(List.of("--lead", Durations.format(l))));
+    if (!warmup) {
+      a.add("--no-warmup");
+    }
+    return a;
+  }
+
+  private static List<String> systems(String v, List<String> all) {
+    if (v.equals("all")) {
+      return all;
+    }
+    Set<String> chosen = new LinkedHashSet<>();
+    for (String s : v.split(",")) {
+      String id = s.trim().toLowerCase(Locale.ROOT);
+      if (!all.contains(id)) {
+        throw new IllegalArgumentException(
+            "--system must be all or a comma list of "
+                + String.join(", ", all)
+                + ", was '"
+                + s
+                + "'"
+                + (id.equals("carillon")
+                    ? " (Carillon's own services are not wired into the bench yet:"
+                        + " see docs/benchmarks.md)"
+                    : ""));
+      }
+      chosen.add(id);
+    }
+    return List.copyOf(chosen);
+  }
+
+  private static int integer(String opt, String v) {
+    try {
+      return Integer.parseInt(v.replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(opt + " must be a whole number, was '" + v + "'", e);
+    }
+  }
+
+  private static Duration duration(String opt, String v) {
+    try {
+      return Durations.parse(opt, v);
+    } catch (InvalidValueException e) {
+      throw new IllegalArgumentException(
+          opt + " must be a duration such as 500ms, 60s or 2m, was '" + v + "'", e);
+    }
+  }
+
+  private static void positive(String opt, long v) {
+    if (v < 1) {
+      throw new IllegalArgumentException(opt + " must be positive, was " + v);
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package dev.carillon.bench;
+
+import dev.carillon.bench.ceiling.CeilingSystem;
+import dev.carillon.bench.dbscheduler.DbSchedulerSystem;
+import dev.carillon.bench.quartz.QuartzSystem;
+import dev.carillon.devstack.DevStack;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Runs the chosen workloads on the chosen systems against one dev stack. Repeats are interleaved
+ * (repeat 1 of every system, then repeat 2 ...), so a noisy minute on the machine hurts every
+ * system alike instead of one. Every run gets a fresh database.
+ */
+public final class BenchRunner {
+  private static final int WARMUP_N = 1_000;
+
+  private final DevStack stack;
+  private final BenchOptions options;
+  private final Map<String, BenchSystem> systems;
+  private final PrintStream progress;
+  private final Clock clock;
+  private final AtomicInteger runs = new AtomicInteger();
+
+  public BenchRunner(
+      DevStack stack,
+      BenchOptions options,
+      List<BenchSystem> known,
+      PrintStream progress,
+      Clock clock) {
+    this.stack = stack;
+    this.options = options;
+    this.systems =
+        known.stream().collect(Collectors.toUnmodifiableMap(BenchSystem::id, Function.identity()));
+    this.progress = progress;
+    this.clock = clock;
+  }
+
+  /**
+   * Every system the bench knows, in report order. Carillon's own system joins this list once its
+   * services can be started in-process (see docs/benchmarks.md).
+   */
+  public static List<BenchSystem> knownSystems() {
+    return List.of(new CeilingSystem(), new DbSchedulerSystem(), new QuartzSystem());
+  }
+
+  public static List<String> knownIds() {
+    return knownSystems().stream().map(BenchSystem::id).toList();
+  }
+
+  /** The results of a whole invocation. */
+  public record Results(
+      BenchOptions options,
+      Machine machine,
+      Instant started,
+      Duration took,
+      String loadAtEnd,
+      List<BenchSystem> systems,
+      List<RunResult> runs) {
+    public Results {
+      systems = List.copyOf(systems);
+      runs = List.copyOf(runs);
+    }
+  }
+
+  public Results run() throws InterruptedException {
+    Machine machine = Machine.describe();
+    Instant started = clock.instant();
+    List<BenchSystem> chosen = options.systems().stream().map(systems::get).toList();
+    if (options.warmup()) {
+      Workload warm = new BurstWorkload(Math.min(options.n(), WARMUP_N));
+      for (BenchSystem s : chosen) {
+        RunResult r = runOnce(s, warm);
+        progress.println("warm-up " + describe(r));
+      }
+    }
+    List<RunResult> results = new ArrayList<>();
+    for (String w : options.workloads()) {
+      Workload workload = workload(w);
+      for (int rep = 1; rep <= options.repeats(); rep++) {
+        for (BenchSystem s : chosen) {
+          RunResult r = runOnce(s, workload);
+          results.add(r);
+          progress.printf(
+              "%s repeat %d/%d: %s (load %s)%n",
+              w, rep, options.repeats(), describe(r), Machine.loadNow());
+        }
+      }
+    }
+    return new Results(
+        options,
+        machine,
+        started,
+        Duration.between(started, clock.instant()),
+        Machine.loadNow(),
+        chosen,
+        results);
+  }
+
+  Workload workload(String name) {
+    return switch (name) {
+      case "burst" -> new BurstWorkload(options.n());
+      case "steady" ->
+          new SteadyWorkload(
+              options.rate(),
+              options.duration(),
+              options.period(),
+              options.grace(),
+              options.effectiveLead());
+      default -> throw new IllegalArgumentException("unknown workload " + name);
+    };
+  }
+
+  /** One run on a fresh database, which is dropped afterwards. */
+  RunResult runOnce(BenchSystem system, Workload workload) throws InterruptedException {
+    String url = stack.createDatabase("bench_" + system.id() + "_" + workload.name());
+    RunContext ctx =
+        new RunContext(
+            url,
+            stack.dbUser(),
+            stack.dbPassword(),
+            options.threads(),
+            options.poolSize(),
+            options.pollInterval(),
+            new Recorder(),
+            clock,
+            system.id() + runs.incrementAndGet());
+    try (SchedulerUnderTest sut = system.open(ctx)) {
+      return workload.run(sut, system.displayName(), ctx);
+    } catch (BenchException e) {
+      return new RunResult.Failed(system.displayName(), workload.name(), e.getMessage());
+    } finally {
+      drop(url);
+    }
+  }
+
+  private void drop(String url) {
+    String name = url.substring(url.lastIndexOf('/') + 1);
+    try (Connection c =
+            DriverManager.getConnection(stack.jdbcUrl(), stack.dbUser(), stack.dbPassword());
+        Statement s = c.createStatement()) {
+      // FORCE: a pool that is still closing must not keep the disk from being reclaimed.
+      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    } catch (SQLException e) {
+      progress.println("could not drop " + name + ": " + e.getMessage());
+    }
+  }
+
+  static String describe(RunResult r) {
+    if (r instanceof RunResult.Burst b) {
+      return String.format(
+          Locale.ROOT,
+          "%s burst n=%d: %s, %.0f/s, %s",
+          b.system(),
+          b.n(),
+          b.endToEnd() == null ? "TIMED OUT" : b.endToEnd().toMillis() + " ms",
+          b.perSecond(),
+          b.check());
+    }
+    if (r instanceof RunResult.Steady s) {
+      return String.format(
+          Locale.ROOT,
+          "%s steady %d/s: lag p50 %.1f p99 %.1f max %.1f ms, %s",
+          s.system(),
+          s.rate(),
+          s.check().lag().p50(),
+          s.check().lag().p99(),
+          s.check().lag().max(),
+          s.check());
+    }
+    RunResult.Failed f = (RunResult.Failed) r;
+    return f.system() + " " + f.workload() + " FAILED: " + f.error();
+  }
+}

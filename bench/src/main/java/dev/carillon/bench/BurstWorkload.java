@@ -1,0 +1,62 @@
+package dev.carillon.bench;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code n} one-shot instances of the noop handler due at one instant. Measures the due instant to
+ * the last SUCCESS committed (observed in the system's store), so it counts picking, running and
+ * completing, but not creating rows ahead of time.
+ */
+public final class BurstWorkload implements Workload {
+  // How often the store is asked whether the last SUCCESS is committed, once every handler ran:
+  // small against a run of seconds, and the query is cheap.
+  private static final Duration STORE_POLL = Duration.ofMillis(2);
+
+  private final int n;
+
+  public BurstWorkload(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("n must be at least 1, was " + n);
+    }
+    this.n = n;
+  }
+
+  @Override
+  public String name() {
+    return "burst";
+  }
+
+  /** Generous: a minute plus 20 ms per instance (400 s for 20,000 — 50 instances/s). */
+  Duration timeout() {
+    return Duration.ofSeconds(60).plusMillis(20L * n);
+  }
+
+  @Override
+  public RunResult.Burst run(SchedulerUnderTest system, String systemName, RunContext ctx)
+      throws InterruptedException {
+    List<String> ids = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      ids.add(String.format("b-%07d", i));
+    }
+    ctx.recorder().expectDistinct(n);
+    Instant due = system.startBurst(ids);
+    Instant deadline = due.plus(timeout());
+    Duration endToEnd = null;
+    if (ctx.recorder().awaitDistinct(Duration.between(ctx.clock().instant(), deadline))) {
+      while (ctx.clock().instant().isBefore(deadline)) {
+        if (system.outstanding() == 0) {
+          endToEnd = Duration.between(due, ctx.clock().instant());
+          break;
+        }
+        LockSupport.parkNanos(STORE_POLL.toNanos());
+      }
+    }
+    FireCheck check = FireCheck.byJob(new HashSet<>(ids), ctx.recorder().fires());
+    return new RunResult.Burst(systemName, n, endToEnd, system.burstStages(), check);
+  }
+}

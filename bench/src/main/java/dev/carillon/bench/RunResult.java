@@ -1,0 +1,48 @@
+package dev.carillon.bench;
+
+import java.time.Duration;
+import java.util.List;
+
+/** The figures of one measured run of one workload on one system. */
+public sealed interface RunResult {
+  /** The system's display name. */
+  String system();
+
+  /** {@code burst} or {@code steady}. */
+  String workload();
+
+  /**
+   * A burst: {@code n} instances due at once.
+   *
+   * @param endToEnd from the due instant to the last SUCCESS visible in the store; null if the run
+   *     timed out
+   */
+  record Burst(String system, int n, Duration endToEnd, List<Stage> stages, FireCheck check)
+      implements RunResult {
+    public Burst {
+      stages = List.copyOf(stages);
+    }
+
+    @Override
+    public String workload() {
+      return "burst";
+    }
+
+    /** End-to-end instances per second, NaN if the run did not finish. */
+    public double perSecond() {
+      return endToEnd == null ? Double.NaN : n / (endToEnd.toNanos() / 1e9);
+    }
+  }
+
+  /** A steady run; the lag figures are in {@link FireCheck#lag()}. */
+  record Steady(String system, int rate, Duration duration, long tasks, FireCheck check)
+      implements RunResult {
+    @Override
+    public String workload() {
+      return "steady";
+    }
+  }
+
+  /** A run that threw instead of finishing; the report shows it instead of hiding it. */
+  record Failed(String system, String workload, String error) implements RunResult {}
+}

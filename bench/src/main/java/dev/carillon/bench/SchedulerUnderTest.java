@@ -1,0 +1,44 @@
+package dev.carillon.bench;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A scheduler started on a fresh database for one run of one workload. The workloads drive it only
+ * through these methods; every execution of a job must call {@link Recorder#started(String,
+ * Instant, Instant)} on the run's recorder with the job id, the instant the system scheduled it for
+ * and the instant the handler began. Handlers do nothing else (the {@code noop} handler).
+ *
+ * <p>Implementations are used from one thread (the workload's); their handlers run on their own.
+ */
+public interface SchedulerUnderTest extends AutoCloseable {
+
+  /**
+   * Makes one one-shot instance per id, all due at one instant, and returns that instant (the start
+   * of the end-to-end measurement). May return before the instances ran; the workload then waits
+   * for the recorder and {@link #outstanding()}. Work done before the returned instant (creating
+   * rows ahead of time) is not measured.
+   */
+  Instant startBurst(List<String> ids);
+
+  /**
+   * Registers the plan's recurring tasks so that each fires at its planned instants. Returns before
+   * the plan's start; the workload checks that it did.
+   */
+  void startSteady(SteadyPlan plan);
+
+  /**
+   * Burst instances not yet durably SUCCESS, counting any not yet created; read from the system's
+   * store, so 0 means the last SUCCESS is committed.
+   */
+  long outstanding();
+
+  /** Stage throughput of the last burst where the system has stages; empty if it has none. */
+  default List<Stage> burstStages() {
+    return List.of();
+  }
+
+  /** Stops the scheduler and releases its connections; waits for running handlers. */
+  @Override
+  void close();
+}

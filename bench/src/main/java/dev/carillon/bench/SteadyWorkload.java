@@ -1,0 +1,69 @@
+package dev.carillon.bench;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code rate} fires per second for {@code duration}, spread over {@code rate × period} recurring
+ * tasks. Measures fire lag (scheduled instant to the job's start) and checks that every planned
+ * fire ran exactly once by the last fire plus {@code grace}.
+ */
+public final class SteadyWorkload implements Workload {
+  // Once every fire was seen, wait this long past the last planned fire for late duplicates.
+  private static final Duration SETTLE = Duration.ofSeconds(1);
+
+  private final int rate;
+  private final Duration duration;
+  private final Duration period;
+  private final Duration grace;
+  private final Duration lead;
+
+  public SteadyWorkload(
+      int rate, Duration duration, Duration period, Duration grace, Duration lead) {
+    this.rate = rate;
+    this.duration = duration;
+    this.period = period;
+    this.grace = grace;
+    this.lead = lead;
+  }
+
+  @Override
+  public String name() {
+    return "steady";
+  }
+
+  @Override
+  public RunResult.Steady run(SchedulerUnderTest system, String systemName, RunContext ctx)
+      throws InterruptedException {
+    Instant registration = ctx.clock().instant();
+    SteadyPlan plan = SteadyPlan.of(registration.plus(lead), rate, duration, period);
+    Set<FireKey> expected = plan.expectedFires();
+    ctx.recorder().expectDistinct(expected.size());
+    system.startSteady(plan);
+    Instant registered = ctx.clock().instant();
+    if (!registered.isBefore(plan.start())) {
+      throw new BenchException(
+          systemName
+              + " took "
+              + Duration.between(registration, registered).toMillis()
+              + " ms to register "
+              + plan.tasks().size()
+              + " tasks, longer than the lead of "
+              + lead.toMillis()
+              + " ms; pass a longer --lead");
+    }
+    Instant end = plan.lastFire().plus(grace);
+    boolean all = ctx.recorder().awaitDistinct(Duration.between(ctx.clock().instant(), end));
+    if (all) {
+      // Everything ran early enough; give a duplicate a moment to show instead of the full grace.
+      Instant settled = plan.lastFire().plus(SETTLE);
+      while (ctx.clock().instant().isBefore(settled)) {
+        LockSupport.parkNanos(Duration.between(ctx.clock().instant(), settled).toNanos());
+      }
+    }
+    FireCheck check = FireCheck.byFire(expected, ctx.recorder().fires());
+    return new RunResult.Steady(systemName, rate, duration, plan.tasks().size(), check);
+  }
+}

@@ -1,0 +1,41 @@
+package dev.carillon.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+  private static final List<String> ALL = List.of("ceiling", "dbscheduler", "quartz");
+
+  @Test
+  void defaults_are_the_issue_sizes() {
+    BenchOptions o = BenchOptions.parse(new String[0], ALL);
+
+    assertThat(o.n()).isEqualTo(20_000);
+    assertThat(o.rate()).isEqualTo(500);
+    assertThat(o.duration()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(o.repeats()).isEqualTo(3);
+    assertThat(o.systems()).isEqualTo(ALL);
+    assertThat(o.poolSize()).isEqualTo(o.threads() + 2);
+  }
+
+  @Test
+  void the_printed_arguments_parse_back_to_the_same_options() {
+    BenchOptions o =
+        BenchOptions.parse(
+            new String[] {"--workload=steady", "--system", "quartz", "--duration", "30s"}, ALL);
+
+    assertThat(BenchOptions.parse(o.toArgs().toArray(String[]::new), ALL)).isEqualTo(o);
+  }
+
+  @Test
+  void an_unknown_system_is_refused_with_the_known_ones() {
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--system", "carillon"}, ALL))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ceiling, dbscheduler, quartz")
+        .hasMessageContaining("not wired");
+  }
+}

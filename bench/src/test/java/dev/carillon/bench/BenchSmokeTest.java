@@ -1,0 +1,103 @@
+package dev.carillon.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.carillon.devstack.DevStack;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every system through both workloads at a tiny size: the harness works end to end and each system
+ * runs every fire exactly once. No timing is asserted; the machine may be busy.
+ */
+class BenchSmokeTest {
+  private static final BenchOptions TINY =
+      BenchOptions.parse(
+          new String[] {
+            "--n",
+            "200",
+            "--rate",
+            "20",
+            "--duration",
+            "3s",
+            "--period",
+            "1s",
+            "--threads",
+            "4",
+            "--repeats",
+            "1",
+            "--no-warmup"
+          },
+          BenchRunner.knownIds());
+
+  static List<BenchSystem> systems() {
+    return BenchRunner.knownSystems();
+  }
+
+  private static BenchRunner runner() {
+    return new BenchRunner(
+        DevStack.shared(),
+        TINY,
+        BenchRunner.knownSystems(),
+        new PrintStream(PrintStream.nullOutputStream()),
+        Clock.systemUTC());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("systems")
+  @Timeout(120)
+  void burst_runs_every_instance_exactly_once(BenchSystem system) throws Exception {
+    BenchRunner runner = runner();
+    RunResult r = runner.runOnce(system, runner.workload("burst"));
+
+    assertThat(r).as(BenchRunner.describe(r)).isInstanceOf(RunResult.Burst.class);
+    RunResult.Burst b = (RunResult.Burst) r;
+    assertThat(b.endToEnd()).as("finished before the deadline").isNotNull();
+    assertThat(b.check().duplicates()).isZero();
+    assertThat(b.check().misses()).isZero();
+    assertThat(b.check().unexpected()).isZero();
+    assertThat(b.check().executions()).isEqualTo(200);
+    assertThat(b.perSecond()).isPositive();
+    b.stages().forEach(s -> assertThat(s.perSecond()).as(s.name()).isPositive());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("systems")
+  @Timeout(120)
+  void steady_runs_every_fire_exactly_once(BenchSystem system) throws Exception {
+    BenchRunner runner = runner();
+    RunResult r = runner.runOnce(system, runner.workload("steady"));
+
+    assertThat(r).as(BenchRunner.describe(r)).isInstanceOf(RunResult.Steady.class);
+    RunResult.Steady s = (RunResult.Steady) r;
+    assertThat(s.check().expected()).isEqualTo(60);
+    assertThat(s.check().duplicates()).isZero();
+    assertThat(s.check().misses()).isZero();
+    assertThat(s.check().unexpected()).isZero();
+    assertThat(s.check().lag().count()).isEqualTo(60);
+    assertThat(s.check().lag().max()).isGreaterThanOrEqualTo(s.check().lag().p50());
+  }
+
+  @org.junit.jupiter.api.Test
+  void the_report_names_the_command_machine_and_every_system() throws Exception {
+    BenchRunner.Results results =
+        new BenchRunner.Results(
+            TINY,
+            Machine.describe(),
+            Clock.systemUTC().instant(),
+            java.time.Duration.ofSeconds(5),
+            "0.0 0.0 0.0",
+            BenchRunner.knownSystems(),
+            List.of());
+
+    String md = Report.markdown(results, "15");
+
+    assertThat(md).contains("bench/run.sh --workload all --system ceiling,dbscheduler,quartz");
+    assertThat(md).contains("CPUs (nproc)", "db-scheduler 16.7.1", "Quartz 2.5.2");
+    assertThat(md).contains("lock-and-fetch");
+  }
+}

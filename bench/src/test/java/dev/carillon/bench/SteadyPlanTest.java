@@ -1,0 +1,47 @@
+package dev.carillon.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class SteadyPlanTest {
+  private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+  @Test
+  void rate_times_duration_fires_spread_evenly_over_rate_times_period_tasks() {
+    SteadyPlan plan = SteadyPlan.of(T0, 500, Duration.ofSeconds(60), Duration.ofSeconds(10));
+
+    assertThat(plan.tasks()).hasSize(5000);
+    assertThat(plan.expectedFires()).hasSize(30_000);
+    assertThat(plan.tasks().get(1).firstFire()).isEqualTo(T0.plusMillis(2));
+    assertThat(plan.lastFire()).isBefore(T0.plusSeconds(60));
+  }
+
+  @Test
+  void fires_are_in_start_inclusive_to_start_plus_duration_exclusive() {
+    SteadyPlan plan = SteadyPlan.of(T0, 20, Duration.ofSeconds(3), Duration.ofSeconds(1));
+
+    assertThat(plan.expectedFires())
+        .hasSize(60)
+        .allSatisfy(
+            f -> assertThat(f.scheduled()).isAfterOrEqualTo(T0).isBefore(T0.plusSeconds(3)));
+  }
+
+  @Test
+  void next_fire_counts_from_the_first_fire_and_ends_after_the_last() {
+    SteadyPlan plan = SteadyPlan.of(T0, 20, Duration.ofSeconds(3), Duration.ofSeconds(1));
+    SteadyPlan.Task t = plan.tasks().get(3);
+
+    assertThat(plan.nextFire(t, t.firstFire())).contains(t.firstFire().plusSeconds(1));
+    assertThat(plan.nextFire(t, t.firstFire().plusSeconds(2))).isEmpty();
+  }
+
+  @Test
+  void a_fractional_number_of_tasks_is_refused() {
+    assertThatThrownBy(() -> SteadyPlan.of(T0, 3, Duration.ofSeconds(3), Duration.ofMillis(500)))
+        .hasMessageContaining("whole number of tasks");
+  }
+}
