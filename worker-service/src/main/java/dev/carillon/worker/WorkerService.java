@@ -136,6 +136,7 @@ public final class WorkerService implements AutoCloseable {
    */
   public static WorkerService start(Config config) {
     WorkerSettings settings = WorkerSettings.from(config);
+    log.info("Effective configuration: {}", settings.describe());
     return start(
         settings,
         PluginRegistry.load(WorkerService.class.getClassLoader(), settings.pluginDir()),
