@@ -4,6 +4,7 @@ import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.store.DbSettings;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The settings every service shares, read from {@link Config} and validated at start.
@@ -15,6 +16,7 @@ import java.time.Duration;
  *   <tr><td>db.user</td><td>CARILLON_DB_USER</td><td>carillon</td></tr>
  *   <tr><td>db.password</td><td>CARILLON_DB_PASSWORD or CARILLON_DB_PASSWORD_FILE</td><td>empty</td></tr>
  *   <tr><td>db.pool-size</td><td>CARILLON_DB_POOL_SIZE</td><td>8</td></tr>
+ *   <tr><td>db.connection-timeout</td><td>CARILLON_DB_CONNECTION_TIMEOUT</td><td>10s</td></tr>
  *   <tr><td>kafka.bootstrap</td><td>CARILLON_KAFKA_BOOTSTRAP</td><td>required</td></tr>
  *   <tr><td>kafka.properties.*</td><td>CARILLON_KAFKA_PROPERTIES_*</td><td>client pass-through (SASL/TLS)</td></tr>
  *   <tr><td>zk.connect</td><td>CARILLON_ZK_CONNECT</td><td>required</td></tr>
@@ -34,26 +36,30 @@ public record CommonSettings(
   public static final Duration DEFAULT_ZK_SESSION_TIMEOUT = Duration.ofSeconds(15);
 
   /**
+   * Every key {@link #from} reads, in the order of the table above; {@code kafka.properties.*} is a
+   * prefix. Deploy files and the operator guide are checked against this list (tests hold it to
+   * what {@link #from} actually reads).
+   */
+  public static final List<String> KEYS =
+      List.of(
+          "db.url",
+          "db.user",
+          "db.password",
+          "db.pool-size",
+          "db.connection-timeout",
+          "kafka.bootstrap",
+          "kafka.properties.*",
+          "zk.connect",
+          "zk.session-timeout",
+          "admin.port",
+          "instance.id");
+
+  /**
    * @throws ConfigException naming the key, its source and the value when one is missing or wrong
    */
   public static CommonSettings from(Config c, int defaultAdminPort) {
-    DbSettings db;
-    try {
-      db =
-          new DbSettings(
-              c.require("db.url"),
-              c.string("db.user", "carillon"),
-              c.string("db.password", ""),
-              c.integer("db.pool-size", DbSettings.DEFAULT_POOL_SIZE, 1, 200));
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
-    }
-    KafkaSettings kafka;
-    try {
-      kafka = new KafkaSettings(c.require("kafka.bootstrap"), c.withPrefix("kafka.properties."));
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException("kafka: " + e.getMessage());
-    }
+    DbSettings db = db(c);
+    KafkaSettings kafka = kafka(c);
     return new CommonSettings(
         db,
         kafka,
@@ -65,6 +71,41 @@ public record CommonSettings(
             Duration.ofMinutes(5)),
         c.integer("admin.port", defaultAdminPort, 0, 65535),
         c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()));
+  }
+
+  /**
+   * The {@code db.*} keys, for services that need the database but not all of this record.
+   *
+   * @throws ConfigException naming the key, its source and the value when one is missing or wrong
+   */
+  public static DbSettings db(Config c) {
+    try {
+      return new DbSettings(
+          c.require("db.url"),
+          c.string("db.user", "carillon"),
+          c.string("db.password", ""),
+          c.integer("db.pool-size", DbSettings.DEFAULT_POOL_SIZE, 1, 200),
+          c.duration(
+              "db.connection-timeout",
+              DbSettings.DEFAULT_CONNECTION_TIMEOUT,
+              Duration.ofMillis(250),
+              Duration.ofMinutes(5)));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+  }
+
+  /**
+   * The {@code kafka.*} keys.
+   *
+   * @throws ConfigException naming the key and the problem
+   */
+  public static KafkaSettings kafka(Config c) {
+    try {
+      return new KafkaSettings(c.require("kafka.bootstrap"), c.withPrefix("kafka.properties."));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("kafka: " + e.getMessage());
+    }
   }
 
   /** One line for the startup log; secrets masked. */

@@ -11,7 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
  * Service configuration: a properties file plus environment overrides. Key {@code db.pool-size} is
@@ -24,6 +27,8 @@ public final class Config {
   private final Map<String, String> fileValues;
   private final Map<String, String> env;
   private final String fileName;
+  // Every key asked for, so tests can hold each settings class's KEYS list to what its code reads.
+  private final Set<String> keysRead = new ConcurrentSkipListSet<>();
 
   private Config(Map<String, String> fileValues, Map<String, String> env, String fileName) {
     this.fileValues = fileValues;
@@ -61,7 +66,16 @@ public final class Config {
 
   private record Value(String text, String source) {}
 
+  /**
+   * The keys looked up so far, sorted; a prefix read by {@link #withPrefix} appears as {@code
+   * prefix*}, e.g. {@code kafka.properties.*}. For tests and diagnostics.
+   */
+  public Set<String> keysRead() {
+    return new TreeSet<>(keysRead);
+  }
+
   private Optional<Value> lookup(String key) {
+    keysRead.add(key);
     String var = envName(key);
     String fromEnv = env.get(var);
     if (fromEnv != null && !fromEnv.isBlank()) {
@@ -177,6 +191,7 @@ public final class Config {
    * map as {@code CARILLON_KAFKA_PROPERTIES_SECURITY_PROTOCOL → security.protocol}.
    */
   public Map<String, String> withPrefix(String prefix) {
+    keysRead.add(prefix + "*");
     Map<String, String> out = new TreeMap<>();
     fileValues.forEach(
         (k, v) -> {

@@ -46,15 +46,22 @@ public final class Durations {
       } catch (NumberFormatException e) {
         return Optional.empty();
       }
-      total =
-          total.plus(
-              switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-              });
+      try {
+        total =
+            total.plus(
+                switch (m.group(2)) {
+                  case "ms" -> Duration.ofMillis(n);
+                  case "s" -> Duration.ofSeconds(n);
+                  case "m" -> Duration.ofMinutes(n);
+                  case "h" -> Duration.ofHours(n);
+                  default -> Duration.ofDays(n);
+                });
+      } catch (ArithmeticException e) {
+        // "99999999999999999d" overflows Duration; Duration.parse reports the same as unparseable,
+        // and a throw here would escape every caller that expects "empty" for bad text (it used to
+        // stop the retry service's config listener).
+        return Optional.empty();
+      }
       at = m.end();
     }
     return at == t.length() && at > 0 ? Optional.of(total) : Optional.empty();

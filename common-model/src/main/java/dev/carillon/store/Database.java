@@ -44,6 +44,7 @@ public final class Database implements AutoCloseable {
     config.setUsername(settings.user());
     config.setPassword(settings.password());
     config.setMaximumPoolSize(settings.poolSize());
+    config.setConnectionTimeout(settings.connectionTimeout().toMillis());
     config.setPoolName("carillon-db");
     // Instants are written as UTC; the session zone must not matter, and tests set it to an odd
     // zone on purpose to prove that.

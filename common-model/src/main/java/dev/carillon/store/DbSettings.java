@@ -7,11 +7,25 @@ import java.util.Objects;
  * printed: {@link #toString()} masks it.
  *
  * @param poolSize maximum connections in the pool
+ * @param connectionTimeout how long a caller waits for a connection before the call fails (while
+ *     the database is down, callers fail after this and retry on their own terms)
  */
-public record DbSettings(String url, String user, String password, int poolSize) {
+public record DbSettings(
+    String url, String user, String password, int poolSize, java.time.Duration connectionTimeout) {
   public static final int DEFAULT_POOL_SIZE = 8;
+  public static final java.time.Duration DEFAULT_CONNECTION_TIMEOUT =
+      java.time.Duration.ofSeconds(10);
+
+  public DbSettings(String url, String user, String password, int poolSize) {
+    this(url, user, password, poolSize, DEFAULT_CONNECTION_TIMEOUT);
+  }
 
   public DbSettings {
+    Objects.requireNonNull(connectionTimeout, "connectionTimeout");
+    if (connectionTimeout.compareTo(java.time.Duration.ofMillis(250)) < 0) {
+      throw new IllegalArgumentException(
+          "db.connection-timeout must be at least 250ms but was " + connectionTimeout);
+    }
     Objects.requireNonNull(url, "url");
     if (!url.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(

@@ -110,4 +110,27 @@ class ConfigTest {
         .hasMessageContaining("db.url")
         .hasMessageContaining("mysql://x");
   }
+
+  @Test
+  void common_settings_keys_are_exactly_the_keys_common_settings_reads() {
+    Config c =
+        Config.of(
+            Map.of(
+                "db.url",
+                "jdbc:postgresql://db/x",
+                "kafka.bootstrap",
+                "k:9092",
+                "zk.connect",
+                "z"));
+    CommonSettings.from(c, 8080);
+    assertThat(c.keysRead()).containsExactlyInAnyOrderElementsOf(CommonSettings.KEYS);
+  }
+
+  @Test
+  void keys_read_records_plain_keys_and_prefixes() {
+    Config c = Config.of(Map.of());
+    c.optional("a.b");
+    c.withPrefix("kafka.properties.");
+    assertThat(c.keysRead()).containsExactly("a.b", "kafka.properties.*");
+  }
 }

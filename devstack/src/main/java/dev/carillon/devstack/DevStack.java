@@ -308,10 +308,10 @@ public final class DevStack implements AutoCloseable {
   }
 
   /**
-   * Stops PostgreSQL ({@code pg_ctl stop -m fast}, which ends open sessions) and starts it again on
-   * the same port with the same data. Returns when it accepts connections again.
+   * Stops PostgreSQL, keeping its port and data, so tests can prove that services survive a
+   * database outage. Pair with {@link #startPostgres()} in a {@code finally} block.
    */
-  public void restartPostgres() {
+  public void stopPostgres() {
     synchronized (postgresLock) {
       checkOpen();
       EmbeddedPostgres old = postgres;
@@ -323,6 +323,29 @@ public final class DevStack implements AutoCloseable {
       } catch (IOException e) {
         throw new DevStackException("cannot stop PostgreSQL on port " + postgresPort, e);
       }
+    }
+  }
+
+  /**
+   * Starts PostgreSQL again after {@link #stopPostgres()}, on the same port with the same data.
+   * Does nothing when it is running.
+   */
+  public void startPostgres() {
+    synchronized (postgresLock) {
+      checkOpen();
+      if (postgres == null) {
+        startPostgresInternal();
+      }
+    }
+  }
+
+  /**
+   * Stops PostgreSQL ({@code pg_ctl stop -m fast}, which ends open sessions) and starts it again on
+   * the same port with the same data. Returns when it accepts connections again.
+   */
+  public void restartPostgres() {
+    synchronized (postgresLock) {
+      stopPostgres();
       startPostgresInternal();
     }
   }

@@ -1,5 +1,10 @@
 package dev.carillon.devstack;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
@@ -7,11 +12,18 @@ import java.util.concurrent.CountDownLatch;
  * Starts a {@link DevStack} from the command line, prints how to connect, and runs until Ctrl-C.
  *
  * <pre>
- * DevStackMain [--data-dir DIR] [--fresh]
+ * DevStackMain [--data-dir DIR] [--fresh] [--control]
  *   --data-dir DIR  keep PostgreSQL, Kafka and ZooKeeper data in DIR between runs
  *                   (default: a temporary directory deleted on exit)
  *   --fresh         wipe DIR before starting
+ *   --control       read commands on stdin, one per line, and answer each with one line
+ *                   "ok COMMAND" or "error COMMAND: REASON"; end of input stops the stack
  * </pre>
+ *
+ * <p>Control commands (used by the fault-injection suite, which runs the stack as a child process
+ * and must restart servers inside it on the same ports): {@code restart-postgres}, {@code
+ * stop-kafka}, {@code start-kafka}, {@code restart-zookeeper}. Stopping on end of input means a
+ * harness that dies cannot leave the servers running.
  *
  * <p>Exit status 2 for bad arguments.
  */
@@ -25,14 +37,59 @@ public final class DevStackMain {
       options = parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println("devstack: " + e.getMessage());
-      System.err.println("usage: DevStackMain [--data-dir DIR] [--fresh]");
+      System.err.println("usage: DevStackMain [--data-dir DIR] [--fresh] [--control]");
       System.exit(2);
       return;
     }
     // start() registers a shutdown hook, so Ctrl-C (SIGINT) stops the servers cleanly.
     DevStack stack = DevStack.start(options);
     System.out.println(describe(stack));
+    System.out.flush();
+    if (control(args)) {
+      serveCommands(
+          stack, new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+      System.exit(0);
+    }
     new CountDownLatch(1).await();
+  }
+
+  static boolean control(String[] args) {
+    return java.util.Arrays.asList(args).contains("--control");
+  }
+
+  /** Answers commands until end of input, then closes the stack. */
+  static void serveCommands(DevStack stack, BufferedReader in) {
+    PrintStream out = System.out;
+    try (stack) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        String command = line.trim();
+        if (command.isEmpty()) {
+          continue;
+        }
+        try {
+          execute(stack, command);
+          out.println("ok " + command);
+        } catch (RuntimeException e) {
+          out.println("error " + command + ": " + e.getMessage());
+        }
+        out.flush();
+      }
+    } catch (IOException e) {
+      System.err.println("devstack: control input failed: " + e.getMessage());
+    }
+  }
+
+  static void execute(DevStack stack, String command) {
+    switch (command) {
+      case "restart-postgres" -> stack.restartPostgres();
+      case "stop-kafka" -> stack.stopKafka();
+      case "start-kafka" -> stack.startKafka();
+      case "restart-zookeeper" -> stack.restartZooKeeper();
+      default ->
+          throw new IllegalArgumentException(
+              "unknown command; known: restart-postgres, stop-kafka, start-kafka, restart-zookeeper");
+    }
   }
 
   static DevStackOptions parse(String[] args) {
@@ -47,6 +104,9 @@ public final class DevStackMain {
           options = options.withDataDir(Path.of(args[++i]));
         }
         case "--fresh" -> fresh = true;
+        case "--control" -> {
+          // read by control(args)
+        }
         default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
       }
     }

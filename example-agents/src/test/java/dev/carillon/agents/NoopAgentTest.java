@@ -16,10 +16,10 @@ class NoopAgentTest {
   }
 
   @Test
-  void all_three_agents_are_registered_for_the_service_loader_with_valid_types() {
+  void every_example_agent_is_registered_for_the_service_loader_with_valid_types() {
     var types =
         ServiceLoader.load(AgentTask.class).stream().map(p -> p.get().type()).sorted().toList();
-    assertThat(types).containsExactly("digest", "noop", "sleep");
+    assertThat(types).containsExactly("digest", "noop", "report", "sleep");
     assertThat(types).allMatch(t -> t.matches(AgentTask.TYPE_PATTERN));
   }
 }

@@ -9,6 +9,7 @@ import dev.carillon.model.tuning.RateLimitSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -62,6 +63,29 @@ public record RetrySettings(
   public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofMinutes(1);
   public static final Duration DEFAULT_CONFIG_WAIT = Duration.ofSeconds(10);
+
+  /**
+   * Every key {@link #from} reads besides {@link CommonSettings#KEYS}, in the order of the table
+   * above. Deploy files and the operator guide are checked against it; a test holds it to what
+   * {@link #from} reads.
+   */
+  public static final List<String> KEYS =
+      List.of(
+          "retry.scan-interval",
+          "retry.batch-size",
+          "retry.rate.per-second",
+          "retry.rate.burst",
+          "retry.rate.per-task-per-second",
+          "retry.rate.max-per-scan",
+          "retry.undispatched-after",
+          "retry.stranded-after",
+          "retry.alert-webhook",
+          "retry.retention",
+          "retry.heartbeat-interval",
+          "retry.config-wait",
+          "retry.instances-topic",
+          "retry.config-topic",
+          "kafka.replication");
 
   public RetrySettings {
     Objects.requireNonNull(common, "common");

@@ -90,10 +90,19 @@ class ConfigCommandTest {
             "ratelimit/global",
             "{\"perSecond\":-1,\"burst\":1,\"perTaskPerSecond\":1,\"maxPerScan\":1}");
     assertThat(rate.code()).isEqualTo(Schedctl.BAD_INPUT);
-    assertThat(rate.err()).contains("perSecond=-1: must be a number more than 0");
+    assertThat(rate.err())
+        .contains("ratelimit/global: perSecond='-1': must be a number more than 0")
+        .contains("schedctl: nothing sent");
+    assertThat(notJson.err()).contains(key + ": retry='{policy: NONE': not a JSON object");
     Cli.Result unknown = Cli.run(env, "config", "set", "backoff/x", "{}");
     assertThat(unknown.code()).isEqualTo(Schedctl.BAD_INPUT);
-    assertThat(Cli.run(env, "config", "unset", "nope").code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(unknown.err()).contains("key='backoff/x': must be retry/default");
+    Cli.Result unsetBad = Cli.run(env, "config", "unset", "nope");
+    assertThat(unsetBad.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(unsetBad.err()).contains("key='nope'");
+    Cli.Result getBad = Cli.run(env, "config", "get", "retry/Bad Id");
+    assertThat(getBad.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(getBad.err()).contains("key='retry/Bad Id': the task id must match");
 
     // The previous value is still the current one: nothing was sent.
     JsonNode got = Cli.run(env, "config", "get", key, "-o", "json").json();

@@ -1,9 +1,16 @@
 package dev.carillon.schedctl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.carillon.model.tuning.InvalidTuningException;
+import dev.carillon.model.tuning.TuningValue;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The CLI's lines for every bad-input path. The rules themselves are tested in common-model ({@code
+ * TuningValueTest}); here we prove the CLI uses them and keeps key, field and value.
+ */
 class ConfigValuesTest {
   @Test
   void a_retry_policy_is_read_by_the_model_and_sent_in_canonical_form() {
@@ -27,12 +34,16 @@ class ConfigValuesTest {
     assertThat(
             ConfigValues.check(
                     "retry/default", "{\"policy\":\"DELAYED\",\"delays\":[\"99999999999999999d\"]}")
-                .valid())
-        .isFalse();
+                .problems())
+        .singleElement()
+        .asString()
+        .startsWith("retry/default: retry.delays[0]='99999999999999999d': not a duration");
+    assertThat(ConfigValues.check("retry/default", "  ").problems())
+        .containsExactly("retry/default: a JSON value is required (unset removes)");
   }
 
   @Test
-  void rate_limits_need_every_field_positive_and_whole_where_counted() {
+  void rate_limits_need_every_field_in_the_retry_services_ranges() {
     ConfigValues.Checked ok =
         ConfigValues.check(
             "ratelimit/global",
@@ -48,18 +59,29 @@ class ConfigValuesTest {
                     "{\"perSecond\":0,\"burst\":1.5,\"perTaskPerSecond\":\"5\",\"extra\":1}")
                 .problems())
         .containsExactlyInAnyOrder(
-            "ratelimit/global: extra=1: unknown key (known: perSecond, burst, perTaskPerSecond,"
-                + " maxPerScan)",
-            "ratelimit/global: perSecond=0: must be a number more than 0 and at most 1000000",
-            "ratelimit/global: burst=1.5: must be a whole number more than 0 and at most 1000000",
-            "ratelimit/global: perTaskPerSecond=\"5\": must be a number more than 0 and at most"
-                + " 1000000",
-            "ratelimit/global: maxPerScan=<missing>: is required; must be a whole number more than"
-                + " 0 and at most 1000000");
+            "ratelimit/global: extra='1': unknown field (known: [burst, maxPerScan, perSecond,"
+                + " perTaskPerSecond])",
+            "ratelimit/global: perSecond='0': must be a number more than 0 and at most 100000",
+            "ratelimit/global: burst='1.5': must be a whole number between 1 and 1000000",
+            "ratelimit/global: perTaskPerSecond='\"5\"': must be a number more than 0 and at most"
+                + " 100000",
+            "ratelimit/global: maxPerScan=<missing>: is required; must be a whole number between 1"
+                + " and 1000000");
     assertThat(ConfigValues.check("ratelimit/global", "[1,2]").problems())
         .singleElement()
         .asString()
-        .startsWith("ratelimit/global: must be a JSON object");
+        .startsWith("ratelimit/global: value='[1,2]': must be a JSON object like");
+  }
+
+  @Test
+  void the_cli_refuses_exactly_what_the_retry_service_refuses() {
+    // 500000/s used to pass the CLI's own check (limit 1,000,000) and be rejected by the retry
+    // service (limit 100,000): the operator saw "sent" and nothing changed.
+    String tooFast =
+        "{\"perSecond\":500000,\"burst\":100,\"perTaskPerSecond\":5,\"maxPerScan\":500}";
+    assertThat(ConfigValues.check("ratelimit/global", tooFast).valid()).isFalse();
+    assertThatThrownBy(() -> TuningValue.parse("ratelimit/global", tooFast))
+        .isInstanceOf(InvalidTuningException.class);
   }
 
   @Test
@@ -70,11 +92,13 @@ class ConfigValuesTest {
     assertThat(ConfigValues.checkKey("retry/Not A Task"))
         .singleElement()
         .asString()
-        .contains("task id 'Not A Task' must match");
+        .startsWith("key='retry/Not A Task': the task id must match");
     assertThat(ConfigValues.checkKey("backoff/default"))
-        .singleElement()
-        .asString()
-        .startsWith("unknown config key 'backoff/default'");
+        .containsExactly(
+            "key='backoff/default': must be retry/default, retry/<task-id> or ratelimit/global");
+    assertThat(ConfigValues.check("backoff/default", "{}").problems())
+        .isEqualTo(ConfigValues.checkKey("backoff/default"));
+    assertThat(ConfigValues.checkKey("")).singleElement().asString().contains("is required");
   }
 
   @Test
@@ -83,6 +107,6 @@ class ConfigValuesTest {
     assertThat(ConfigValues.check("retry/default", big).problems())
         .singleElement()
         .asString()
-        .contains("at most 65536");
+        .startsWith("retry/default: value='70024 bytes': must be at most 65536 bytes");
   }
 }

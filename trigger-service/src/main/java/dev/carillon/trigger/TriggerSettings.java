@@ -5,6 +5,7 @@ import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.Topics;
 import dev.carillon.trigger.plan.PlannerSettings;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -34,6 +35,21 @@ public record TriggerSettings(
   public static final Duration DEFAULT_TICK_INTERVAL = Duration.ofSeconds(1);
   public static final Duration DEFAULT_REDISPATCH_AFTER = Duration.ofSeconds(60);
   public static final Duration DEFAULT_DISPATCH_SWEEP = Duration.ofSeconds(5);
+
+  /**
+   * Every key {@link #from} reads, in the order of the table above (the trigger also reads {@link
+   * dev.carillon.config.CommonSettings#KEYS}). Deploy files and the operator guide are checked
+   * against it; a test holds it to what {@link #from} reads.
+   */
+  public static final List<String> KEYS =
+      List.of(
+          "trigger.tick-interval",
+          "trigger.redispatch-after",
+          "trigger.dispatch-sweep",
+          "trigger.ack-timeout",
+          "trigger.topic",
+          "trigger.max-windows-per-task",
+          "trigger.on-time-grace");
 
   public TriggerSettings {
     Objects.requireNonNull(tickInterval, "tickInterval");

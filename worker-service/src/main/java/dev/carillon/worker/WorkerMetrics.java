@@ -43,6 +43,9 @@ public final class WorkerMetrics {
   /** Runs whose outcome was discarded because they had been cancelled or their write was fenced. */
   public final Counter discarded;
 
+  /** Ends whose write failed at first (database unreachable) and was tried again. */
+  public final Counter endWriteRetries;
+
   /**
    * Registers the meters.
    *
@@ -64,6 +67,8 @@ public final class WorkerMetrics {
     leasesLost = counter(registry, workerId, "leases.lost", "leases lost, runs cancelled");
     released = counter(registry, workerId, "runs.released", "runs released at shutdown");
     discarded = counter(registry, workerId, "runs.discarded", "outcomes not recorded");
+    endWriteRetries =
+        counter(registry, workerId, "runs.end-write-retries", "end writes tried again");
     Gauge.builder("carillon.worker.running", running::getAsInt)
         .description("runs in progress")
         .tag("worker", workerId)

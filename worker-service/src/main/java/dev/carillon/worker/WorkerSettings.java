@@ -1,6 +1,7 @@
 package dev.carillon.worker;
 
 import dev.carillon.api.AgentResult;
+import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
 import dev.carillon.kafka.KafkaSettings;
@@ -9,6 +10,7 @@ import dev.carillon.store.DbSettings;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -76,6 +78,32 @@ public record WorkerSettings(
   /** How long a task definition is cached unless configured. */
   public static final Duration DEFAULT_TASK_CACHE_TTL = Duration.ofSeconds(5);
 
+  /**
+   * Every key {@link #from} reads: the shared db, kafka, admin and instance keys of {@link
+   * dev.carillon.config.CommonSettings#KEYS} without {@code zk.*}, then the worker's own. Deploy
+   * files and the operator guide are checked against it; a test holds it to what {@link #from}
+   * reads.
+   */
+  public static final List<String> KEYS =
+      List.of(
+          "db.url",
+          "db.user",
+          "db.password",
+          "db.pool-size",
+          "db.connection-timeout",
+          "kafka.bootstrap",
+          "kafka.properties.*",
+          "admin.port",
+          "instance.id",
+          "worker.concurrency",
+          "worker.group",
+          "worker.topic",
+          "worker.max-summary-bytes",
+          "worker.heartbeat-interval",
+          "worker.drain-timeout",
+          "worker.plugin-dir",
+          "worker.task-cache-ttl");
+
   public WorkerSettings {
     Objects.requireNonNull(db, "db");
     Objects.requireNonNull(kafka, "kafka");
@@ -103,30 +131,15 @@ public record WorkerSettings(
   }
 
   /**
-   * Reads the settings. The database, Kafka, admin port and instance id keys are those of {@link
-   * dev.carillon.config.CommonSettings}, read here rather than through it because {@code
-   * CommonSettings.from} requires {@code zk.connect}, and workers do not use ZooKeeper.
+   * Reads the settings. The database and Kafka keys are read by {@link CommonSettings#db} and
+   * {@link CommonSettings#kafka}; the whole of {@code CommonSettings.from} is not used because it
+   * requires {@code zk.connect}, and workers do not use ZooKeeper.
    *
    * @throws ConfigException naming the key, its source and the value when one is missing or wrong
    */
   public static WorkerSettings from(Config c) {
-    DbSettings db;
-    KafkaSettings kafka;
-    try {
-      db =
-          new DbSettings(
-              c.require("db.url"),
-              c.string("db.user", "carillon"),
-              c.string("db.password", ""),
-              c.integer("db.pool-size", DbSettings.DEFAULT_POOL_SIZE, 1, 200));
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
-    }
-    try {
-      kafka = new KafkaSettings(c.require("kafka.bootstrap"), c.withPrefix("kafka.properties."));
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException("kafka: " + e.getMessage());
-    }
+    DbSettings db = CommonSettings.db(c);
+    KafkaSettings kafka = CommonSettings.kafka(c);
     try {
       return new WorkerSettings(
           db,

@@ -135,7 +135,7 @@ class FailureModesTest {
     assertThat(done.nonRetryable()).isFalse();
     assertThat(done.failReason())
         .startsWith(
-            "no plugin for handler 'nope' on worker faults-1; known: [counting, digest, noop, sleep]")
+            "no plugin for handler 'nope' on worker faults-1; known: [counting, digest, noop, report, sleep]")
         .contains("retryable");
   }
 }

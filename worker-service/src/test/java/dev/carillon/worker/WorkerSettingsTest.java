@@ -60,4 +60,11 @@ class WorkerSettingsTest {
         .hasMessageContaining("worker.concurrency")
         .hasMessageContaining("between 1 and 1024");
   }
+
+  @Test
+  void keys_lists_exactly_what_from_reads() {
+    Config c = Config.of(base());
+    WorkerSettings.from(c);
+    assertThat(c.keysRead()).containsExactlyInAnyOrderElementsOf(WorkerSettings.KEYS);
+  }
 }

@@ -3,7 +3,9 @@ package dev.carillon.model.retry;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.carillon.model.Durations;
 import dev.carillon.model.task.InvalidTaskException;
 import dev.carillon.model.task.Problem;
@@ -52,8 +54,13 @@ public final class RetryPolicies {
           WINDOW, Set.of("policy", "maxRetries", "delay", "grace"));
   private static final Set<String> ALL_KEYS = allKeys();
 
+  // Trailing text after the object is refused, as are duplicate keys: half-read input must not
+  // become a policy.
   private static final ObjectMapper JSON =
-      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+      JsonMapper.builder()
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
   private RetryPolicies() {}
@@ -144,7 +151,9 @@ public final class RetryPolicies {
       spec = JSON.readValue(json, MAP);
     } catch (JsonProcessingException e) {
       throw new InvalidTaskException(
-          taskId, new Problem("retry", json, "not a JSON object: " + e.getOriginalMessage()));
+          taskId,
+          new Problem(
+              "retry", json, "not a JSON object: " + e.getOriginalMessage().replace('\n', ' ')));
     }
     if (spec == null) {
       throw new InvalidTaskException(taskId, new Problem("retry", json, "not a JSON object"));

@@ -2,8 +2,10 @@ package dev.carillon.model.tuning;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.task.Problem;
 import java.util.ArrayList;
@@ -44,8 +46,15 @@ public record RateLimitSettings(
 
   private static final Set<String> FIELDS =
       Set.of("perSecond", "burst", "perTaskPerSecond", "maxPerScan");
+  // Duplicate keys and trailing text are refused: {"perSecond":1} {"perSecond":1000} must not
+  // mean whichever half a reader happens to keep.
   private static final ObjectMapper JSON =
-      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+      JsonMapper.builder()
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
+  private static final String EXAMPLE =
+      "{\"perSecond\":100,\"burst\":100,\"perTaskPerSecond\":10,\"maxPerScan\":500}";
 
   public RateLimitSettings {
     List<Problem> problems = new ArrayList<>();
@@ -88,10 +97,11 @@ public record RateLimitSettings(
     try {
       root = json == null ? null : JSON.readTree(json);
     } catch (JsonProcessingException e) {
-      return Result.failed(new Problem("value", json, "not JSON: " + e.getOriginalMessage()));
+      return Result.failed(
+          new Problem("value", json, "not JSON: " + e.getOriginalMessage().replace('\n', ' ')));
     }
     if (root == null || !root.isObject()) {
-      return Result.failed(new Problem("value", json, "must be a JSON object"));
+      return Result.failed(new Problem("value", json, "must be a JSON object like " + EXAMPLE));
     }
     for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
       String name = it.next();
@@ -105,12 +115,6 @@ public record RateLimitSettings(
     int burst = whole(problems, root, "burst");
     double perTask = decimal(problems, root, "perTaskPerSecond");
     int maxPerScan = whole(problems, root, "maxPerScan");
-    if (problems.isEmpty()) {
-      rate(problems, "perSecond", perSecond);
-      count(problems, "burst", burst);
-      rate(problems, "perTaskPerSecond", perTask);
-      count(problems, "maxPerScan", maxPerScan);
-    }
     return problems.isEmpty()
         ? new Result(
             Optional.of(new RateLimitSettings(perSecond, burst, perTask, maxPerScan)), problems)
@@ -123,14 +127,16 @@ public record RateLimitSettings(
     }
   }
 
+  // The range is checked here, on the JSON text, so that a problem shows the value as the operator
+  // wrote it ("0", not "0.0").
   private static double decimal(List<Problem> problems, JsonNode root, String field) {
     JsonNode n = root.get(field);
     if (n == null || n.isNull()) {
-      problems.add(new Problem(field, null, "is required"));
+      problems.add(new Problem(field, null, "is required; " + RATE_RULE));
       return 0;
     }
-    if (!n.isNumber()) {
-      problems.add(new Problem(field, n.toString(), "must be a number"));
+    if (!n.isNumber() || !inRate(n.doubleValue())) {
+      problems.add(new Problem(field, n.toString(), RATE_RULE));
       return 0;
     }
     return n.doubleValue();
@@ -139,25 +145,37 @@ public record RateLimitSettings(
   private static int whole(List<Problem> problems, JsonNode root, String field) {
     JsonNode n = root.get(field);
     if (n == null || n.isNull()) {
-      problems.add(new Problem(field, null, "is required"));
+      problems.add(new Problem(field, null, "is required; " + COUNT_RULE));
       return 0;
     }
-    if (!n.isIntegralNumber() || !n.canConvertToInt()) {
-      problems.add(new Problem(field, n.toString(), "must be a whole number"));
+    if (!n.isIntegralNumber() || !n.canConvertToInt() || !inCount(n.intValue())) {
+      problems.add(new Problem(field, n.toString(), COUNT_RULE));
       return 0;
     }
     return n.intValue();
   }
 
+  private static final String RATE_RULE =
+      "must be a number more than 0 and at most " + (long) MAX_RATE;
+  private static final String COUNT_RULE = "must be a whole number between 1 and " + MAX_COUNT;
+
+  private static boolean inRate(double value) {
+    return value > 0.0 && value <= MAX_RATE;
+  }
+
+  private static boolean inCount(int value) {
+    return value >= 1 && value <= MAX_COUNT;
+  }
+
   private static void rate(List<Problem> problems, String field, double value) {
-    if (!(value > 0.0 && value <= MAX_RATE)) {
-      problems.add(new Problem(field, value, "must be more than 0 and at most " + (long) MAX_RATE));
+    if (!inRate(value)) {
+      problems.add(new Problem(field, value, RATE_RULE));
     }
   }
 
   private static void count(List<Problem> problems, String field, int value) {
-    if (value < 1 || value > MAX_COUNT) {
-      problems.add(new Problem(field, value, "must be between 1 and " + MAX_COUNT));
+    if (!inCount(value)) {
+      problems.add(new Problem(field, value, COUNT_RULE));
     }
   }
 }

@@ -82,13 +82,13 @@ class TuningValueTest {
             e ->
                 assertThat(e.problems())
                     .extracting(Problem::field)
-                    .containsExactlyInAnyOrder("colour", "burst", "maxPerScan"));
+                    .containsExactlyInAnyOrder("colour", "perSecond", "burst", "maxPerScan"));
     assertThatThrownBy(
             () ->
                 TuningValue.parse(
                     "ratelimit/global",
                     "{\"perSecond\": 0, \"burst\": 1, \"perTaskPerSecond\": 10, \"maxPerScan\": 5}"))
-        .hasMessageContaining("perSecond='0.0'");
+        .hasMessageContaining("perSecond='0': must be a number more than 0 and at most 100000");
   }
 
   @Test
@@ -125,5 +125,105 @@ class TuningValueTest {
                     Optional.empty(), Optional.of(new ImmediateRetry(0)), 3, Optional.of(dflt))
                 .source())
         .isEqualTo(EffectivePolicy.Source.DEFINITION);
+  }
+
+  @Test
+  void the_canonical_json_is_what_was_validated_and_reads_back_equal() {
+    TuningValue retry =
+        TuningValue.parse("retry/daily-digest", "{\"policy\":\"delayed\",\"delays\":[\"PT5M\"]}");
+    assertThat(retry.toJson())
+        .isEqualTo("{\"policy\":\"DELAYED\",\"maxRetries\":3,\"delays\":[\"5m\"]}");
+    assertThat(TuningValue.parse("retry/daily-digest", retry.toJson())).isEqualTo(retry);
+
+    TuningValue rate =
+        TuningValue.parse(
+            "ratelimit/global",
+            "{\"maxPerScan\":500,\"burst\":100,\"perSecond\":50,\"perTaskPerSecond\":2.5}");
+    assertThat(rate.toJson())
+        .isEqualTo(
+            "{\"perSecond\":50.0,\"burst\":100,\"perTaskPerSecond\":2.5,\"maxPerScan\":500}");
+    assertThat(TuningValue.parse("ratelimit/global", rate.toJson())).isEqualTo(rate);
+  }
+
+  @Test
+  void an_oversized_value_is_refused_before_parsing_without_echoing_it() {
+    String big = "{\"policy\":\"NONE\",\"x\":\"" + "y".repeat(70_000) + "\"}";
+    assertThatThrownBy(() -> TuningValue.parse("retry/default", big))
+        .isInstanceOfSatisfying(
+            InvalidTuningException.class,
+            e -> {
+              assertThat(e.problems()).extracting(Problem::field).containsExactly("value");
+              assertThat(e.getMessage())
+                  .contains("must be at most 65536 bytes")
+                  .doesNotContain("yyyy");
+            });
+    // Exactly at the limit is still parsed (and then refused for its content, not its size).
+    String atLimit = "\"" + "y".repeat(TuningValue.MAX_VALUE_BYTES - 2) + "\"";
+    assertThatThrownBy(() -> TuningValue.parse("retry/default", atLimit))
+        .isInstanceOf(InvalidTuningException.class)
+        .hasMessageNotContaining("65536");
+  }
+
+  @Test
+  void trailing_text_and_duplicate_keys_are_refused_for_both_kinds() {
+    assertThatThrownBy(
+            () ->
+                TuningValue.parse(
+                    "retry/default", "{\"policy\":\"NONE\"} {\"policy\":\"IMMEDIATE\"}"))
+        .isInstanceOf(InvalidTuningException.class)
+        .hasMessageContaining("retry=");
+    assertThatThrownBy(
+            () ->
+                TuningValue.parse(
+                    "ratelimit/global",
+                    "{\"perSecond\":1,\"burst\":1,\"perTaskPerSecond\":1,\"maxPerScan\":1} x"))
+        .isInstanceOf(InvalidTuningException.class)
+        .hasMessageContaining("not JSON");
+    assertThatThrownBy(
+            () ->
+                TuningValue.parse(
+                    "ratelimit/global",
+                    "{\"perSecond\":1,\"perSecond\":9,\"burst\":1,\"perTaskPerSecond\":1,"
+                        + "\"maxPerScan\":1}"))
+        .isInstanceOf(InvalidTuningException.class)
+        .hasMessageContaining("Duplicate field 'perSecond'");
+  }
+
+  @Test
+  void a_duration_too_large_to_represent_is_a_problem_not_a_crash() {
+    // This used to throw ArithmeticException, which stopped the retry service's config listener.
+    assertThatThrownBy(
+            () ->
+                TuningValue.parse(
+                    "retry/default",
+                    "{\"policy\":\"DELAYED\",\"delays\":[\"99999999999999999d\"]}"))
+        .isInstanceOfSatisfying(
+            InvalidTuningException.class,
+            e ->
+                assertThat(e.problems())
+                    .extracting(Problem::field)
+                    .containsExactly("retry.delays[0]"));
+  }
+
+  @Test
+  void rate_limit_problems_show_each_value_as_written_with_its_rule() {
+    assertThatThrownBy(
+            () ->
+                TuningValue.parse(
+                    "ratelimit/global",
+                    "{\"perSecond\":200000,\"burst\":10000000000,\"perTaskPerSecond\":\"5\","
+                        + "\"maxPerScan\":0}"))
+        .isInstanceOfSatisfying(
+            InvalidTuningException.class,
+            e ->
+                assertThat(e.problems())
+                    .map(Problem::toString)
+                    .containsExactlyInAnyOrder(
+                        "perSecond='200000': must be a number more than 0 and at most 100000",
+                        "burst='10000000000': must be a whole number between 1 and 1000000",
+                        "perTaskPerSecond='\"5\"': must be a number more than 0 and at most 100000",
+                        "maxPerScan='0': must be a whole number between 1 and 1000000"));
+    assertThatThrownBy(() -> TuningValue.parse("ratelimit/global", "[1,2]"))
+        .hasMessageContaining("must be a JSON object like {\"perSecond\":100");
   }
 }

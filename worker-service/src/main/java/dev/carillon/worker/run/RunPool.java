@@ -272,7 +272,7 @@ public final class RunPool implements AutoCloseable {
       return;
     }
     signal();
-    if (store.complete(run.lease, outcome, workerId)) {
+    if (writeEnd(run, () -> store.complete(run.lease, outcome, workerId))) {
       if (outcome.status() == InstanceStatus.SUCCESS) {
         metrics.succeeded.increment();
         log.info("{} succeeded{}", run.name(), outcome.truncated() ? " (summary truncated)" : "");
@@ -310,7 +310,7 @@ public final class RunPool implements AutoCloseable {
             + "); interrupted by worker "
             + workerId;
     try {
-      if (store.complete(run.lease, Outcome.timeout(reason), workerId)) {
+      if (writeEnd(run, () -> store.complete(run.lease, Outcome.timeout(reason), workerId))) {
         metrics.timedOut.increment();
         log.warn("{} {}", run.name(), reason);
       } else {
@@ -323,6 +323,54 @@ public final class RunPool implements AutoCloseable {
     }
   }
 
+  /** Longest pause between two tries of an attempt's end write. */
+  static final Duration MAX_END_WRITE_BACKOFF = Duration.ofSeconds(2);
+
+  /**
+   * Writes an attempt's end, trying again while the database cannot be reached. The result of
+   * finished work must not be dropped because PostgreSQL restarted at that moment: the instance
+   * would stay RUNNING, time out and run a second time. Meanwhile the heartbeat keeps the lease
+   * (see {@link #liveLeases()}). Bounded by the lease length: past it the retry service has moved
+   * the instance on, and the fenced write would change nothing anyway.
+   *
+   * @return what the fenced write returned
+   * @throws RuntimeException the last failure, once the lease length has passed
+   */
+  private boolean writeEnd(Run run, java.util.function.BooleanSupplier write) {
+    long giveUpAt = System.nanoTime() + run.timeout.toNanos();
+    long backoffMillis = 50;
+    boolean warned = false;
+    while (true) {
+      try {
+        boolean written = write.getAsBoolean();
+        if (warned) {
+          log.info("{}: its end was recorded after the database came back", run.name());
+        }
+        return written;
+      } catch (RuntimeException e) {
+        if (System.nanoTime() - giveUpAt >= 0) {
+          throw e;
+        }
+        if (!warned) {
+          warned = true;
+          metrics.endWriteRetries.increment();
+          log.warn(
+              "{}: could not record its end ({}); trying again until its lease would end",
+              run.name(),
+              e.toString());
+        }
+        try {
+          // A database restart takes seconds; a short, growing pause keeps the load low.
+          Thread.sleep(backoffMillis);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+        backoffMillis = Math.min(backoffMillis * 2, MAX_END_WRITE_BACKOFF.toMillis());
+      }
+    }
+  }
+
   /**
    * A run still in progress, as the heartbeat sees it.
    *
@@ -332,11 +380,15 @@ public final class RunPool implements AutoCloseable {
    */
   public record LiveLease(Lease lease, Duration timeout, long startedNanos) {}
 
-  /** The runs still in progress (state RUNNING), for the heartbeat. */
+  /**
+   * The leases to keep alive: runs in progress, and runs whose end is being written (while the
+   * database is unreachable that can take a while, and the lease must not expire meanwhile).
+   */
   public List<LiveLease> liveLeases() {
     List<LiveLease> out = new ArrayList<>();
     for (Run r : runs.values()) {
-      if (r.state.get() == State.RUNNING) {
+      State state = r.state.get();
+      if (state == State.RUNNING || state == State.COMPLETING || state == State.TIMED_OUT) {
         out.add(new LiveLease(r.lease, r.timeout, r.startedNanos));
       }
     }

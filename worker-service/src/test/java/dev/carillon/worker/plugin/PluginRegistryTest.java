@@ -39,7 +39,7 @@ class PluginRegistryTest {
   @Test
   void the_class_path_plugins_are_found_by_type() {
     try (PluginRegistry r = PluginRegistry.load(getClass().getClassLoader(), Optional.empty())) {
-      assertThat(r.types()).containsExactly("counting", "digest", "noop", "sleep");
+      assertThat(r.types()).containsExactly("counting", "digest", "noop", "report", "sleep");
       assertThat(r.find("noop")).get().isInstanceOf(NoopAgent.class);
       assertThat(r.find("nope")).isEmpty();
     }

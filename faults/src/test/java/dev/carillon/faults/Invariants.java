@@ -1,0 +1,523 @@
+package dev.carillon.faults;
+
+import dev.carillon.model.schedule.CronSchedule;
+import dev.carillon.model.schedule.WindowKind;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The suite's invariants, computed from the database alone (instances, their event history and the
+ * ledger of real executions) plus the fault log. Each check reports the offending rows, so a
+ * failure explains itself.
+ */
+final class Invariants {
+  /** One invariant's outcome. */
+  record Check(String name, boolean ok, String detail) {}
+
+  /** A run of a window that happened again because an earlier attempt lost its lease. */
+  record Reexecution(String window, int lostAttempt, String worker, String cause) {}
+
+  /** Everything the summary prints. */
+  record Report(
+      int windowsExpected,
+      int windowsCreated,
+      int succeeded,
+      int dead,
+      int skipped,
+      int ledgerRuns,
+      List<Reexecution> reexecutions,
+      List<Check> checks) {
+    boolean ok() {
+      return checks.stream().allMatch(Check::ok);
+    }
+  }
+
+  /** A zombie: the worker frozen past its lease, and the leases it held when frozen. */
+  record Zombie(String worker, Instant frozenAt, Instant resumedAt, Set<String> heldLeases) {}
+
+  record Row(
+      long id,
+      String taskId,
+      String windowKey,
+      String status,
+      int attempt,
+      int retryCount,
+      int maxRetry,
+      boolean nonRetryable,
+      Instant scheduledAt) {}
+
+  record Event(
+      long id,
+      long instanceId,
+      String kind,
+      String from,
+      String to,
+      Integer attempt,
+      String actor,
+      Instant at) {}
+
+  record LedgerRow(
+      String taskId, String windowKey, int attempt, String worker, Instant startedAt) {}
+
+  private static final Set<String> UNFINISHED = Set.of("PENDING", "RUNNING", "RETRY_WAIT");
+
+  private Invariants() {}
+
+  static Report check(
+      Connection c,
+      List<Workload.TaskSpec> tasks,
+      Instant from,
+      Instant upTo,
+      FaultLog faults,
+      List<Zombie> zombies,
+      Duration grace)
+      throws SQLException {
+    Map<String, Workload.TaskSpec> specs =
+        tasks.stream().collect(Collectors.toMap(Workload.TaskSpec::id, t -> t));
+    // The ledger is read first: a run writes its row only after its claim committed, so every
+    // claim behind a ledger row read here is in the events read next.
+    List<LedgerRow> ledger = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT task_id, window_key, attempt, worker_id, started_at FROM ledger"
+                    + " WHERE task_id LIKE 'f-%' ORDER BY started_at")) {
+      while (rs.next()) {
+        ledger.add(
+            new LedgerRow(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getInt(3),
+                rs.getString(4),
+                rs.getTimestamp(5).toInstant()));
+      }
+    }
+    Map<String, Row> rows = new HashMap<>();
+    Map<Long, Row> rowsById = new HashMap<>();
+    int duplicateRows = 0;
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT id, task_id, window_key, status, attempt, retry_count, max_retry,"
+                    + " non_retryable, scheduled_at FROM task_instance WHERE task_id LIKE 'f-%'")) {
+      while (rs.next()) {
+        Row r =
+            new Row(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getInt(5),
+                rs.getInt(6),
+                rs.getInt(7),
+                rs.getBoolean(8),
+                rs.getTimestamp(9).toInstant());
+        if (rows.put(r.taskId() + "/" + r.windowKey(), r) != null) {
+          duplicateRows++;
+        }
+        rowsById.put(r.id(), r);
+      }
+    }
+    Map<Long, List<Event>> events = new HashMap<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT id, instance_id, kind, from_status, to_status, attempt, actor, created_at"
+                    + " FROM instance_event WHERE task_id LIKE 'f-%' AND instance_id IS NOT NULL"
+                    + " ORDER BY id")) {
+      while (rs.next()) {
+        Event e =
+            new Event(
+                rs.getLong(1),
+                rs.getLong(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                (Integer) rs.getObject(6),
+                rs.getString(7),
+                rs.getTimestamp(8).toInstant());
+        events.computeIfAbsent(e.instanceId(), k -> new ArrayList<>()).add(e);
+      }
+    }
+    Instant dbNow;
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT now()")) {
+      rs.next();
+      dbNow = rs.getTimestamp(1).toInstant();
+    }
+
+    List<Check> checks = new ArrayList<>();
+
+    // 1. Every window whose fire time fell inside the run has exactly one row.
+    Set<String> expected = new HashSet<>();
+    for (Workload.TaskSpec t : tasks) {
+      CronSchedule cron = CronSchedule.parse(t.cron(), ZoneId.of(t.zone()));
+      for (Instant fire : cron.fireTimes(from, upTo, 100_000)) {
+        expected.add(
+            t.id() + "/" + WindowKind.EVERY_FIRE.windowOf(fire, ZoneId.of(t.zone())).key());
+      }
+    }
+    List<String> missing = expected.stream().filter(k -> !rows.containsKey(k)).sorted().toList();
+    checks.add(
+        new Check(
+            "every window in the run has exactly one instance row",
+            missing.isEmpty() && duplicateRows == 0,
+            missing.size() + " missing, " + duplicateRows + " duplicated" + sample(missing)));
+    List<Row> inRun = expected.stream().map(rows::get).filter(r -> r != null).toList();
+
+    // 2a. At most one SUCCESS per window.
+    List<String> doubleSuccess = new ArrayList<>();
+    for (Map.Entry<Long, List<Event>> e : events.entrySet()) {
+      long successes = e.getValue().stream().filter(v -> "SUCCESS".equals(v.to())).count();
+      if (successes > 1) {
+        doubleSuccess.add(key(rowsById.get(e.getKey())) + " x" + successes);
+      }
+    }
+    checks.add(
+        new Check(
+            "no window has two SUCCESS writes",
+            doubleSuccess.isEmpty(),
+            doubleSuccess.size() + " windows" + sample(doubleSuccess)));
+
+    // 2b. Every write follows the state chain, and a RUNNING attempt's end is written by the claim
+    // holder with the claim's attempt (the fencing token) or by the lease expiry.
+    List<String> fenced = new ArrayList<>();
+    for (Map.Entry<Long, List<Event>> e : events.entrySet()) {
+      String status = null;
+      Integer attempt = null;
+      String holder = null;
+      for (Event v : e.getValue()) {
+        if (v.from() != null && !v.from().equals(status)) {
+          fenced.add(
+              key(rowsById.get(e.getKey()))
+                  + " event "
+                  + v.id()
+                  + " from "
+                  + v.from()
+                  + " but row was "
+                  + status);
+        }
+        if ("PENDING".equals(v.from()) && "RUNNING".equals(v.to())) {
+          attempt = v.attempt();
+          holder = v.actor();
+        } else if ("RUNNING".equals(v.from())) {
+          if (v.attempt() == null || !v.attempt().equals(attempt)) {
+            fenced.add(
+                key(rowsById.get(e.getKey()))
+                    + " event "
+                    + v.id()
+                    + " attempt "
+                    + v.attempt()
+                    + " while the claim is attempt "
+                    + attempt);
+          }
+          boolean byHolder = v.actor().equals(holder);
+          boolean expiry = "TIMEOUT".equals(v.to()) && !byHolder;
+          if (!byHolder && !expiry) {
+            fenced.add(
+                key(rowsById.get(e.getKey()))
+                    + " event "
+                    + v.id()
+                    + " by "
+                    + v.actor()
+                    + " but attempt "
+                    + attempt
+                    + " is held by "
+                    + holder);
+          }
+        }
+        if (v.to() != null) {
+          status = v.to();
+        }
+      }
+    }
+    checks.add(
+        new Check(
+            "no write from a fenced-out attempt (state chain and attempt per event)",
+            fenced.isEmpty(),
+            fenced.size() + " bad events" + sample(fenced)));
+
+    // 2c. The zombie: after SIGCONT, nothing written for the attempts whose lease expired.
+    for (Zombie z : zombies) {
+      int expired = 0;
+      List<String> zombieWrites = new ArrayList<>();
+      for (String lease : z.heldLeases()) {
+        long id = Long.parseLong(lease.substring(0, lease.indexOf('#')));
+        int att = Integer.parseInt(lease.substring(lease.indexOf('#') + 1));
+        List<Event> ev = events.getOrDefault(id, List.of());
+        boolean lost =
+            ev.stream()
+                .anyMatch(
+                    v ->
+                        "RUNNING".equals(v.from())
+                            && Integer.valueOf(att).equals(v.attempt())
+                            && !v.actor().equals(z.worker()));
+        if (lost) {
+          expired++;
+          ev.stream()
+              .filter(v -> v.actor().equals(z.worker()) && v.at().isAfter(z.resumedAt()))
+              .filter(v -> Integer.valueOf(att).equals(v.attempt()))
+              .forEach(v -> zombieWrites.add("instance " + id + " event " + v.id()));
+        }
+      }
+      checks.add(
+          new Check(
+              "zombie " + z.worker() + " (frozen past its lease) wrote nothing after resume",
+              zombieWrites.isEmpty() && expired > 0,
+              "held "
+                  + z.heldLeases().size()
+                  + " leases, "
+                  + expired
+                  + " expired while frozen, "
+                  + zombieWrites.size()
+                  + " writes after resume"
+                  + sample(zombieWrites)
+                  + (expired == 0 ? " (no lease expired: the freeze proved nothing)" : "")));
+    }
+
+    // 3. Nothing unfinished past its lease / due time plus grace.
+    List<String> stuck = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT task_id, window_key, status FROM task_instance WHERE task_id LIKE 'f-%'"
+                    + " AND ((status = 'RUNNING' AND lease_until < now() - interval '"
+                    + grace.toSeconds()
+                    + " seconds') OR (status = 'RETRY_WAIT' AND next_attempt_at < now() - interval '"
+                    + grace.toSeconds()
+                    + " seconds') OR (status IN ('PENDING', 'FAILED', 'TIMEOUT') AND updated_at < now()"
+                    + " - interval '"
+                    + grace.toSeconds()
+                    + " seconds'))")) {
+      while (rs.next()) {
+        stuck.add(rs.getString(1) + "/" + rs.getString(2) + " " + rs.getString(3));
+      }
+    }
+    checks.add(
+        new Check(
+            "nothing PENDING/RUNNING/RETRY_WAIT past its lease or due time + "
+                + grace.toSeconds()
+                + "s",
+            stuck.isEmpty(),
+            stuck.size() + " stuck (db now " + dbNow + ")" + sample(stuck)));
+
+    // 4. Ends as the policy says.
+    List<String> policy = new ArrayList<>();
+    for (Row r : inRun) {
+      Workload.TaskSpec t = specs.get(r.taskId());
+      List<Event> ev = events.getOrDefault(r.id(), List.of());
+      long agentFailures =
+          ev.stream().filter(v -> "RUNNING".equals(v.from()) && "FAILED".equals(v.to())).count();
+      long timeouts = ev.stream().filter(v -> "TIMEOUT".equals(v.to())).count();
+      String why = null;
+      if (UNFINISHED.contains(r.status())
+          || "FAILED".equals(r.status())
+          || "TIMEOUT".equals(r.status())) {
+        // Judged by check 3; not yet decided here.
+        continue;
+      }
+      if ("SKIPPED".equals(r.status())) {
+        why = t.kind() == Workload.Kind.OVERLAP_SKIP ? null : "SKIPPED under overlap ALLOW";
+      } else if (r.maxRetry() != t.maxRetries()) {
+        why = "max_retry " + r.maxRetry() + " but the policy says " + t.maxRetries();
+      } else if ("DEAD".equals(r.status()) && !r.nonRetryable() && r.retryCount() != r.maxRetry()) {
+        why = "DEAD with retries left (" + r.retryCount() + "/" + r.maxRetry() + ")";
+      } else if (r.retryCount() > r.maxRetry()) {
+        why = "retried " + r.retryCount() + " times, policy allows " + r.maxRetry();
+      } else {
+        why =
+            switch (t.kind()) {
+              case OK, OVERLAP_ALLOW, RECOVERS ->
+                  "SUCCESS".equals(r.status())
+                          || "DEAD".equals(r.status()) && timeouts > r.maxRetry() - agentFailures
+                      ? null
+                      : "expected SUCCESS, was " + r.status();
+              case OVERLAP_SKIP ->
+                  Set.of("SUCCESS", "SKIPPED").contains(r.status())
+                          || "DEAD".equals(r.status()) && agentFailures == 0
+                      ? null
+                      : "expected SUCCESS or SKIPPED, was " + r.status();
+              case EXHAUSTS ->
+                  "DEAD".equals(r.status()) && r.retryCount() == 2
+                      ? null
+                      : "expected DEAD after 2 retries, was "
+                          + r.status()
+                          + " after "
+                          + r.retryCount();
+              case NON_RETRYABLE ->
+                  "DEAD".equals(r.status())
+                          && r.nonRetryable()
+                          && agentFailures == 1
+                          && r.retryCount() == timeouts
+                      ? null
+                      : "expected DEAD after one non-retryable attempt, was "
+                          + r.status()
+                          + " after "
+                          + agentFailures
+                          + " failed attempts, "
+                          + r.retryCount()
+                          + " retries";
+              case NO_POLICY ->
+                  "DEAD".equals(r.status()) && r.retryCount() == 0
+                      ? null
+                      : "expected DEAD without retry, was "
+                          + r.status()
+                          + " after "
+                          + r.retryCount();
+            };
+      }
+      if (why != null) {
+        policy.add(key(r) + ": " + why);
+      }
+    }
+    checks.add(
+        new Check(
+            "every failed instance ended as its retry policy says",
+            policy.isEmpty(),
+            policy.size() + " instances" + sample(policy)));
+
+    // 5. Ledger: real executions per window, and why any window ran more than once per attempt
+    // chain.
+    Map<String, List<LedgerRow>> byWindow = new LinkedHashMap<>();
+    Map<String, Integer> perAttempt = new HashMap<>();
+    for (LedgerRow l : ledger) {
+      byWindow.computeIfAbsent(l.taskId() + "/" + l.windowKey(), k -> new ArrayList<>()).add(l);
+      perAttempt.merge(l.taskId() + "/" + l.windowKey() + "#" + l.attempt(), 1, Integer::sum);
+    }
+    List<String> sameAttemptTwice =
+        perAttempt.entrySet().stream()
+            .filter(e -> e.getValue() > 1)
+            .map(e -> e.getKey() + " x" + e.getValue())
+            .sorted()
+            .toList();
+    checks.add(
+        new Check(
+            "no attempt was executed twice",
+            sameAttemptTwice.isEmpty(),
+            sameAttemptTwice.size() + " attempts" + sample(sameAttemptTwice)));
+
+    List<String> unclaimed = new ArrayList<>();
+    List<String> unexplained = new ArrayList<>();
+    List<Reexecution> reexecutions = new ArrayList<>();
+    for (Map.Entry<String, List<LedgerRow>> w : byWindow.entrySet()) {
+      Row r = rows.get(w.getKey());
+      List<Event> ev = r == null ? List.of() : events.getOrDefault(r.id(), List.of());
+      List<LedgerRow> runs =
+          w.getValue().stream().sorted(Comparator.comparingInt(LedgerRow::attempt)).toList();
+      for (int i = 0; i < runs.size(); i++) {
+        LedgerRow run = runs.get(i);
+        boolean claimed =
+            ev.stream()
+                .anyMatch(
+                    v ->
+                        "RUNNING".equals(v.to())
+                            && Integer.valueOf(run.attempt()).equals(v.attempt())
+                            && v.actor().equals(run.worker()));
+        if (!claimed) {
+          unclaimed.add(w.getKey() + " attempt " + run.attempt() + " on " + run.worker());
+        }
+        if (i == runs.size() - 1) {
+          continue;
+        }
+        Optional<Event> end =
+            ev.stream()
+                .filter(v -> "RUNNING".equals(v.from()))
+                .filter(v -> Integer.valueOf(run.attempt()).equals(v.attempt()))
+                .findFirst();
+        if (end.isPresent() && "FAILED".equals(end.get().to())) {
+          continue; // a retry the policy asked for, not a repeated execution
+        }
+        Instant lostAt = end.map(Event::at).orElse(upTo);
+        Optional<FaultLog.Entry> cause =
+            faults.entries().stream()
+                .filter(
+                    f ->
+                        f.kind() == FaultLog.Kind.KILL_WORKER
+                            || f.kind() == FaultLog.Kind.FREEZE_WORKER)
+                .filter(f -> f.target().equals(run.worker()))
+                .filter(
+                    f ->
+                        !f.at().isBefore(run.startedAt().minusSeconds(1))
+                            && !f.at().isAfter(lostAt))
+                .findFirst();
+        LedgerRow next = runs.get(i + 1);
+        boolean afterLoss = !next.startedAt().isBefore(lostAt.minusMillis(100));
+        String causeText =
+            cause
+                .map(f -> f.kind() + " " + f.target())
+                .orElse("UNEXPLAINED (" + end.map(Event::to).orElse("no end") + ")");
+        reexecutions.add(new Reexecution(w.getKey(), run.attempt(), run.worker(), causeText));
+        if (cause.isEmpty() || !afterLoss) {
+          unexplained.add(
+              w.getKey()
+                  + " attempt "
+                  + run.attempt()
+                  + " on "
+                  + run.worker()
+                  + ": "
+                  + causeText
+                  + (afterLoss ? "" : ", re-run started before the lease was lost"));
+        }
+      }
+    }
+    checks.add(
+        new Check(
+            "every execution in the ledger holds a claim for its attempt",
+            unclaimed.isEmpty(),
+            unclaimed.size() + " runs without a claim" + sample(unclaimed)));
+    checks.add(
+        new Check(
+            "every repeated execution followed a lost lease explained by a kill or freeze",
+            unexplained.isEmpty(),
+            reexecutions.size()
+                + " repeated, "
+                + unexplained.size()
+                + " unexplained"
+                + sample(unexplained)));
+
+    int succeeded = (int) inRun.stream().filter(r -> "SUCCESS".equals(r.status())).count();
+    int dead = (int) inRun.stream().filter(r -> "DEAD".equals(r.status())).count();
+    int skipped = (int) inRun.stream().filter(r -> "SKIPPED".equals(r.status())).count();
+    return new Report(
+        expected.size(),
+        inRun.size(),
+        succeeded,
+        dead,
+        skipped,
+        ledger.size(),
+        reexecutions,
+        checks);
+  }
+
+  /** Repeated executions per cause, e.g. {@code KILL_WORKER -> 7}. */
+  static Map<String, Long> causes(List<Reexecution> reexecutions) {
+    return reexecutions.stream()
+        .collect(
+            Collectors.groupingBy(
+                r -> r.cause().split(" ")[0], TreeMap::new, Collectors.counting()));
+  }
+
+  private static String key(Row r) {
+    return r == null ? "?" : r.taskId() + "/" + r.windowKey();
+  }
+
+  private static String sample(List<String> items) {
+    return items.isEmpty() ? "" : "; e.g. " + items.stream().limit(5).toList();
+  }
+}

@@ -1,0 +1,276 @@
+package dev.carillon.faults;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Carillon services as separate OS processes ({@code java -jar <module>-all.jar}), configured
+ * only through {@code CARILLON_*} environment variables, each with its own admin port, instance id
+ * and log file. Kill, freeze and resume act on real process ids.
+ */
+final class Services implements AutoCloseable {
+  enum Role {
+    TRIGGER("trigger-service"),
+    WORKER("worker-service"),
+    RETRY("retry-service");
+
+    final String module;
+
+    Role(String module) {
+      this.module = module;
+    }
+  }
+
+  /** One running service process. The name doubles as its {@code CARILLON_INSTANCE_ID}. */
+  record Service(String name, Role role, int adminPort, Process process, Path log) {
+    long pid() {
+      return process.pid();
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private final Path root;
+  private final Path runDir;
+  private final Path pluginDir;
+  private final StackProcess.Endpoints endpoints;
+  private final Map<String, Service> byName = new ConcurrentHashMap<>();
+  private final Map<String, Integer> restarts = new ConcurrentHashMap<>();
+
+  Services(Path root, Path runDir, Path pluginDir, StackProcess.Endpoints endpoints) {
+    this.root = root;
+    this.runDir = runDir;
+    this.pluginDir = pluginDir;
+    this.endpoints = endpoints;
+  }
+
+  static String javaBin() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  Path jar(Role role) {
+    Path jar =
+        root.resolve(role.module).resolve("target/" + role.module + "-0.1.0-SNAPSHOT-all.jar");
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(
+          jar + " is missing: build with ./mvnw -B -pl faults -am verify");
+    }
+    return jar;
+  }
+
+  /** Starts (or restarts, keeping name and admin port) a service. */
+  Service start(String name, Role role) {
+    Service old = byName.get(name);
+    int port = old != null ? old.adminPort() : freePort();
+    Map<String, String> env = new HashMap<>();
+    env.put("CARILLON_DB_URL", endpoints.dbUrl());
+    env.put("CARILLON_DB_USER", endpoints.dbUser());
+    env.put("CARILLON_DB_PASSWORD", endpoints.dbPassword());
+    env.put("CARILLON_DB_POOL_SIZE", "6");
+    env.put("CARILLON_KAFKA_BOOTSTRAP", endpoints.kafka());
+    // A dead consumer's partitions move to the others after this, not after Kafka's 45 s default.
+    env.put("CARILLON_KAFKA_PROPERTIES_SESSION_TIMEOUT_MS", "10000");
+    env.put("CARILLON_ZK_CONNECT", endpoints.zk());
+    // A killed leader's ephemeral node goes after this, so a standby takes over quickly.
+    env.put("CARILLON_ZK_SESSION_TIMEOUT", "4s");
+    env.put("CARILLON_ADMIN_PORT", Integer.toString(port));
+    env.put("CARILLON_INSTANCE_ID", name);
+    switch (role) {
+      case WORKER -> {
+        env.put("CARILLON_WORKER_PLUGIN_DIR", pluginDir.toString());
+        env.put("CARILLON_WORKER_CONCURRENCY", "16");
+        env.put("CARILLON_WORKER_DRAIN_TIMEOUT", "5s");
+      }
+      case RETRY -> {
+        env.put("CARILLON_RETRY_STRANDED_AFTER", "20s");
+        env.put("CARILLON_RETRY_UNDISPATCHED_AFTER", "15s");
+      }
+      case TRIGGER -> env.put("CARILLON_TRIGGER_REDISPATCH_AFTER", "30s");
+    }
+    Path log = runDir.resolve(name + ".log");
+    List<String> cmd = new ArrayList<>();
+    cmd.add(javaBin());
+    cmd.addAll(
+        List.of(
+            "-Xmx160m",
+            "-Xss512k",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-Djava.io.tmpdir=" + runDir,
+            "-jar",
+            jar(role).toString()));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    pb.environment().keySet().removeIf(k -> k.startsWith("CARILLON_"));
+    pb.environment().putAll(env);
+    try {
+      Service s = new Service(name, role, port, pb.start(), log);
+      byName.put(name, s);
+      if (old != null) {
+        restarts.merge(name, 1, Integer::sum);
+      }
+      return s;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + name, e);
+    }
+  }
+
+  List<Service> all() {
+    return List.copyOf(byName.values());
+  }
+
+  List<Service> of(Role role) {
+    return byName.values().stream()
+        .filter(s -> s.role() == role)
+        .sorted(java.util.Comparator.comparing(Service::name))
+        .toList();
+  }
+
+  Service get(String name) {
+    return byName.get(name);
+  }
+
+  /** {@code kill -9}: no shutdown hook, no release, no goodbye to ZooKeeper or Kafka. */
+  void kill9(Service s) {
+    s.process().destroyForcibly();
+    try {
+      s.process().waitFor(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  void freeze(Service s) {
+    signal(s, "STOP");
+  }
+
+  void resume(Service s) {
+    signal(s, "CONT");
+  }
+
+  private static void signal(Service s, String sig) {
+    try {
+      Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(s.pid())).start();
+      if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + sig + " " + s.pid() + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The {@code /health/ready} JSON of a service, or empty when it does not answer. */
+  Optional<JsonNode> health(Service s) {
+    try {
+      HttpResponse<String> r =
+          HTTP.send(
+              HttpRequest.newBuilder(
+                      URI.create("http://127.0.0.1:" + s.adminPort() + "/health/ready"))
+                  .timeout(Duration.ofSeconds(2))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      return Optional.of(JSON.readTree(r.body()));
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /** The {@code /metrics} text of a service, or empty when it does not answer. */
+  Optional<String> metrics(Service s) {
+    try {
+      return Optional.of(
+          HTTP.send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + s.adminPort() + "/metrics"))
+                      .timeout(Duration.ofSeconds(2))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body());
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /** The live process of {@code role} whose health says it leads, if exactly one does. */
+  Optional<Service> leader(Role role) {
+    List<Service> leaders =
+        of(role).stream()
+            .filter(s -> s.process().isAlive())
+            .filter(s -> health(s).map(h -> h.path("leader").asBoolean(false)).orElse(false))
+            .toList();
+    return leaders.size() == 1 ? Optional.of(leaders.get(0)) : Optional.empty();
+  }
+
+  /** Sum of one Prometheus counter over every live service of {@code role}. */
+  double counter(Role role, String metricName) {
+    double sum = 0;
+    for (Service s : of(role)) {
+      for (String line : metrics(s).orElse("").split("\n")) {
+        if (line.startsWith(metricName + "{") || line.startsWith(metricName + " ")) {
+          sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        }
+      }
+    }
+    return sum;
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Graceful stop (SIGTERM) of everything still running; stragglers are killed. */
+  @Override
+  public void close() {
+    for (Service s : byName.values()) {
+      if (s.process().isAlive()) {
+        // A frozen process cannot handle SIGTERM.
+        resume(s);
+        s.process().destroy();
+      }
+    }
+    for (Service s : byName.values()) {
+      try {
+        if (!s.process().waitFor(30, TimeUnit.SECONDS)) {
+          s.process().destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        s.process().destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package dev.carillon.trigger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.carillon.config.Config;
+import dev.carillon.config.ConfigException;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TriggerSettingsTest {
+  @Test
+  void keys_lists_exactly_what_from_reads() {
+    Config c = Config.of(Map.of());
+    TriggerSettings.from(c);
+    assertThat(c.keysRead()).containsExactlyInAnyOrderElementsOf(TriggerSettings.KEYS);
+  }
+
+  @Test
+  void every_listed_key_is_honoured() {
+    // A value out of range for each duration/number key must be refused naming that key: proves
+    // the string in KEYS is the one the code looks up, not merely a similar one.
+    for (String key : TriggerSettings.KEYS) {
+      if (key.equals("trigger.topic")) {
+        continue; // any text is a valid topic name here
+      }
+      assertThatThrownBy(() -> TriggerSettings.from(Config.of(Map.of(key, "999999d"))))
+          .as(key)
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining(key);
+    }
+    assertThat(TriggerSettings.from(Config.of(Map.of("trigger.topic", "t.x"))).topic())
+        .isEqualTo("t.x");
+    assertThat(TriggerSettings.from(Config.of(Map.of())).tickInterval())
+        .isEqualTo(Duration.ofSeconds(1));
+  }
+}
