@@ -64,6 +64,7 @@ public final class TaskStore {
                     .set(t.TIMEOUT_MS, DSL.excluded(t.TIMEOUT_MS))
                     .set(t.RETRY_POLICY, DSL.excluded(t.RETRY_POLICY))
                     .set(t.PARAMS, DSL.excluded(t.PARAMS))
+                    .set(t.SPEC, DSL.excluded(t.SPEC))
                     .set(t.VERSION, t.VERSION.plus(1))
                     .set(t.UPDATED_AT, InstanceStore.NOW)
                     .where(
@@ -76,7 +77,9 @@ public final class TaskStore {
                                 t.CATCHUP_MS,
                                 t.TIMEOUT_MS,
                                 t.RETRY_POLICY,
-                                t.PARAMS)
+                                t.PARAMS,
+                                t.TRIGGER_KIND,
+                                t.SPEC)
                             .isDistinctFrom(
                                 DSL.row(
                                     DSL.excluded(t.HANDLER),
@@ -87,7 +90,9 @@ public final class TaskStore {
                                     DSL.excluded(t.CATCHUP_MS),
                                     DSL.excluded(t.TIMEOUT_MS),
                                     DSL.excluded(t.RETRY_POLICY),
-                                    DSL.excluded(t.PARAMS))))
+                                    DSL.excluded(t.PARAMS),
+                                    DSL.excluded(t.TRIGGER_KIND),
+                                    DSL.excluded(t.SPEC))))
                     .execute();
             if (n > 0) {
               changed.add(d.id());
@@ -142,10 +147,17 @@ public final class TaskStore {
     TaskDefinitionRecord r = new TaskDefinitionRecord();
     r.setTaskId(d.id());
     r.setHandler(d.handler());
-    r.setTriggerKind("CRON");
-    r.setCron(d.trigger().cron());
-    r.setZone(d.trigger().zone().getId());
-    r.setWindowKind(d.trigger().window().name());
+    r.setTriggerKind(d.triggerKind().name());
+    r.setCron(d.hasCron() ? d.trigger().cron() : null);
+    r.setZone(d.zone().getId());
+    r.setWindowKind(d.window().name());
+    // Non-cron trigger settings (after / event / condition) as JSON; NULL for cron tasks.
+    Map<String, Object> spec = d.triggerSpec();
+    try {
+      r.setSpec(spec.isEmpty() ? null : JSON.writeValueAsString(spec));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("trigger spec of " + d.id() + " cannot be written", e);
+    }
     r.setOverlapPolicy(d.overlap().name());
     r.setCatchupMs(d.catchup().toMillis());
     r.setTimeoutMs(d.timeout().toMillis());
@@ -169,8 +181,18 @@ public final class TaskStore {
         throw new InvalidTaskException(
             r.getTaskId(), new Problem("retry", r.getRetryPolicy(), "is not a JSON object"));
       }
+      Map<String, Object> spec = null;
+      if (r.getSpec() != null && !r.getSpec().isBlank()) {
+        try {
+          spec = JSON.readValue(r.getSpec(), MAP);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+          throw new InvalidTaskException(
+              r.getTaskId(), new Problem("spec", r.getSpec(), "is not a JSON object"));
+        }
+      }
       TaskDefinition def =
           TaskDefinition.builder(r.getTaskId())
+              .triggerSpec(spec)
               .handler(r.getHandler())
               .cron(r.getCron())
               .zone(r.getZone())

@@ -1,6 +1,7 @@
 package dev.carillon.schedctl;
 
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TaskGraph;
 import dev.carillon.store.LoadedTask;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,6 +52,7 @@ final class ApplyCommand implements Callable<Integer> {
     List<TaskDefinition> defs = parsed.definitions();
     Output out = session.output();
     if (dryRun) {
+      checkGraph(defs, List.of());
       if (out.json()) {
         out.printJson(Map.of("valid", defs.stream().map(TaskDefinition::id).toList()));
       } else {
@@ -59,6 +61,8 @@ final class ApplyCommand implements Callable<Integer> {
       return Schedctl.OK;
     }
     Db db = session.db();
+    // Dependencies may point at tasks already stored: check the graph the apply would leave.
+    checkGraph(defs, db.tasks().loadAll().stream().flatMap(t -> t.definition().stream()).toList());
     // Read only to tell "created" from "updated" in the report; applyAll itself decides by upsert.
     Set<String> existing = new HashSet<>();
     db.tasks().loadAll().stream().map(LoadedTask::id).forEach(existing::add);
@@ -79,6 +83,33 @@ final class ApplyCommand implements Callable<Integer> {
           results.stream().map(r -> List.of(r.id(), r.result())).toList());
     }
     return Schedctl.OK;
+  }
+
+  /**
+   * Refuses the apply (exit 2, nothing written) when the file's tasks, together with {@code
+   * stored}, name an unknown upstream, mix window kinds or form a cycle.
+   */
+  private void checkGraph(List<TaskDefinition> defs, List<TaskDefinition> stored) {
+    List<TaskDefinition> all = new ArrayList<>(stored);
+    all.addAll(defs);
+    // In a dry run stored tasks are unknown, so unknown upstreams are only reported with a
+    // database.
+    boolean offline = dryRun;
+    List<String> lines = new ArrayList<>();
+    for (TaskGraph.GraphProblem p : TaskGraph.of(all).problems()) {
+      if (offline && p.problem().message().equals("is not a known task")) {
+        continue;
+      }
+      lines.add(p.toString());
+    }
+    if (!lines.isEmpty()) {
+      lines.add(
+          "schedctl: nothing applied: "
+              + (lines.size() == 1 ? "1 dependency problem" : lines.size() + " dependency problems")
+              + " in "
+              + file);
+      throw CliException.badInput(lines);
+    }
   }
 
   /** One task's outcome: created, updated or unchanged. */

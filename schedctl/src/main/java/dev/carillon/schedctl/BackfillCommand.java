@@ -84,6 +84,14 @@ final class BackfillCommand implements Callable<Integer> {
               .definition()
               .orElseThrow(
                   () -> CliException.badInput("task '" + task + "' is stored but invalid"));
+      if (!def.hasCron()) {
+        throw CliException.badInput(
+            "task '"
+                + task
+                + "' has a "
+                + def.triggerKind()
+                + " trigger; backfill needs cron fire times (re-run its windows instead)");
+      }
       ZoneId zone = def.trigger().zone();
       Instant from = Times.parse("--from", fromText, zone, null);
       Instant to = Times.parse("--to", toText, zone, null);

@@ -74,9 +74,11 @@ final class GetCommand implements Callable<Integer> {
       return new TaskView(
           d.id(),
           d.handler(),
-          d.trigger().cron(),
-          d.trigger().zone().getId(),
-          d.trigger().window().name(),
+          d.hasCron()
+              ? d.trigger().cron()
+              : d.triggerKind().name().toLowerCase(java.util.Locale.ROOT),
+          d.zone().getId(),
+          d.window().name(),
           d.overlap().name(),
           Durations.format(d.catchup()),
           Durations.format(d.timeout()),

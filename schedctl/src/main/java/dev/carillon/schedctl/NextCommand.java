@@ -74,6 +74,10 @@ final class NextCommand implements Callable<Integer> {
                             + task
                             + "' is stored but no longer valid: "
                             + loaded.error().map(Throwable::getMessage).orElse("?")));
+    if (!d.hasCron()) {
+      throw CliException.badInput(
+          "task '" + task + "' has a " + d.triggerKind() + " trigger: it has no fire times");
+    }
     ZoneId zone = d.trigger().zone();
     Instant now = session.clock.instant();
     List<FireTime> fires = d.trigger().schedule().fireTimesDetailed(now, Instant.MAX, count);

@@ -50,6 +50,17 @@ import org.yaml.snakeyaml.LoaderOptions;
  *     timeout: 20m
  *     retry: { policy: DELAYED, delays: [5m, 15m, 30m], maxRetries: 3 }
  *     params: { channel: "#news" }
+ *   - id: publish                      # dependency trigger: after every upstream's window succeeded
+ *     handler: noop
+ *     after: [daily-digest]
+ *     schedule: { window: DAILY }      # must equal the upstreams' window kind
+ *   - id: on-order                     # event trigger: one instance per order id per 30 s
+ *     handler: noop
+ *     event: { topic: orders, key: "json:orderId", coalesce: 30s, ratePerSecond: 100 }
+ *   - id: when-ready                   # condition trigger, polled within each window
+ *     handler: noop
+ *     schedule: { zone: UTC, window: HOURLY }
+ *     condition: { type: file-ready, every: 5m, debounce: 2, params: { path: /data/x } }
  * </pre>
  *
  * <p>Rules beyond {@link TaskDefinition}'s own: unknown keys are refused by name (a misspelt {@code
@@ -72,7 +83,18 @@ public final class TaskFile {
 
   static final Set<String> TOP_KEYS = Set.of("tasks");
   static final Set<String> TASK_KEYS =
-      Set.of("id", "handler", "schedule", "overlap", "catchup", "timeout", "retry", "params");
+      Set.of(
+          "id",
+          "handler",
+          "schedule",
+          "overlap",
+          "catchup",
+          "timeout",
+          "retry",
+          "params",
+          "after",
+          "event",
+          "condition");
   static final Set<String> SCHEDULE_KEYS = Set.of("cron", "zone", "window");
 
   private static final YAMLMapper YAML = yamlMapper();
@@ -321,6 +343,29 @@ public final class TaskFile {
                 "schedule",
                 preview(schedule),
                 "must be a mapping such as {cron: \"0 0 8 * * ?\", zone: UTC, window: DAILY}"));
+      }
+    }
+    JsonNode after = task.get("after");
+    if (after != null && !after.isNull()) {
+      if (after.isArray()) {
+        b.after(YAML.convertValue(after, new TypeReference<List<Object>>() {}));
+      } else if (after.isValueNode()) {
+        b.after(List.of(after.asText()));
+      } else {
+        problems.add(new Problem("after", preview(after), "must be a list of task ids"));
+      }
+    }
+    for (String kind : List.of("event", "condition")) {
+      JsonNode spec = task.get(kind);
+      if (spec == null || spec.isNull()) {
+        continue;
+      }
+      if (!spec.isObject()) {
+        problems.add(new Problem(kind, preview(spec), "must be a mapping"));
+      } else if (kind.equals("event")) {
+        b.event(YAML.convertValue(spec, MAP));
+      } else {
+        b.condition(YAML.convertValue(spec, MAP));
       }
     }
     String overlap = text(task, "overlap", problems);

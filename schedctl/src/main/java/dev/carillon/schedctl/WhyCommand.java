@@ -63,11 +63,11 @@ final class WhyCommand implements Callable<Integer> {
   }
 
   private String keyHint(TaskDefinition d) {
-    String now = d.trigger().window().windowOf(session.clock.instant(), d.trigger().zone()).key();
+    String now = d.window().windowOf(session.clock.instant(), d.zone()).key();
     return "its "
-        + d.trigger().window()
+        + d.window()
         + " windows (zone "
-        + d.trigger().zone()
+        + d.zone()
         + ") have keys like '"
         + now
         + "' (the window of now).";

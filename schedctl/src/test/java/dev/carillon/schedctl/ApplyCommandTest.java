@@ -116,7 +116,7 @@ class ApplyCommandTest {
             "unknown keys",
             "tasks:\n" + good + task("t1", "    retires: 3\n    schedule2: x\n"),
             List.of(
-                "task 't1': retires='3': unknown key (known: catchup, handler, id, overlap,",
+                "task 't1': retires='3': unknown key (known: after, catchup, condition, event, handler, id,",
                 "task 't1': schedule2='x': unknown key")),
         Arguments.of(
             "duplicate ids",

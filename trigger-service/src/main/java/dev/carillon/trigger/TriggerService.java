@@ -7,11 +7,19 @@ import dev.carillon.config.Config;
 import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
+import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.InstanceStore;
+import dev.carillon.store.OperatorQueries;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.trigger.condition.ConditionPoller;
+import dev.carillon.trigger.condition.ConditionRegistry;
+import dev.carillon.trigger.dependency.DependencyReleaser;
 import dev.carillon.trigger.dispatch.Dispatcher;
+import dev.carillon.trigger.event.EventConsumer;
+import dev.carillon.trigger.loop.PeriodicLoop;
 import dev.carillon.trigger.plan.TickPlanner;
 import dev.carillon.trigger.tick.TickResult;
 import dev.carillon.trigger.tick.TriggerLoop;
@@ -24,8 +32,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,6 +58,9 @@ public final class TriggerService implements AutoCloseable {
   /** The election's service name: {@code /carillon/trigger/leader}. */
   public static final String SERVICE = "trigger";
 
+  /** The consumer group of the event-trigger consumer; a new leader resumes at its offsets. */
+  public static final String EVENTS_GROUP = "carillon-trigger-events";
+
   private static final Logger log = LoggerFactory.getLogger(TriggerService.class);
 
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
@@ -59,6 +72,10 @@ public final class TriggerService implements AutoCloseable {
   private CuratorFramework curator;
   private LeaderElection election;
   private TriggerLoop loop;
+  private DependencyReleaser releaser;
+  private EventConsumer events;
+  private ConditionPoller conditions;
+  private final List<PeriodicLoop> leaderLoops = new ArrayList<>();
   private Dispatcher dispatcher;
   private AdminServer admin;
 
@@ -129,6 +146,56 @@ public final class TriggerService implements AutoCloseable {
             this::isLeader);
     resources.push(loop::stopTicking);
 
+    releaser =
+        new DependencyReleaser(
+            new TriggerQueries(database.dsl()),
+            instances,
+            new OperatorQueries(database.dsl()),
+            new DependencyQueries(database.dsl()),
+            actor,
+            clock,
+            dispatcher::submit,
+            this::isLeader);
+    leaderLoops.add(
+        new PeriodicLoop(
+            "trigger-dependencies",
+            settings.tickInterval(),
+            releaser::resync,
+            releaser::releaseOnce));
+    events =
+        new EventConsumer(
+            common.kafka(),
+            EVENTS_GROUP,
+            new TriggerQueries(database.dsl()),
+            instances,
+            actor,
+            clock,
+            dispatcher::submit,
+            this::isLeader,
+            registry);
+    leaderLoops.add(
+        new PeriodicLoop(
+            "trigger-events",
+            Duration.ofMillis(50),
+            () -> {},
+            () -> events.pollOnce(Duration.ofMillis(500))));
+    resources.push(events::stop);
+
+    conditions =
+        new ConditionPoller(
+            new TriggerQueries(database.dsl()),
+            instances,
+            new ConditionStore(database.dsl()),
+            ConditionRegistry.load(TriggerService.class.getClassLoader()),
+            actor,
+            clock,
+            dispatcher::submit,
+            this::isLeader);
+    leaderLoops.add(
+        new PeriodicLoop(
+            "trigger-conditions", settings.tickInterval(), () -> {}, conditions::pollOnce));
+    resources.push(() -> leaderLoops.forEach(PeriodicLoop::stop));
+
     try {
       admin = AdminServer.start(SERVICE, common.adminPort(), registry, this::health);
     } catch (IOException e) {
@@ -146,11 +213,14 @@ public final class TriggerService implements AutoCloseable {
               public void onLeadership() {
                 metrics.leader(true);
                 loop.startTicking();
+                leaderLoops.forEach(PeriodicLoop::start);
               }
 
               @Override
               public void onLossOfLeadership() {
                 loop.stopTicking();
+                leaderLoops.forEach(PeriodicLoop::stop);
+                events.stop();
                 metrics.leader(false);
               }
             });
@@ -171,6 +241,11 @@ public final class TriggerService implements AutoCloseable {
   /** The tick loop; tests call {@link TriggerLoop#tickOnce()} on it. */
   public TriggerLoop loop() {
     return loop;
+  }
+
+  /** The dependency releaser; tests call {@link DependencyReleaser#releaseOnce()} on it. */
+  public DependencyReleaser releaser() {
+    return releaser;
   }
 
   /** The settings in force. */

@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * <p>A row that fails validation (edited by hand in SQL) is left out and logged at ERROR once per
  * (task, version, problem); every other task keeps firing.
  *
- * <p>Not thread-safe: owned by one {@link TriggerLoop}, which serializes ticks.
+ * <p>Not thread-safe: owned by one loop ({@link TriggerLoop}, the dependency releaser, the event
+ * consumer or the condition poller), which serializes its passes.
  */
-final class TaskCache {
+public final class TaskCache {
   private static final Logger log = LoggerFactory.getLogger(TaskCache.class);
 
   private record Entry(LoadedTask task, long stamp) {}
@@ -37,12 +38,13 @@ final class TaskCache {
   private List<TaskDefinition> valid = List.of();
   private int invalid;
 
-  TaskCache(TriggerQueries queries) {
+  /** A cache reading through {@code queries}. */
+  public TaskCache(TriggerQueries queries) {
     this.queries = queries;
   }
 
   /** The valid definitions, reloading changed rows first; sorted by task id. */
-  List<TaskDefinition> refresh() {
+  public List<TaskDefinition> refresh() {
     TaskFingerprint now = queries.taskFingerprint();
     if (now.equals(fingerprint)) {
       return valid;
@@ -97,7 +99,7 @@ final class TaskCache {
   }
 
   /** Forgets everything, so the next refresh reloads every row (e.g. when leadership changes). */
-  void clear() {
+  public void clear() {
     entries.clear();
     fingerprint = null;
     valid = List.of();

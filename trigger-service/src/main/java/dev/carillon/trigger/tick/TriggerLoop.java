@@ -149,6 +149,9 @@ public final class TriggerLoop {
       List<String> liveLookup = new ArrayList<>();
       Map<String, Instant> dueCursors = new HashMap<>();
       for (TaskDefinition t : all) {
+        if (!t.hasCron()) {
+          continue; // dependency, event and condition tasks have their own loops
+        }
         Instant cursor = cursors.get(t.id());
         if (cursor == null) {
           due.add(t);

@@ -1,0 +1,105 @@
+package dev.carillon.store;
+
+import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
+import static dev.carillon.store.jooq.Tables.TRIGGER_OFFSET;
+
+import dev.carillon.model.instance.InstanceStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/**
+ * What the dependency releaser reads and remembers: completions (event-log rows that moved an
+ * instance to SUCCESS, DEAD, SKIPPED or CANCELLED) after a position, read by primary key through
+ * the partial index {@code ix_instance_event_finished}, and named offsets that survive a leader
+ * failover. Needs no change on the worker side: the event rows are written in the same transaction
+ * as the transition they record.
+ *
+ * <p>Thread-safe; every method is one statement.
+ */
+public final class DependencyQueries {
+  private static final List<String> FINISHED =
+      InstanceStatus.FINISHED.stream().map(Enum::name).sorted().toList();
+
+  private final DSLContext dsl;
+
+  public DependencyQueries(DSLContext dsl) {
+    this.dsl = dsl;
+  }
+
+  /**
+   * One finished instance as the event log recorded it.
+   *
+   * @param eventId the event row's id: the read position
+   * @param at when the transition committed (its transaction's start, database clock)
+   */
+  public record Completion(
+      long eventId,
+      long instanceId,
+      String taskId,
+      String windowKey,
+      InstanceStatus status,
+      Instant at) {
+    public Completion {
+      Objects.requireNonNull(taskId, "taskId");
+      Objects.requireNonNull(windowKey, "windowKey");
+      Objects.requireNonNull(status, "status");
+      Objects.requireNonNull(at, "at");
+    }
+  }
+
+  /**
+   * Completions with {@code afterId < id <= upTo}, oldest first, at most {@code limit}, leaving out
+   * the ids in {@code exclude} (already handled).
+   */
+  public List<Completion> completions(long afterId, long upTo, Long[] exclude, int limit) {
+    var where =
+        INSTANCE_EVENT
+            .ID
+            .gt(afterId)
+            .and(INSTANCE_EVENT.ID.le(upTo))
+            .and(INSTANCE_EVENT.TO_STATUS.in(FINISHED))
+            .and(INSTANCE_EVENT.INSTANCE_ID.isNotNull())
+            .and(INSTANCE_EVENT.WINDOW_KEY.isNotNull());
+    if (exclude.length > 0) {
+      where = where.and(INSTANCE_EVENT.ID.ne(DSL.all(exclude)));
+    }
+    return dsl.selectFrom(INSTANCE_EVENT)
+        .where(where)
+        .orderBy(INSTANCE_EVENT.ID)
+        .limit(limit)
+        .fetch(
+            r ->
+                new Completion(
+                    r.getId(),
+                    r.getInstanceId(),
+                    r.getTaskId(),
+                    r.getWindowKey(),
+                    InstanceStatus.valueOf(r.getToStatus()),
+                    r.getCreatedAt()));
+  }
+
+  /** The stored position called {@code name}, or 0 when none was stored. */
+  public long offset(String name) {
+    return dsl.select(TRIGGER_OFFSET.POSITION)
+        .from(TRIGGER_OFFSET)
+        .where(TRIGGER_OFFSET.NAME.eq(name))
+        .fetchOptional(TRIGGER_OFFSET.POSITION)
+        .orElse(0L);
+  }
+
+  /** Stores {@code position} under {@code name}, never moving it backwards. */
+  public void saveOffset(String name, long position) {
+    dsl.insertInto(TRIGGER_OFFSET, TRIGGER_OFFSET.NAME, TRIGGER_OFFSET.POSITION)
+        .values(name, position)
+        .onConflict(TRIGGER_OFFSET.NAME)
+        .doUpdate()
+        .set(
+            TRIGGER_OFFSET.POSITION,
+            DSL.greatest(TRIGGER_OFFSET.POSITION, DSL.excluded(TRIGGER_OFFSET.POSITION)))
+        .set(TRIGGER_OFFSET.UPDATED_AT, InstanceStore.NOW)
+        .execute();
+  }
+}

@@ -1,0 +1,307 @@
+package dev.carillon.trigger.dependency;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.Window;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TaskGraph;
+import dev.carillon.store.Decision;
+import dev.carillon.store.DependencyQueries;
+import dev.carillon.store.DependencyQueries.Completion;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.OperatorQueries;
+import dev.carillon.store.TriggerQueries;
+import dev.carillon.trigger.tick.TaskCache;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Releases dependency-triggered windows, driven by completions: it reads only the event-log rows
+ * that finished an instance after its stored offset ({@link DependencyQueries}), never the instance
+ * table as a whole. For each completed upstream window it looks at the window's downstream tasks:
+ *
+ * <ul>
+ *   <li>every upstream's instance of the window is SUCCESS: the downstream's instance of the same
+ *       window key is created (origin DEPENDENCY, window start and end copied from the upstream's
+ *       row), or, when that window already finished before this completion (the upstream was re-run
+ *       or backfilled), it is re-run;
+ *   <li>an upstream's instance ended DEAD, SKIPPED or CANCELLED: the downstream window is recorded
+ *       SKIPPED with the reason {@code upstream X dead} (skips then cascade further down);
+ *   <li>otherwise the window waits for the other upstreams' completions.
+ * </ul>
+ *
+ * <p><b>Exactly once, across failover.</b> Creation goes through the UNIQUE window index; a re-run
+ * only happens when the downstream window's last change precedes the completion, and the re-run
+ * itself changes it, so handling a completion twice changes nothing. The stored offset therefore
+ * only has to never skip a completion. Event ids are taken when a transaction inserts, not when it
+ * commits, so a row with a smaller id can become visible after a larger one; the offset is moved
+ * only past completions older than {@link #SETTLE} (database time), and completions above it that
+ * were already handled are remembered in memory and left out of the next read. A new leader starts
+ * at the stored offset and handles the last few seconds again, harmlessly.
+ *
+ * <p>{@link #releaseOnce()} is one pass; tests call it directly. Passes are serialized.
+ */
+public final class DependencyReleaser {
+  /** The {@code trigger_offset} row holding the position. */
+  public static final String OFFSET = "dependency:events";
+
+  /**
+   * How old a completion must be before the offset moves past it: longer than any transition
+   * transaction runs, so that no smaller id can still appear below the offset.
+   */
+  public static final Duration SETTLE = Duration.ofSeconds(10);
+
+  static final int BATCH = 500;
+
+  private static final Logger log = LoggerFactory.getLogger(DependencyReleaser.class);
+
+  private final TaskCache tasks;
+  private final TriggerQueries queries;
+  private final InstanceStore instances;
+  private final OperatorQueries operator;
+  private final DependencyQueries deps;
+  private final String actor;
+  private final Clock clock;
+  private final Consumer<List<Instance>> dispatch;
+  private final BooleanSupplier mayCommit;
+
+  private final Object lock = new Object();
+  private boolean loaded;
+  private long offset;
+  private final TreeMap<Long, Instant> handled = new TreeMap<>();
+
+  /**
+   * What one pass did.
+   *
+   * @param completions completions read
+   * @param created downstream instances created (PENDING or SKIPPED)
+   * @param rerun finished downstream windows sent back to PENDING
+   * @param offset the stored offset after the pass
+   */
+  public record Pass(int completions, List<Instance> created, List<Instance> rerun, long offset) {}
+
+  /**
+   * @param queries task change detection and window lookups
+   * @param instances inserts and decisions
+   * @param operator re-runs of finished downstream windows
+   * @param deps completions and the offset
+   * @param actor who the event log names
+   * @param clock the scheduled time of created instances
+   * @param dispatch receives new and re-run PENDING instances; must not block
+   * @param mayCommit asked before writing; false (leadership lost) drops the pass
+   */
+  public DependencyReleaser(
+      TriggerQueries queries,
+      InstanceStore instances,
+      OperatorQueries operator,
+      DependencyQueries deps,
+      String actor,
+      Clock clock,
+      Consumer<List<Instance>> dispatch,
+      BooleanSupplier mayCommit) {
+    this.queries = Objects.requireNonNull(queries, "queries");
+    this.tasks = new TaskCache(queries);
+    this.instances = Objects.requireNonNull(instances, "instances");
+    this.operator = Objects.requireNonNull(operator, "operator");
+    this.deps = Objects.requireNonNull(deps, "deps");
+    this.actor = Objects.requireNonNull(actor, "actor");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
+    this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
+  }
+
+  /** Forgets the in-memory position; the next pass starts at the stored offset. */
+  public void resync() {
+    synchronized (lock) {
+      loaded = false;
+    }
+  }
+
+  /** Handles every completion not yet handled, in batches, then moves the stored offset. */
+  public Pass releaseOnce() {
+    synchronized (lock) {
+      if (!loaded) {
+        offset = deps.offset(OFFSET);
+        handled.clear();
+        tasks.clear();
+        loaded = true;
+      }
+      TaskGraph graph = TaskGraph.of(tasks.refresh());
+      int read = 0;
+      List<Instance> created = new ArrayList<>();
+      List<Instance> rerun = new ArrayList<>();
+      while (true) {
+        List<Completion> batch =
+            deps.completions(offset, Long.MAX_VALUE, handled.keySet().toArray(Long[]::new), BATCH);
+        if (batch.isEmpty()) {
+          break;
+        }
+        if (!mayCommit.getAsBoolean()) {
+          log.warn("Dependency pass dropped: no longer the leader");
+          return new Pass(read, created, rerun, offset);
+        }
+        read += batch.size();
+        handle(graph, batch, created, rerun);
+        batch.forEach(c -> handled.put(c.eventId(), c.at()));
+        if (batch.size() < BATCH) {
+          break;
+        }
+      }
+      advance();
+      List<Instance> pending = new ArrayList<>();
+      created.stream().filter(i -> i.status() == InstanceStatus.PENDING).forEach(pending::add);
+      pending.addAll(rerun);
+      if (!pending.isEmpty()) {
+        dispatch.accept(pending);
+      }
+      return new Pass(read, created, rerun, offset);
+    }
+  }
+
+  /** Moves the stored offset past the handled completions that can no longer be overtaken. */
+  private void advance() {
+    if (handled.isEmpty()) {
+      return;
+    }
+    Instant settled = instances.dbNow().minus(SETTLE);
+    long next = offset;
+    while (!handled.isEmpty() && handled.firstEntry().getValue().isBefore(settled)) {
+      next = handled.pollFirstEntry().getKey();
+    }
+    if (next != offset) {
+      deps.saveOffset(OFFSET, next);
+      offset = next;
+    }
+  }
+
+  private record Target(TaskDefinition task, String windowKey) {}
+
+  private void handle(
+      TaskGraph graph, List<Completion> batch, List<Instance> created, List<Instance> rerun) {
+    // The latest completion per downstream window decides; earlier ones in the batch add nothing.
+    Map<String, Completion> byTarget = new LinkedHashMap<>();
+    Map<String, Target> targets = new HashMap<>();
+    List<Map.Entry<String, String>> lookups = new ArrayList<>();
+    for (Completion c : batch) {
+      for (TaskDefinition down : graph.downstreams(c.taskId())) {
+        String k = down.id() + "/" + c.windowKey();
+        byTarget.put(k, c);
+        if (targets.putIfAbsent(k, new Target(down, c.windowKey())) == null) {
+          lookups.add(Map.entry(down.id(), c.windowKey()));
+          down.after().forEach(up -> lookups.add(Map.entry(up, c.windowKey())));
+        }
+      }
+    }
+    if (byTarget.isEmpty()) {
+      return;
+    }
+    Map<String, Instance> windows = queries.windows(lookups);
+    List<NewInstance> rows = new ArrayList<>();
+    List<Decision> decisions = new ArrayList<>();
+    List<Instance> toRerun = new ArrayList<>();
+    Instant now = clock.instant();
+    for (Map.Entry<String, Completion> e : byTarget.entrySet()) {
+      Target t = targets.get(e.getKey());
+      Completion c = e.getValue();
+      TaskDefinition down = t.task();
+      Instance existing = windows.get(e.getKey());
+      Instance source = windows.get(c.taskId() + "/" + t.windowKey());
+      if (source == null) {
+        continue; // the upstream row was archived meanwhile; nothing to copy the window from
+      }
+      Window window = new Window(t.windowKey(), source.windowStart(), source.windowEnd());
+      String blocker = null;
+      String waiting = null;
+      for (String up : down.after()) {
+        Instance u = windows.get(up + "/" + t.windowKey());
+        if (u == null) {
+          waiting = waiting == null ? "waiting for upstream " + up + " (no instance)" : waiting;
+        } else if (u.status() == InstanceStatus.SUCCESS) {
+          continue;
+        } else if (u.status().isFinished()) {
+          blocker =
+              blocker == null ? up + " " + u.status().name().toLowerCase(Locale.ROOT) : blocker;
+        } else {
+          waiting =
+              waiting == null ? "waiting for upstream " + up + " (" + u.status() + ")" : waiting;
+        }
+      }
+      if (down.paused()) {
+        decisions.add(
+            decision(down, t.windowKey(), existing, "task paused; upstreams not checked"));
+      } else if (blocker != null) {
+        if (existing == null) {
+          rows.add(
+              NewInstance.skipped(
+                  down.id(),
+                  window,
+                  now,
+                  Origin.DEPENDENCY,
+                  down.timeout(),
+                  "upstream " + blocker));
+        } else {
+          decisions.add(
+              decision(
+                  down,
+                  t.windowKey(),
+                  existing,
+                  "upstream " + blocker + "; window exists, status " + existing.status()));
+        }
+      } else if (waiting != null) {
+        decisions.add(decision(down, t.windowKey(), existing, waiting));
+      } else if (existing == null) {
+        rows.add(
+            NewInstance.pending(
+                down.id(),
+                window,
+                now,
+                Origin.DEPENDENCY,
+                down.timeout(),
+                down.retry().maxRetries()));
+      } else if (existing.status().isFinished() && existing.updatedAt().isBefore(c.at())) {
+        // The upstream window succeeded again (re-run or backfill) after this window finished.
+        toRerun.add(existing);
+      } else {
+        decisions.add(
+            decision(down, t.windowKey(), existing, "window exists, status " + existing.status()));
+      }
+    }
+    if (!mayCommit.getAsBoolean()) {
+      return;
+    }
+    created.addAll(instances.insertAll(rows, actor));
+    instances.recordDecisions(decisions);
+    for (Instance i : toRerun) {
+      String reason = "upstreams of window " + i.windowKey() + " succeeded again; re-run";
+      if (operator.rerun(i, actor, reason)) {
+        instances.find(i.id()).ifPresent(rerun::add);
+      }
+    }
+    if (!created.isEmpty() || !rerun.isEmpty()) {
+      log.info(
+          "Dependencies: {} completion(s), {} window(s) created, {} re-run",
+          batch.size(),
+          created.size(),
+          rerun.size());
+    }
+  }
+
+  private Decision decision(TaskDefinition down, String key, Instance existing, String reason) {
+    return new Decision(down.id(), key, existing == null ? null : existing.id(), actor, reason);
+  }
+}

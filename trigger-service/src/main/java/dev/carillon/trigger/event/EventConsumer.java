@@ -1,0 +1,280 @@
+package dev.carillon.trigger.event;
+
+import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.Window;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TriggerKind;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TriggerQueries;
+import dev.carillon.trigger.tick.TaskCache;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes the topics that event-triggered tasks subscribe to and turns each record into one
+ * instance per subscribed task, whose window is derived from the record ({@link EventWindows}), so
+ * a redelivered or duplicated record never runs twice. Runs only on the leader: created on the
+ * first {@link #pollOnce} and closed by {@link #stop()} on loss of leadership.
+ *
+ * <p>Per poll: records naming a window already planned in the same poll are coalesced in memory;
+ * the rest are inserted in chunks (the UNIQUE window index drops windows that exist); and only then
+ * are the offsets committed, so a crash in between redelivers records that the index then drops. A
+ * record that cannot name a window (no key, not JSON, field missing) is logged with its partition
+ * and offset, counted and skipped. A task's rate limit defers records it has no token for: the
+ * partition is rewound to the first deferred record, which is polled again later.
+ *
+ * <p>Counters: {@code carillon.trigger.events} with tag {@code outcome} = {@code created}, {@code
+ * coalesced} (the record's window existed or was planned already), {@code malformed}, {@code
+ * deferred}.
+ */
+public final class EventConsumer {
+  /** Instances per insert statement, well below PostgreSQL's 32,767 bind values. */
+  static final int CHUNK = 2_000;
+
+  private static final Logger log = LoggerFactory.getLogger(EventConsumer.class);
+
+  private final KafkaSettings kafka;
+  private final String groupId;
+  private final TaskCache tasks;
+  private final InstanceStore instances;
+  private final String actor;
+  private final Clock clock;
+  private final Consumer<List<Instance>> dispatch;
+  private final BooleanSupplier mayCommit;
+  private final MeterRegistry registry;
+  private final Map<String, RateLimiter> limiters = new HashMap<>();
+  private final Object lock = new Object();
+  private KafkaConsumer<String, byte[]> consumer;
+  private Set<String> subscribed = Set.of();
+
+  /**
+   * What one poll did.
+   *
+   * @param records records polled
+   * @param created instances created
+   * @param coalesced records whose window existed or was already planned
+   * @param malformed records skipped because they name no window
+   * @param deferred records left in the topic by a rate limit
+   */
+  public record Poll(int records, int created, int coalesced, int malformed, int deferred) {}
+
+  /**
+   * @param groupId the consumer group, shared by every trigger instance so a new leader resumes at
+   *     the committed offsets
+   * @param dispatch receives the new PENDING instances; must not block
+   * @param mayCommit asked before writing; false (leadership lost) drops the poll uncommitted
+   */
+  public EventConsumer(
+      KafkaSettings kafka,
+      String groupId,
+      TriggerQueries queries,
+      InstanceStore instances,
+      String actor,
+      Clock clock,
+      Consumer<List<Instance>> dispatch,
+      BooleanSupplier mayCommit,
+      MeterRegistry registry) {
+    this.kafka = Objects.requireNonNull(kafka, "kafka");
+    this.groupId = Objects.requireNonNull(groupId, "groupId");
+    this.tasks = new TaskCache(queries);
+    this.instances = Objects.requireNonNull(instances, "instances");
+    this.actor = Objects.requireNonNull(actor, "actor");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
+    this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
+    this.registry = Objects.requireNonNull(registry, "registry");
+  }
+
+  /** Polls once (waiting at most {@code timeout}), writes the instances, then commits offsets. */
+  public Poll pollOnce(Duration timeout) {
+    synchronized (lock) {
+      Map<String, List<TaskDefinition>> byTopic = new TreeMap<>();
+      for (TaskDefinition t : tasks.refresh()) {
+        if (t.triggerKind() == TriggerKind.EVENT && !t.paused()) {
+          byTopic.computeIfAbsent(t.event().topic(), k -> new ArrayList<>()).add(t);
+        }
+      }
+      if (!byTopic.keySet().equals(subscribed)) {
+        closeConsumer();
+        if (!byTopic.isEmpty()) {
+          consumer = new KafkaConsumer<>(kafka.consumerProps(groupId));
+          consumer.subscribe(new TreeSet<>(byTopic.keySet()));
+          log.info("Event consumer subscribed to {}", byTopic.keySet());
+        }
+        subscribed = Set.copyOf(byTopic.keySet());
+      }
+      if (consumer == null) {
+        return new Poll(0, 0, 0, 0, 0);
+      }
+      ConsumerRecords<String, byte[]> records = consumer.poll(timeout);
+      if (records.isEmpty()) {
+        return new Poll(0, 0, 0, 0, 0);
+      }
+      return handle(records, byTopic);
+    }
+  }
+
+  private Poll handle(
+      ConsumerRecords<String, byte[]> records, Map<String, List<TaskDefinition>> byTopic) {
+    Map<String, NewInstance> planned = new LinkedHashMap<>();
+    Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+    Map<TopicPartition, Long> rewind = new HashMap<>();
+    int coalesced = 0;
+    int malformed = 0;
+    int deferred = 0;
+    Instant now = clock.instant();
+    for (TopicPartition tp : records.partitions()) {
+      for (ConsumerRecord<String, byte[]> r : records.records(tp)) {
+        List<NewInstance> rows = new ArrayList<>();
+        String problem = null;
+        for (TaskDefinition t : byTopic.getOrDefault(r.topic(), List.of())) {
+          try {
+            Window w =
+                EventWindows.windowOf(
+                    t.event(), r.key(), r.value(), Instant.ofEpochMilli(r.timestamp()));
+            rows.add(
+                NewInstance.pending(
+                    t.id(), w, now, Origin.EVENT, t.timeout(), t.retry().maxRetries()));
+          } catch (EventWindows.MalformedEventException e) {
+            problem = t.id() + ": " + e.getMessage();
+          }
+        }
+        if (problem != null) {
+          malformed++;
+          log.warn(
+              "Malformed event skipped: topic {} partition {} offset {}: {}",
+              r.topic(),
+              r.partition(),
+              r.offset(),
+              problem);
+          commit.put(tp, new OffsetAndMetadata(r.offset() + 1));
+          continue;
+        }
+        List<NewInstance> fresh = rows.stream().filter(n -> !planned.containsKey(key(n))).toList();
+        if (!fresh.isEmpty() && !tokens(fresh, byTopic.get(r.topic()), now)) {
+          // Rate limited: leave this record and the rest of the partition in the topic.
+          rewind.put(tp, r.offset());
+          deferred += records.records(tp).size() - (int) (r.offset() - first(records, tp));
+          break;
+        }
+        coalesced += rows.size() - fresh.size();
+        fresh.forEach(n -> planned.put(key(n), n));
+        commit.put(tp, new OffsetAndMetadata(r.offset() + 1));
+      }
+    }
+    if (!mayCommit.getAsBoolean()) {
+      log.warn("Event poll dropped before its commit: no longer the leader");
+      closeConsumer();
+      return new Poll(records.count(), 0, 0, 0, 0);
+    }
+    List<NewInstance> rows = new ArrayList<>(planned.values());
+    List<Instance> created = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i += CHUNK) {
+      created.addAll(instances.insertAll(rows.subList(i, Math.min(rows.size(), i + CHUNK)), actor));
+    }
+    coalesced += rows.size() - created.size();
+    // Only now that the instances are committed may Kafka forget the records.
+    if (!commit.isEmpty()) {
+      consumer.commitSync(commit);
+    }
+    rewind.forEach(consumer::seek);
+    List<Instance> pending =
+        created.stream().filter(i -> i.status() == InstanceStatus.PENDING).toList();
+    if (!pending.isEmpty()) {
+      dispatch.accept(pending);
+    }
+    count("created", created.size());
+    count("coalesced", coalesced);
+    count("malformed", malformed);
+    count("deferred", deferred);
+    if (!created.isEmpty() || malformed > 0 || deferred > 0) {
+      log.info(
+          "Events: {} record(s), {} instance(s) created, {} coalesced, {} malformed, {} deferred",
+          records.count(),
+          created.size(),
+          coalesced,
+          malformed,
+          deferred);
+    }
+    return new Poll(records.count(), created.size(), coalesced, malformed, deferred);
+  }
+
+  private static long first(ConsumerRecords<String, byte[]> records, TopicPartition tp) {
+    return records.records(tp).get(0).offset();
+  }
+
+  private boolean tokens(List<NewInstance> rows, List<TaskDefinition> defs, Instant now) {
+    for (NewInstance n : rows) {
+      TaskDefinition t =
+          defs.stream().filter(d -> d.id().equals(n.taskId())).findFirst().orElseThrow();
+      if (t.event().ratePerSecond() <= 0) {
+        continue;
+      }
+      RateLimiter l =
+          limiters.compute(
+              t.id(),
+              (k, v) ->
+                  v != null && v.rate() == t.event().ratePerSecond()
+                      ? v
+                      : new RateLimiter(t.event().ratePerSecond(), now));
+      if (!l.tryTake(now)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String key(NewInstance n) {
+    return n.taskId() + "/" + n.window().key();
+  }
+
+  private void count(String outcome, int n) {
+    if (n > 0) {
+      registry.counter("carillon.trigger.events", "outcome", outcome).increment(n);
+    }
+  }
+
+  /** Closes the Kafka consumer (on loss of leadership); the next poll opens a new one. */
+  public void stop() {
+    synchronized (lock) {
+      closeConsumer();
+      tasks.clear();
+    }
+  }
+
+  private void closeConsumer() {
+    if (consumer != null) {
+      try {
+        consumer.close(Duration.ofSeconds(5));
+      } catch (RuntimeException e) {
+        log.warn("Closing the event consumer failed: {}", e.toString());
+      }
+      consumer = null;
+      subscribed = Set.of();
+    }
+  }
+}

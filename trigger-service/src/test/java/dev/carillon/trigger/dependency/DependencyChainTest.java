@@ -1,0 +1,200 @@
+package dev.carillon.trigger.dependency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.carillon.devstack.DevStackExtension;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.Database;
+import dev.carillon.store.DependencyQueries;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.Lease;
+import dev.carillon.store.OperatorQueries;
+import dev.carillon.store.Outcome;
+import dev.carillon.store.TaskStore;
+import dev.carillon.store.TriggerQueries;
+import dev.carillon.testing.SettableClock;
+import dev.carillon.testsupport.Tasks;
+import dev.carillon.testsupport.TestDatabase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A → B → C on a real database, workers simulated through the store (claim, complete, retry), the
+ * releaser driven one pass at a time.
+ */
+@ExtendWith(DevStackExtension.class)
+@Timeout(120)
+class DependencyChainTest {
+  private static final Duration TIMEOUT = Duration.ofMinutes(5);
+  private static final List<String> DAYS = List.of("2026-11-27", "2026-11-28", "2026-11-29");
+
+  private Database db;
+  private InstanceStore instances;
+  private TaskStore tasks;
+  private final List<Instance> dispatched = new CopyOnWriteArrayList<>();
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-11-30T00:00:00Z"));
+
+  @BeforeEach
+  void open() {
+    db = TestDatabase.fresh("deps");
+    instances = new InstanceStore(db.dsl());
+    tasks = new TaskStore(db.dsl());
+    tasks.applyAll(
+        List.of(
+            Tasks.daily("a").retrySpec(Map.of("policy", "IMMEDIATE", "maxRetries", 2)).build(),
+            TaskDefinition.builder("b").handler("noop").window("DAILY").after(List.of("a")).build(),
+            TaskDefinition.builder("c")
+                .handler("noop")
+                .window("DAILY")
+                .after(List.of("b"))
+                .build()));
+  }
+
+  @AfterEach
+  void close() {
+    db.close();
+  }
+
+  private DependencyReleaser releaser(String actor) {
+    return new DependencyReleaser(
+        new TriggerQueries(db.dsl()),
+        instances,
+        new OperatorQueries(db.dsl()),
+        new DependencyQueries(db.dsl()),
+        actor,
+        clock,
+        dispatched::addAll,
+        () -> true);
+  }
+
+  /** Claims and completes one PENDING instance as a worker would. */
+  private Instance run(Instance pending, Outcome outcome) {
+    Instance claimed = instances.claim(List.of(pending.id()), "w1").get(0);
+    assertThat(instances.complete(new Lease(claimed.id(), claimed.attempt()), outcome, "worker:w1"))
+        .isTrue();
+    return instances.find(claimed.id()).orElseThrow();
+  }
+
+  private Instance window(String task, String day) {
+    return instances.findByWindow(task, day).orElseThrow();
+  }
+
+  @Test
+  void c_runs_once_per_window_after_b_after_as_retry() {
+    DependencyReleaser releaser = releaser("trigger:1");
+    for (String day : DAYS) {
+      instances.insertAll(List.of(Tasks.pending("a", day, TIMEOUT)), "test");
+    }
+    for (String day : DAYS) {
+      Instance a = window("a", day);
+      // A fails once: nothing is released while it is FAILED, RETRY_WAIT or PENDING again.
+      Instance failed = run(a, Outcome.failure("flaky tool", false));
+      assertThat(releaser.releaseOnce().created()).isEmpty();
+      assertThat(instances.scheduleRetry(failed, instances.dbNow(), null, "retry", "retry 1 of 2"))
+          .isTrue();
+      assertThat(instances.promoteDueRetries(10, "retry")).hasSize(1);
+      assertThat(releaser.releaseOnce().created()).isEmpty();
+      assertThat(instances.findByWindow("b", day)).isEmpty();
+
+      Instance aDone = run(window("a", day), Outcome.success("ok", false, null));
+      assertThat(aDone.attempt()).isEqualTo(2);
+      DependencyReleaser.Pass afterA = releaser.releaseOnce();
+      assertThat(afterA.created()).extracting(Instance::taskId).containsExactly("b");
+      Instance b = afterA.created().get(0);
+      assertThat(b.origin()).isEqualTo(Origin.DEPENDENCY);
+      assertThat(b.windowKey()).isEqualTo(day);
+      assertThat(b.windowStart()).isEqualTo(aDone.windowStart());
+      assertThat(b.windowEnd()).isEqualTo(aDone.windowEnd());
+      assertThat(b.createdAt()).isAfterOrEqualTo(aDone.finishedAt());
+      assertThat(instances.findByWindow("c", day)).isEmpty();
+
+      Instance bDone = run(b, Outcome.success("ok", false, null));
+      DependencyReleaser.Pass afterB = releaser.releaseOnce();
+      assertThat(afterB.created()).extracting(Instance::taskId).containsExactly("c");
+      Instance c = afterB.created().get(0);
+      assertThat(c.createdAt()).isAfterOrEqualTo(bDone.finishedAt());
+      run(c, Outcome.success("ok", false, null));
+    }
+    // Nothing more to release, by this releaser or by a new leader starting from the offset.
+    assertThat(releaser.releaseOnce().created()).isEmpty();
+    DependencyReleaser.Pass failover = releaser("trigger:2").releaseOnce();
+    assertThat(failover.created()).isEmpty();
+    assertThat(failover.rerun()).isEmpty();
+    for (String day : DAYS) {
+      assertThat(window("c", day).status()).isEqualTo(InstanceStatus.SUCCESS);
+      assertThat(window("c", day).attempt()).isEqualTo(1);
+      assertThat(window("b", day).attempt()).isEqualTo(1);
+    }
+    assertThat(instances.countByStatus("c")).containsEntry(InstanceStatus.SUCCESS, 3);
+    assertThat(dispatched).extracting(Instance::taskId).containsOnly("b", "c").hasSize(6);
+  }
+
+  @Test
+  void a_dead_upstream_skips_the_chain_and_its_rerun_releases_it_again() {
+    DependencyReleaser releaser = releaser("trigger:1");
+    String day = DAYS.get(0);
+    instances.insertAll(List.of(Tasks.pending("a", day, TIMEOUT)), "test");
+    Instance failed = run(window("a", day), Outcome.failure("bad input", true));
+    assertThat(instances.markDead(failed, null, "retry", "not retryable")).isTrue();
+
+    releaser.releaseOnce(); // b skipped
+    releaser.releaseOnce(); // the skip of b cascades to c
+    assertThat(window("b", day).status()).isEqualTo(InstanceStatus.SKIPPED);
+    assertThat(window("b", day).failReason()).isEqualTo("upstream a dead");
+    assertThat(window("c", day).status()).isEqualTo(InstanceStatus.SKIPPED);
+    assertThat(window("c", day).failReason()).isEqualTo("upstream b skipped");
+
+    // An operator re-runs A's window; its success re-runs the skipped B, then C.
+    OperatorQueries operator = new OperatorQueries(db.dsl());
+    assertThat(operator.rerun(window("a", day), "operator", "fixed input")).isTrue();
+    run(window("a", day), Outcome.success("ok", false, null));
+    DependencyReleaser.Pass pass = releaser.releaseOnce();
+    assertThat(pass.rerun()).extracting(Instance::taskId).containsExactly("b");
+    run(window("b", day), Outcome.success("ok", false, null));
+    assertThat(releaser.releaseOnce().rerun()).extracting(Instance::taskId).containsExactly("c");
+    run(window("c", day), Outcome.success("ok", false, null));
+    assertThat(releaser.releaseOnce().rerun()).isEmpty();
+    assertThat(window("c", day).status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(instances.windowEvents("c", day))
+        .extracting(InstanceEvent::reason)
+        .contains("upstream b skipped", "upstreams of window " + day + " succeeded again; re-run");
+  }
+
+  @Test
+  void a_downstream_of_two_upstreams_waits_for_both() {
+    tasks.applyAll(
+        List.of(
+            Tasks.daily("x").build(),
+            TaskDefinition.builder("join")
+                .handler("noop")
+                .window("DAILY")
+                .after(List.of("a", "x"))
+                .build()));
+    DependencyReleaser releaser = releaser("trigger:1");
+    String day = DAYS.get(1);
+    instances.insertAll(
+        List.of(Tasks.pending("a", day, TIMEOUT), Tasks.pending("x", day, TIMEOUT)), "test");
+    run(window("a", day), Outcome.success("ok", false, null));
+    assertThat(releaser.releaseOnce().created()).extracting(Instance::taskId).containsExactly("b");
+    assertThat(instances.findByWindow("join", day)).isEmpty();
+    assertThat(instances.windowEvents("join", day))
+        .extracting(InstanceEvent::reason)
+        .containsExactly("waiting for upstream x (PENDING)");
+    run(window("x", day), Outcome.success("ok", false, null));
+    assertThat(releaser.releaseOnce().created())
+        .extracting(Instance::taskId)
+        .containsExactly("join");
+  }
+}
