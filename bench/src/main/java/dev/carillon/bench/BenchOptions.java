@@ -214,11 +214,7 @@ public record BenchOptions(
                 + String.join(", ", all)
                 + ", was '"
                 + s
-                + "'"
-                + (id.equals("carillon")
-                    ? " (Carillon's own services are not wired into the bench yet:"
-                        + " see docs/benchmarks.md)"
-                    : ""));
+                + "'");
       }
       chosen.add(id);
     }

@@ -1,5 +1,6 @@
 package dev.carillon.bench;
 
+import dev.carillon.bench.carillon.CarillonSystem;
 import dev.carillon.bench.ceiling.CeilingSystem;
 import dev.carillon.bench.dbscheduler.DbSchedulerSystem;
 import dev.carillon.bench.quartz.QuartzSystem;
@@ -49,12 +50,10 @@ public final class BenchRunner {
     this.clock = clock;
   }
 
-  /**
-   * Every system the bench knows, in report order. Carillon's own system joins this list once its
-   * services can be started in-process (see docs/benchmarks.md).
-   */
+  /** Every system the bench knows, in report order: Carillon first, then its references. */
   public static List<BenchSystem> knownSystems() {
-    return List.of(new CeilingSystem(), new DbSchedulerSystem(), new QuartzSystem());
+    return List.of(
+        new CarillonSystem(), new CeilingSystem(), new DbSchedulerSystem(), new QuartzSystem());
   }
 
   public static List<String> knownIds() {
@@ -137,7 +136,9 @@ public final class BenchRunner {
             options.pollInterval(),
             new Recorder(),
             clock,
-            system.id() + runs.incrementAndGet());
+            system.id() + runs.incrementAndGet(),
+            stack.kafkaBootstrap(),
+            stack.zkConnect());
     try (SchedulerUnderTest sut = system.open(ctx)) {
       return workload.run(sut, system.displayName(), ctx);
     } catch (BenchException e) {

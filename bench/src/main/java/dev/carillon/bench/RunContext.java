@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param poolSize HikariCP maximum (and minimum) pool size, the same for every system
  * @param pollInterval how often a polling scheduler looks for due work when idle
  * @param runId short unique token for names that must not clash within the JVM
+ * @param kafkaBootstrap the dev stack's Kafka ({@code host:port}); only Carillon uses it
+ * @param zkConnect the dev stack's ZooKeeper connect string; only Carillon uses it
  */
 public record RunContext(
     String jdbcUrl,
@@ -23,7 +25,9 @@ public record RunContext(
     Duration pollInterval,
     Recorder recorder,
     Clock clock,
-    String runId) {
+    String runId,
+    String kafkaBootstrap,
+    String zkConnect) {
   public RunContext {
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     Objects.requireNonNull(recorder, "recorder");

@@ -1,5 +1,6 @@
 package dev.carillon.bench;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -26,6 +27,15 @@ public interface SchedulerUnderTest extends AutoCloseable {
    * the plan's start; the workload checks that it did.
    */
   void startSteady(SteadyPlan plan);
+
+  /**
+   * The finest step between fire instants this system can schedule: 1 ms unless its schedules are
+   * coarser (a cron fires on whole seconds). The steady plan puts every fire on a multiple of it,
+   * so the fires the workload expects are exactly the ones the system's schedule produces.
+   */
+  default Duration fireResolution() {
+    return Duration.ofMillis(1);
+  }
 
   /**
    * Burst instances not yet durably SUCCESS, counting any not yet created; read from the system's

@@ -29,18 +29,37 @@ public record SteadyPlan(
   }
 
   /**
-   * Plans {@code rate} fires per second for {@code duration}, from {@code start}.
-   *
-   * @throws IllegalArgumentException if the rate or durations are not positive, if the period is
-   *     longer than the duration, or if {@code rate × period} is not a whole number of tasks
+   * Plans {@code rate} fires per second for {@code duration}, from {@code start}, at millisecond
+   * resolution (see {@link #of(Instant, int, Duration, Duration, Duration)}).
    */
   public static SteadyPlan of(Instant start, int rate, Duration duration, Duration period) {
+    return of(start, rate, duration, period, Duration.ofMillis(1));
+  }
+
+  /**
+   * Plans {@code rate} fires per second for {@code duration}, from {@code start} rounded up to a
+   * multiple of {@code resolution}. Every first fire lies on a multiple of {@code resolution}: with
+   * 1 ms the first fires are spread evenly ({@code period / tasks} apart); with 1 s (a scheduler
+   * whose cron fires on whole seconds) the tasks of each second share that second's instant, so
+   * there are still {@code rate} fires per second, in one group at the start of each second.
+   *
+   * @throws IllegalArgumentException if the rate or durations are not positive, if the period is
+   *     longer than the duration or not a multiple of the resolution, or if {@code rate × period}
+   *     is not a whole number of tasks
+   */
+  public static SteadyPlan of(
+      Instant start, int rate, Duration duration, Duration period, Duration resolution) {
     if (rate < 1) {
       throw new IllegalArgumentException("rate must be at least 1 per second, was " + rate);
     }
     if (period.toMillis() < 1 || duration.compareTo(period) < 0) {
       throw new IllegalArgumentException(
           "period must be at least 1ms and at most the duration (" + duration + "), was " + period);
+    }
+    long res = resolution.toMillis();
+    if (res < 1 || period.toMillis() % res != 0) {
+      throw new IllegalArgumentException(
+          "period must be a multiple of the resolution " + resolution + ", was " + period);
     }
     long periodMs = period.toMillis();
     if ((rate * periodMs) % 1000 != 0) {
@@ -49,10 +68,11 @@ public record SteadyPlan(
     }
     int taskCount = (int) (rate * periodMs / 1000);
     long durationMs = duration.toMillis();
-    Instant origin = Instant.ofEpochMilli(start.toEpochMilli());
+    long startMs = start.toEpochMilli();
+    Instant origin = Instant.ofEpochMilli(Math.floorDiv(startMs + res - 1, res) * res);
     List<Task> tasks = new ArrayList<>(taskCount);
     for (int i = 0; i < taskCount; i++) {
-      long offset = i * periodMs / taskCount;
+      long offset = i * periodMs / taskCount / res * res;
       int fires = (int) ((durationMs - offset + periodMs - 1) / periodMs);
       tasks.add(new Task(String.format("t-%06d", i), origin.plusMillis(offset), fires));
     }

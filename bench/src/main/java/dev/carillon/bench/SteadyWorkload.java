@@ -38,7 +38,8 @@ public final class SteadyWorkload implements Workload {
   public RunResult.Steady run(SchedulerUnderTest system, String systemName, RunContext ctx)
       throws InterruptedException {
     Instant registration = ctx.clock().instant();
-    SteadyPlan plan = SteadyPlan.of(registration.plus(lead), rate, duration, period);
+    SteadyPlan plan =
+        SteadyPlan.of(registration.plus(lead), rate, duration, period, system.fireResolution());
     Set<FireKey> expected = plan.expectedFires();
     ctx.recorder().expectDistinct(expected.size());
     system.startSteady(plan);

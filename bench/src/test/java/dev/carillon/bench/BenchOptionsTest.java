@@ -33,9 +33,9 @@ class BenchOptionsTest {
 
   @Test
   void an_unknown_system_is_refused_with_the_known_ones() {
-    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--system", "carillon"}, ALL))
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--system", "cron4j"}, ALL))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("ceiling, dbscheduler, quartz")
-        .hasMessageContaining("not wired");
+        .hasMessageContaining("cron4j");
   }
 }

@@ -96,8 +96,10 @@ class BenchSmokeTest {
 
     String md = Report.markdown(results, "15");
 
-    assertThat(md).contains("bench/run.sh --workload all --system ceiling,dbscheduler,quartz");
+    assertThat(md)
+        .contains("bench/run.sh --workload all --system carillon,ceiling,dbscheduler,quartz");
     assertThat(md).contains("CPUs (nproc)", "db-scheduler 16.7.1", "Quartz 2.5.2");
     assertThat(md).contains("lock-and-fetch");
+    assertThat(md).contains("| Carillon | Carillon ", "worker.concurrency", "EVERY_FIRE");
   }
 }

@@ -44,4 +44,32 @@ class SteadyPlanTest {
     assertThatThrownBy(() -> SteadyPlan.of(T0, 3, Duration.ofSeconds(3), Duration.ofMillis(500)))
         .hasMessageContaining("whole number of tasks");
   }
+
+  @Test
+  void at_whole_second_resolution_each_second_fires_its_share_at_the_second() {
+    SteadyPlan plan =
+        SteadyPlan.of(
+            T0.plusMillis(1),
+            500,
+            Duration.ofSeconds(60),
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(1));
+
+    assertThat(plan.start()).isEqualTo(T0.plusSeconds(1));
+    assertThat(plan.expectedFires())
+        .hasSize(30_000)
+        .allSatisfy(f -> assertThat(f.scheduledEpochMilli() % 1000).isZero());
+    assertThat(plan.tasks().stream().filter(t -> t.firstFire().equals(T0.plusSeconds(1))))
+        .hasSize(500);
+    assertThat(plan.lastFire()).isEqualTo(T0.plusSeconds(60));
+  }
+
+  @Test
+  void a_period_that_is_not_a_multiple_of_the_resolution_is_refused() {
+    assertThatThrownBy(
+            () ->
+                SteadyPlan.of(
+                    T0, 2, Duration.ofSeconds(3), Duration.ofMillis(1500), Duration.ofSeconds(1)))
+        .hasMessageContaining("multiple of the resolution");
+  }
 }

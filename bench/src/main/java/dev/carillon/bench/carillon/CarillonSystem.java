@@ -1,0 +1,110 @@
+package dev.carillon.bench.carillon;
+
+import dev.carillon.bench.BenchOptions;
+import dev.carillon.bench.BenchSystem;
+import dev.carillon.bench.RunContext;
+import dev.carillon.bench.SchedulerUnderTest;
+import dev.carillon.bench.Versions;
+import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.trigger.TriggerSettings;
+import dev.carillon.worker.WorkerService;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * Carillon itself: its trigger, one worker and its retry service, started in-process against the
+ * dev stack's PostgreSQL, Kafka and ZooKeeper, each from the same {@code Config} keys a deployment
+ * uses. Jobs travel Carillon's real path: trigger tick (batched insert) → Kafka → worker claim
+ * batch → run → completion.
+ */
+public final class CarillonSystem implements BenchSystem {
+  @Override
+  public String id() {
+    return "carillon";
+  }
+
+  @Override
+  public String displayName() {
+    return "Carillon";
+  }
+
+  @Override
+  public String version() {
+    return "Carillon "
+        + Versions.of("dev.carillon", "trigger-service")
+        + " (Kafka clients "
+        + kafkaVersion()
+        + ")";
+  }
+
+  /** Kafka's jar carries its version in a resource rather than in Maven metadata. */
+  private static String kafkaVersion() {
+    try (InputStream in =
+        org.apache.kafka.clients.producer.KafkaProducer.class.getResourceAsStream(
+            "/kafka/kafka-version.properties")) {
+      if (in == null) {
+        return "?";
+      }
+      Properties p = new Properties();
+      p.load(in);
+      return p.getProperty("version", "?");
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
+  @Override
+  public List<String> settings(BenchOptions o) {
+    return List.of(
+        "in-process trigger, one worker and the retry service, started from `Config.of(...)`"
+            + " maps; the services migrate the run's fresh database (Flyway) themselves",
+        "trigger: `trigger.tick-interval` "
+            + TriggerSettings.DEFAULT_TICK_INTERVAL.toMillis()
+            + " ms (default; ticks aligned to whole seconds), commit chunks of 2,000 rows,"
+            + " publish batches of 1,000, producer `linger.ms` "
+            + InstancePublisher.LINGER.toMillis()
+            + ", `acks=all`, idempotent",
+        "worker: `worker.concurrency` "
+            + o.threads()
+            + " (one thread per run); consumer `max.poll.records` "
+            + Math.max(1, 2 * o.threads())
+            + " (2 × concurrency), claims at most the free slots per poll in one"
+            + " `UPDATE ... WHERE id = ANY(?) AND status = 'PENDING'`, poll timeout "
+            + WorkerService.POLL_TIMEOUT.toMillis()
+            + " ms; one completion transaction per instance",
+        "pools (HikariCP): worker "
+            + o.poolSize()
+            + " (threads + 2, as every system), trigger "
+            + CarillonRun.TRIGGER_POOL
+            + ", retry service "
+            + CarillonRun.RETRY_POOL
+            + "; the bench's own setup/count connections "
+            + CarillonRun.BENCH_POOL,
+        "Kafka: a fresh topic per run (`trigger.topic`, `worker.topic`, `retry.instances-topic`),"
+            + " "
+            + CarillonRun.PARTITIONS
+            + " partitions, replication 1; a fresh consumer group per run",
+        "services log at WARN like the peers (at INFO the worker writes two lines per instance)",
+        "burst: one task per instance (cron with a year, e.g. `5 30 12 30 11 ? 2026`, window"
+            + " `EVERY_FIRE`, zone UTC), applied with `TaskStore.applyAll` and their trigger"
+            + " cursors started before the due instant T (not measured); one tick at T creates"
+            + " every instance. Stages from the rows: tick insert = T → last `created_at`;"
+            + " publish = first `created_at` → last `dispatched_at` (only rows stamped before"
+            + " their claim carry it); claim = first `created_at` → last `started_at`; complete ="
+            + " first `started_at` → last `finished_at`",
+        "steady: one task per planned task with cron `s/period * * * * ?`; Carillon's cron fires"
+            + " on whole seconds, so the plan's first fires are put on whole seconds (each second's"
+            + " "
+            + o.rate()
+            + " fires share that second's instant) and the expected fires are exactly the cron's;"
+            + " fires of the cron before a task's first planned fire or after its last (a cron"
+            + " cannot stop after k fires) run but are not recorded");
+  }
+
+  @Override
+  public SchedulerUnderTest open(RunContext ctx) {
+    return new CarillonRun(ctx);
+  }
+}
