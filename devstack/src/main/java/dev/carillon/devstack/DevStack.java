@@ -364,6 +364,9 @@ public final class DevStack implements AutoCloseable {
                 .setServerConfig("synchronous_commit", "off")
                 .setServerConfig("full_page_writes", "off")
                 .setPGStartupWait(Duration.ofSeconds(30))
+                // The stack stops PostgreSQL itself, after the services that use it; zonky's own
+                // JVM hook would stop it concurrently, under services that are still draining.
+                .setRegisterShutdownHook(false)
                 .start();
       } catch (IOException e) {
         throw new DevStackException(
@@ -574,6 +577,22 @@ public final class DevStack implements AutoCloseable {
    * Stops Kafka, PostgreSQL and ZooKeeper and deletes a temporary data directory. Idempotent. On
    * the {@linkplain #shared() shared} stack this does nothing: the shutdown hook closes it.
    */
+  /**
+   * Takes over the stopping of this stack from the JVM: {@link #start} registers a shutdown hook,
+   * and JVM hooks run concurrently, so a program that must stop its own services first (the local
+   * stack) removes the hook and calls {@link #close()} itself, last.
+   */
+  public void removeShutdownHook() {
+    Thread hook = shutdownHook;
+    if (hook != null && !isShared) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // Already shutting down: the hook runs anyway; closing twice is harmless.
+      }
+    }
+  }
+
   @Override
   public void close() {
     if (isShared) {

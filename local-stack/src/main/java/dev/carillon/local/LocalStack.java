@@ -71,6 +71,9 @@ public final class LocalStack implements AutoCloseable {
             DevStackOptions.defaults()
                 .withDataDir(options.dataDir().toAbsolutePath())
                 .withFresh(options.fresh()));
+    // Our own shutdown stops the services first and the servers last; the stack's JVM hook would
+    // run concurrently and pull the database from under services that are still draining.
+    devstack.removeShutdownHook();
     List<AutoCloseable> started = new ArrayList<>();
     Database db = null;
     try {
@@ -127,6 +130,9 @@ public final class LocalStack implements AutoCloseable {
     Map<String, String> values = new HashMap<>(common);
     values.put("admin.port", base == 0 ? "0" : Integer.toString(base + offset));
     values.put("instance.id", "local-" + service);
+    // Ctrl-C should be quick locally: runs still going after 5 s are released back to PENDING
+    // (recorded, no retry consumed) and run again on the next start.
+    values.put("worker.drain-timeout", "5s");
     return Config.of(values);
   }
 
