@@ -13,6 +13,8 @@ import dev.carillon.store.jooq.tables.records.InstanceEventRecord;
 import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -23,9 +25,9 @@ import java.util.Set;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.InsertValuesStepN;
 import org.jooq.Record;
 import org.jooq.Row2;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -90,13 +92,24 @@ public final class InstanceStore {
           List<Instance> created = insertIn(tx, rows, actor);
           insertEvents(tx, decisions.stream().map(InstanceStore::decisionEvent).toList());
           if (!cursors.isEmpty()) {
-            var upsert =
-                tx.insertInto(
-                    TRIGGER_CURSOR, TRIGGER_CURSOR.TASK_ID, TRIGGER_CURSOR.EVALUATED_UNTIL);
-            for (Map.Entry<String, Instant> c : cursors.entrySet()) {
-              upsert = upsert.values(c.getKey(), c.getValue());
+            String[] ids = new String[cursors.size()];
+            OffsetDateTime[] until = new OffsetDateTime[cursors.size()];
+            int k = 0;
+            // Sorted, so that two leaders in a split brain lock cursor rows in the same order.
+            for (Map.Entry<String, Instant> c : new java.util.TreeMap<>(cursors).entrySet()) {
+              ids[k] = c.getKey();
+              until[k++] = utc(c.getValue());
             }
-            upsert
+            Table<?> t =
+                DSL.table(
+                    "unnest({0}::varchar[], {1}::timestamptz[]) as t(task_id, evaluated_until)",
+                    DSL.val(ids), DSL.val(until));
+            tx.insertInto(TRIGGER_CURSOR, TRIGGER_CURSOR.TASK_ID, TRIGGER_CURSOR.EVALUATED_UNTIL)
+                .select(
+                    DSL.select(
+                            DSL.field(DSL.name("t", "task_id"), String.class),
+                            DSL.field(DSL.name("t", "evaluated_until"), SQLDataType.INSTANT))
+                        .from(t))
                 .onConflict(TRIGGER_CURSOR.TASK_ID)
                 .doUpdate()
                 .set(
@@ -115,10 +128,54 @@ public final class InstanceStore {
     if (rows.isEmpty()) {
       return List.of();
     }
-    InsertValuesStepN<TaskInstanceRecord> insert =
+    // One statement whatever the batch size: each column travels as one array bind value and
+    // unnest() turns the arrays back into rows. A multi-row VALUES list would carry 11 bind values
+    // per row, which costs far more to render, parse and plan (and caps a batch at ~3,000 rows).
+    int n = rows.size();
+    String[] taskIds = new String[n];
+    String[] keys = new String[n];
+    OffsetDateTime[] starts = new OffsetDateTime[n];
+    OffsetDateTime[] ends = new OffsetDateTime[n];
+    OffsetDateTime[] scheduled = new OffsetDateTime[n];
+    String[] statuses = new String[n];
+    String[] origins = new String[n];
+    Long[] timeouts = new Long[n];
+    Integer[] maxRetries = new Integer[n];
+    String[] reasons = new String[n];
+    for (int k = 0; k < n; k++) {
+      NewInstance r = rows.get(k);
+      taskIds[k] = r.taskId();
+      keys[k] = r.window().key();
+      starts[k] = utc(r.window().start());
+      ends[k] = utc(r.window().end());
+      scheduled[k] = utc(r.scheduledAt());
+      statuses[k] = r.status().name();
+      origins[k] = r.origin().name();
+      timeouts[k] = r.timeout().toMillis();
+      maxRetries[k] = r.maxRetry();
+      reasons[k] = r.status() == InstanceStatus.SKIPPED ? Outcome.clip(r.reason()) : null;
+    }
+    Table<?> t =
+        DSL.table(
+            "unnest({0}::varchar[], {1}::varchar[], {2}::timestamptz[], {3}::timestamptz[],"
+                + " {4}::timestamptz[], {5}::varchar[], {6}::varchar[], {7}::bigint[],"
+                + " {8}::int[], {9}::varchar[]) as t(task_id, window_key, window_start,"
+                + " window_end, scheduled_at, status, origin, timeout_ms, max_retry,"
+                + " fail_reason)",
+            DSL.val(taskIds),
+            DSL.val(keys),
+            DSL.val(starts),
+            DSL.val(ends),
+            DSL.val(scheduled),
+            DSL.val(statuses),
+            DSL.val(origins),
+            DSL.val(timeouts),
+            DSL.val(maxRetries),
+            DSL.val(reasons));
+    Field<String> status = DSL.field(DSL.name("t", "status"), String.class);
+    List<Instance> created =
         tx.insertInto(
-            TASK_INSTANCE,
-            List.<Field<?>>of(
+                TASK_INSTANCE,
                 TASK_INSTANCE.TASK_ID,
                 TASK_INSTANCE.WINDOW_KEY,
                 TASK_INSTANCE.WINDOW_START,
@@ -129,25 +186,22 @@ public final class InstanceStore {
                 TASK_INSTANCE.TIMEOUT_MS,
                 TASK_INSTANCE.MAX_RETRY,
                 TASK_INSTANCE.FAIL_REASON,
-                TASK_INSTANCE.FINISHED_AT));
-    for (NewInstance n : rows) {
-      boolean skipped = n.status() == InstanceStatus.SKIPPED;
-      insert =
-          insert.values(
-              DSL.val(n.taskId()),
-              DSL.val(n.window().key()),
-              DSL.val(n.window().start()),
-              DSL.val(n.window().end()),
-              DSL.val(n.scheduledAt()),
-              DSL.val(n.status().name()),
-              DSL.val(n.origin().name()),
-              DSL.val(n.timeout().toMillis()),
-              DSL.val(n.maxRetry()),
-              DSL.val(skipped ? Outcome.clip(n.reason()) : null, SQLDataType.VARCHAR(512)),
-              skipped ? NOW : DSL.val((Instant) null, SQLDataType.INSTANT));
-    }
-    List<Instance> created =
-        insert
+                TASK_INSTANCE.FINISHED_AT)
+            .select(
+                DSL.select(
+                        DSL.field(DSL.name("t", "task_id"), String.class),
+                        DSL.field(DSL.name("t", "window_key"), String.class),
+                        DSL.field(DSL.name("t", "window_start"), SQLDataType.INSTANT),
+                        DSL.field(DSL.name("t", "window_end"), SQLDataType.INSTANT),
+                        DSL.field(DSL.name("t", "scheduled_at"), SQLDataType.INSTANT),
+                        status,
+                        DSL.field(DSL.name("t", "origin"), String.class),
+                        DSL.field(DSL.name("t", "timeout_ms"), Long.class),
+                        DSL.field(DSL.name("t", "max_retry"), Integer.class),
+                        DSL.field(DSL.name("t", "fail_reason"), String.class),
+                        DSL.when(status.eq(InstanceStatus.SKIPPED.name()), NOW)
+                            .else_(DSL.val((Instant) null, SQLDataType.INSTANT)))
+                    .from(t))
             .onConflict(TASK_INSTANCE.TASK_ID, TASK_INSTANCE.WINDOW_KEY)
             .doNothing()
             .returning()
@@ -662,8 +716,45 @@ public final class InstanceStore {
     if (events.isEmpty()) {
       return;
     }
-    var real =
-        tx.insertInto(
+    // As for instances: one array bind value per column, however many events.
+    int n = events.size();
+    Long[] instanceIds = new Long[n];
+    String[] taskIds = new String[n];
+    String[] keys = new String[n];
+    String[] kinds = new String[n];
+    String[] froms = new String[n];
+    String[] tos = new String[n];
+    Integer[] attempts = new Integer[n];
+    String[] actors = new String[n];
+    String[] reasons = new String[n];
+    for (int k = 0; k < n; k++) {
+      EventRow e = events.get(k);
+      instanceIds[k] = e.instanceId();
+      taskIds[k] = e.taskId();
+      keys[k] = e.windowKey();
+      kinds[k] = e.kind().name();
+      froms[k] = e.from() == null ? null : e.from().name();
+      tos[k] = e.to() == null ? null : e.to().name();
+      attempts[k] = e.attempt();
+      actors[k] = e.actor();
+      reasons[k] = e.reason();
+    }
+    Table<?> t =
+        DSL.table(
+            "unnest({0}::bigint[], {1}::varchar[], {2}::varchar[], {3}::varchar[],"
+                + " {4}::varchar[], {5}::varchar[], {6}::int[], {7}::varchar[], {8}::text[])"
+                + " as t(instance_id, task_id, window_key, kind, from_status, to_status,"
+                + " attempt, actor, reason)",
+            DSL.val(instanceIds),
+            DSL.val(taskIds),
+            DSL.val(keys),
+            DSL.val(kinds),
+            DSL.val(froms),
+            DSL.val(tos),
+            DSL.val(attempts),
+            DSL.val(actors),
+            DSL.val(reasons));
+    tx.insertInto(
             INSTANCE_EVENT,
             INSTANCE_EVENT.INSTANCE_ID,
             INSTANCE_EVENT.TASK_ID,
@@ -673,21 +764,24 @@ public final class InstanceStore {
             INSTANCE_EVENT.TO_STATUS,
             INSTANCE_EVENT.ATTEMPT,
             INSTANCE_EVENT.ACTOR,
-            INSTANCE_EVENT.REASON);
-    for (EventRow e : events) {
-      real =
-          real.values(
-              e.instanceId(),
-              e.taskId(),
-              e.windowKey(),
-              e.kind().name(),
-              e.from() == null ? null : e.from().name(),
-              e.to() == null ? null : e.to().name(),
-              e.attempt(),
-              e.actor(),
-              e.reason());
-    }
-    real.execute();
+            INSTANCE_EVENT.REASON)
+        .select(
+            DSL.select(
+                    DSL.field(DSL.name("t", "instance_id"), Long.class),
+                    DSL.field(DSL.name("t", "task_id"), String.class),
+                    DSL.field(DSL.name("t", "window_key"), String.class),
+                    DSL.field(DSL.name("t", "kind"), String.class),
+                    DSL.field(DSL.name("t", "from_status"), String.class),
+                    DSL.field(DSL.name("t", "to_status"), String.class),
+                    DSL.field(DSL.name("t", "attempt"), Integer.class),
+                    DSL.field(DSL.name("t", "actor"), String.class),
+                    DSL.field(DSL.name("t", "reason"), String.class))
+                .from(t))
+        .execute();
+  }
+
+  private static OffsetDateTime utc(Instant i) {
+    return i.atOffset(ZoneOffset.UTC);
   }
 
   static Instance toInstance(Record r) {

@@ -48,7 +48,10 @@ import org.slf4j.LoggerFactory;
 public final class TriggerLoop {
   private static final Logger log = LoggerFactory.getLogger(TriggerLoop.class);
 
-  /** Rows plus decisions per commit, so that one statement stays well below 32,767 bind values. */
+  /**
+   * Rows plus decisions per commit. The store binds whole columns as arrays, so this bounds the
+   * transaction's size (locks held, work lost to a failure), not the statement's bind values.
+   */
   static final int COMMIT_CHUNK = 2_000;
 
   private final TaskCache tasks;
@@ -209,8 +212,8 @@ public final class TriggerLoop {
 
   /**
    * Commits the plan in chunks of whole tasks: each task's rows, decisions and cursor always share
-   * one transaction, so no task can lose or double a window, while no statement carries more bind
-   * values than PostgreSQL accepts (32,767), which 10,000 rows of 11 columns would exceed.
+   * one transaction, so no task can lose or double a window, while no transaction grows without
+   * bound.
    */
   private List<Instance> commit(TickPlan plan) {
     Map<String, List<NewInstance>> rowsByTask = new HashMap<>();
