@@ -4,6 +4,7 @@ import dev.carillon.model.Durations;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.CronSchedule;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
@@ -11,6 +12,7 @@ import dev.carillon.store.Decision;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,6 +76,9 @@ public final class TickPlanner {
     List<TaskDefinition> ordered = new ArrayList<>(tasks);
     ordered.sort(Comparator.comparing(TaskDefinition::id));
     Acc acc = new Acc();
+    // Many tasks share an expression and zone (and, on time, their cursor): compute each distinct
+    // fire-time list once per tick. Schedules are equal when expression and zone are.
+    Map<FireQuery, List<Instant>> fireMemo = new HashMap<>();
     for (TaskDefinition task : ordered) {
       Instant cursor = cursors.get(task.id());
       if (cursor == null) {
@@ -85,7 +90,7 @@ public final class TickPlanner {
         continue;
       }
       acc.evaluated++;
-      planTask(task, cursor, liveByTask.getOrDefault(task.id(), List.of()), now, acc);
+      planTask(task, cursor, liveByTask.getOrDefault(task.id(), List.of()), now, acc, fireMemo);
     }
     return new TickPlan(
         acc.rows,
@@ -105,10 +110,20 @@ public final class TickPlanner {
             acc.truncated));
   }
 
+  private record FireQuery(CronSchedule schedule, Instant cursor) {}
+
   private void planTask(
-      TaskDefinition task, Instant cursor, List<Instance> live, Instant now, Acc acc) {
+      TaskDefinition task,
+      Instant cursor,
+      List<Instance> live,
+      Instant now,
+      Acc acc,
+      Map<FireQuery, List<Instant>> fireMemo) {
     int cap = settings.maxWindowsPerTask();
-    List<Instant> fires = task.trigger().schedule().fireTimes(cursor, now, cap);
+    CronSchedule schedule = task.trigger().schedule();
+    List<Instant> fires =
+        fireMemo.computeIfAbsent(
+            new FireQuery(schedule, cursor), q -> schedule.fireTimes(cursor, now, cap));
     Instant newCursor = now;
     if (fires.size() == cap) {
       // The backlog may go on; evaluate the rest on the next ticks, oldest first.

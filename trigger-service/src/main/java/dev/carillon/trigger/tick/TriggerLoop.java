@@ -76,6 +76,10 @@ public final class TriggerLoop {
   /** The next fire time after {@code cursor} for one definition object; null means never. */
   private record NextFire(TaskDefinition def, Instant cursor, Instant next) {}
 
+  private record ScheduleAt(dev.carillon.model.schedule.CronSchedule schedule, Instant cursor) {}
+
+  private final Map<ScheduleAt, java.util.Optional<Instant>> nextFireMemo = new HashMap<>();
+
   /**
    * @param taskStore for the stored cursors
    * @param instances for live instances and the commit
@@ -144,6 +148,7 @@ public final class TriggerLoop {
         cursors.putAll(taskStore.cursors());
         cursorsLoaded = true;
       }
+      nextFireMemo.clear();
       List<TaskDefinition> all = tasks.refresh();
       metrics.invalidTasks(tasks.invalidCount());
       long tLoaded = System.nanoTime();
@@ -253,7 +258,14 @@ public final class TriggerLoop {
     if (cached != null && cached.def() == t && cached.cursor().equals(cursor)) {
       return cached.next();
     }
-    Instant next = t.trigger().schedule().nextAfter(cursor).orElse(null);
+    // Tasks that share a schedule and a cursor (all on-time tasks with a common cron) share the
+    // answer; the memo is cleared every tick, so it holds only this tick's cursors.
+    Instant next =
+        nextFireMemo
+            .computeIfAbsent(
+                new ScheduleAt(t.trigger().schedule(), cursor),
+                k -> k.schedule().nextAfter(k.cursor()))
+            .orElse(null);
     nextFires.put(t.id(), new NextFire(t, cursor, next));
     return next;
   }
