@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 
 /** {@code schedctl apply -f tasks.yaml}: all tasks of a file, or none. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "apply",
     description =
         "Validate every task in a YAML file, then write all of them in one transaction, or none. Tasks not in the file are left alone; paused flags are kept.")

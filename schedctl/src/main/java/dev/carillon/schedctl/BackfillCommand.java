@@ -16,6 +16,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code schedctl backfill TASK --from --to [--rate]}. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "backfill",
     description =
         "Create the missing windows of a past range, origin BACKFILL, and publish them, at most --rate instances per second. Windows that exist (in any status) are never touched.")

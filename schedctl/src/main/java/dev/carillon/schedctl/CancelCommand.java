@@ -8,6 +8,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code schedctl cancel ID}. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "cancel",
     description =
         "Cancel an instance that has not finished. A running attempt is stopped at its worker's next heartbeat; the window stays CANCELLED until re-run.")

@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code schedctl config get|set|unset} on the compacted configuration topic. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "config",
     description = {
       "Read and change live configuration on the compacted " + Topics.CONFIG + " topic.",
@@ -47,6 +48,7 @@ final class ConfigCommand implements Callable<Integer> {
   }
 
   @Command(
+      mixinStandardHelpOptions = true,
       name = "get",
       description = "Print the current value of KEY, or of every key when KEY is omitted.")
   static final class Get implements Callable<Integer> {
@@ -151,6 +153,7 @@ final class ConfigCommand implements Callable<Integer> {
   }
 
   @Command(
+      mixinStandardHelpOptions = true,
       name = "unset",
       description = "Remove KEY (a tombstone); the services fall back to their defaults.")
   static final class Unset implements Callable<Integer> {

@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code schedctl describe instance ID}. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "describe",
     description = "Show one object in full.",
     subcommands = DescribeCommand.InstanceCommand.class)

@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code schedctl get tasks|instances}. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "get",
     description = "List tasks or instances.",
     subcommands = {GetCommand.Tasks.class, GetCommand.Instances.class})
@@ -142,6 +143,7 @@ final class GetCommand implements Callable<Integer> {
   }
 
   @Command(
+      mixinStandardHelpOptions = true,
       name = "instances",
       aliases = "instance",
       description = "List instances, newest scheduled first.")

@@ -17,6 +17,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code schedctl next TASK}: the coming fire times, and which ones a DST change moves. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "next",
     description =
         "Show a task's next fire times in its zone and in UTC, with their windows, flagging every fire time a daylight-saving change shifts or doubles.")

@@ -8,6 +8,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code schedctl pause TASK}: the trigger creates no windows for it until resumed. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "pause",
     description =
         "Pause a task: the trigger creates no new windows for it. Instances that exist keep going; cancel them to stop them.")

@@ -11,6 +11,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code schedctl rerun ID}: a finished instance runs again. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "rerun",
     description =
         "Run a finished instance (SUCCESS, DEAD, SKIPPED, CANCELLED) again: back to PENDING with a fresh retry budget, origin unchanged, and published to the workers.")

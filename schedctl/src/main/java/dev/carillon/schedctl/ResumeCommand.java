@@ -6,6 +6,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code schedctl resume TASK}. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "resume",
     description =
         "Resume a paused task: the trigger creates its windows again. Use backfill for windows missed while it was paused.")

@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 
 /** {@code schedctl retry-plan}: how many exponential retries fit in a recovery time. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "retry-plan",
     description =
         "How many exponential retries fit in an acceptable recovery time, counting the waits one after another (5m, 10m, 20m is 35m in all). Connects to nothing.")

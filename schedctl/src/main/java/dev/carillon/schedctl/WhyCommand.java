@@ -11,6 +11,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code schedctl why TASK WINDOW}: every decision ever made about one window. */
 @Command(
+    mixinStandardHelpOptions = true,
     name = "why",
     description =
         "Tell, in order, every decision made about one window of a task: created, skipped and why, claimed by whom, failed why, retried when, dead why, re-run or cancelled by whom.")
