@@ -87,6 +87,8 @@ public final class CarillonSystem implements BenchSystem {
             + CarillonRun.PARTITIONS
             + " partitions, replication 1; a fresh consumer group per run",
         "services log at WARN like the peers (at INFO the worker writes two lines per instance)",
+        "tasks: window EVERY_FIRE, overlap ALLOW (the peers run every fire whatever the"
+            + " previous one is doing; Carillon's default SKIP would record late fires SKIPPED)",
         "burst: one task per instance (cron with a year, e.g. `5 30 12 30 11 ? 2026`, window"
             + " `EVERY_FIRE`, zone UTC), applied with `TaskStore.applyAll` and their trigger"
             + " cursors started before the due instant T (not measured); one tick at T creates"
