@@ -52,6 +52,7 @@ final class TransitionFeed implements Runnable {
         }
         log.warn("transition feed could not read the event log: {}", e.toString());
         try {
+          // The database is unreachable (restart, shutdown): back off instead of spinning.
           Thread.sleep(1000);
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();

@@ -77,12 +77,14 @@ public final class PeriodicLoop {
     while (thread.get() == me && !me.isInterrupted()) {
       try {
         step.run();
+        // The pause is the loop's polling interval; leadership loss interrupts it at once.
         Thread.sleep(pause.toMillis());
       } catch (InterruptedException e) {
         return;
       } catch (RuntimeException e) {
         log.error("{}: round failed; retrying", name, e);
         try {
+          // Same pause after a failure, so a down database does not become a hot loop.
           Thread.sleep(pause.toMillis());
         } catch (InterruptedException ie) {
           return;
