@@ -26,7 +26,7 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
-import org.jooq.Row2;
+import org.jooq.Result;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -40,6 +40,9 @@ import org.jooq.impl.SQLDataType;
  * <p>Thread-safe; every method runs in its own transaction.
  */
 public final class InstanceStore {
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(InstanceStore.class);
+
   /** The database's clock at the start of the transaction. */
   static final Field<Instant> NOW = DSL.field("now()", SQLDataType.INSTANT);
 
@@ -271,7 +274,8 @@ public final class InstanceStore {
                   .set(TASK_INSTANCE.WORKER_ID, workerId)
                   .set(TASK_INSTANCE.STARTED_AT, NOW)
                   .set(TASK_INSTANCE.UPDATED_AT, NOW)
-                  .where(TASK_INSTANCE.ID.eq(DSL.any(ids.toArray(Long[]::new))))
+                  .from(idTable(ids))
+                  .where(TASK_INSTANCE.ID.eq(ID_COLUMN))
                   .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
                   .returning()
                   .fetch()
@@ -297,15 +301,25 @@ public final class InstanceStore {
     if (leases.isEmpty()) {
       return Set.of();
     }
-    List<Row2<Long, Integer>> pairs = new ArrayList<>(leases.size());
+    Long[] ids = new Long[leases.size()];
+    Integer[] attempts = new Integer[leases.size()];
+    int k = 0;
     for (Lease l : leases) {
-      pairs.add(DSL.row(l.instanceId(), l.attempt()));
+      ids[k] = l.instanceId();
+      attempts[k++] = l.attempt();
     }
+    // Joined with unnest for the same reason as idTable: linear whatever the statistics say.
+    Table<?> held =
+        DSL.table(
+            "unnest({0}::bigint[], {1}::int[]) as held(id, attempt)",
+            DSL.val(ids), DSL.val(attempts));
     return new HashSet<>(
         dsl.update(TASK_INSTANCE)
             .set(TASK_INSTANCE.LEASE_UNTIL, nowPlus(TASK_INSTANCE.TIMEOUT_MS))
             .set(TASK_INSTANCE.UPDATED_AT, NOW)
-            .where(DSL.row(TASK_INSTANCE.ID, TASK_INSTANCE.ATTEMPT).in(pairs))
+            .from(held)
+            .where(TASK_INSTANCE.ID.eq(DSL.field(DSL.name("held", "id"), Long.class)))
+            .and(TASK_INSTANCE.ATTEMPT.eq(DSL.field(DSL.name("held", "attempt"), Integer.class)))
             .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.RUNNING.name()))
             .and(TASK_INSTANCE.WORKER_ID.eq(workerId))
             .returning(TASK_INSTANCE.ID)
@@ -358,6 +372,123 @@ public final class InstanceStore {
                                   : outcome.reason()))));
           return done.isPresent();
         });
+  }
+
+  /** How often {@link #completeAll} runs its transaction again after a deadlock. */
+  static final int DEADLOCK_TRIES = 5;
+
+  /**
+   * Writes the ends of many attempts in one transaction: one {@code UPDATE ... FROM unnest(...)}
+   * and one event insert, whatever the batch size. Each row is fenced exactly like {@link
+   * #complete}: it is written only while it is RUNNING at the completion's attempt, and only a
+   * written row gets its event. A stale completion in the batch changes nothing and does not stop
+   * the others.
+   *
+   * <p>Runs the transaction again (a few times) when PostgreSQL aborts it as a deadlock victim;
+   * that can happen when another multi-row statement (a heartbeat, another batch) locks some of the
+   * same rows in another order.
+   *
+   * @param completions at most one per instance
+   * @return the leases whose end was written; the others were stale or no longer RUNNING
+   * @throws IllegalArgumentException when an instance appears twice
+   */
+  public Set<Lease> completeAll(List<Completion> completions, String actor) {
+    if (completions.isEmpty()) {
+      return Set.of();
+    }
+    Map<Long, Completion> byId = new java.util.TreeMap<>();
+    for (Completion c : completions) {
+      InstanceStatus.RUNNING.checkTransition(c.outcome().status());
+      if (byId.put(c.lease().instanceId(), c) != null) {
+        throw new IllegalArgumentException(
+            "instance " + c.lease().instanceId() + " appears twice in one completeAll batch");
+      }
+    }
+    for (int tried = 1; ; tried++) {
+      try {
+        return dsl.transactionResult(cfg -> completeIn(DSL.using(cfg), byId, actor));
+      } catch (org.jooq.exception.DataAccessException e) {
+        if (tried >= DEADLOCK_TRIES || !"40P01".equals(e.sqlState())) {
+          throw e;
+        }
+        log.info("completeAll was a deadlock victim (try {}); running it again", tried);
+      }
+    }
+  }
+
+  private static Set<Lease> completeIn(DSLContext tx, Map<Long, Completion> byId, String actor) {
+    // Sorted by id (byId is a TreeMap), so two batches over the same rows usually lock them in the
+    // same order; the deadlock retry above covers the rest.
+    int n = byId.size();
+    Long[] ids = new Long[n];
+    Integer[] attempts = new Integer[n];
+    String[] statuses = new String[n];
+    String[] summaries = new String[n];
+    Boolean[] truncated = new Boolean[n];
+    String[] uris = new String[n];
+    String[] reasons = new String[n];
+    Boolean[] nonRetryable = new Boolean[n];
+    int k = 0;
+    for (Completion c : byId.values()) {
+      Outcome o = c.outcome();
+      boolean success = o.status() == InstanceStatus.SUCCESS;
+      ids[k] = c.lease().instanceId();
+      attempts[k] = c.lease().attempt();
+      statuses[k] = o.status().name();
+      summaries[k] = success ? o.summary() : null;
+      truncated[k] = success && o.truncated();
+      uris[k] = success ? o.uri() : null;
+      reasons[k] = o.reason();
+      nonRetryable[k++] = o.nonRetryable();
+    }
+    Result<Record> rows =
+        tx.resultQuery(
+                "UPDATE task_instance t SET status = v.status, lease_until = NULL,"
+                    + " updated_at = now(), fail_reason = v.reason,"
+                    + " non_retryable = v.non_retryable,"
+                    + " result_summary = CASE WHEN v.status = 'SUCCESS' THEN v.summary"
+                    + " ELSE t.result_summary END,"
+                    + " result_truncated = CASE WHEN v.status = 'SUCCESS' THEN v.truncated"
+                    + " ELSE t.result_truncated END,"
+                    + " result_uri = CASE WHEN v.status = 'SUCCESS' THEN v.uri"
+                    + " ELSE t.result_uri END,"
+                    + " finished_at = CASE WHEN v.status = 'SUCCESS' THEN now()"
+                    + " ELSE t.finished_at END"
+                    + " FROM unnest({0}::bigint[], {1}::int[], {2}::varchar[], {3}::text[],"
+                    + " {4}::boolean[], {5}::text[], {6}::text[], {7}::boolean[])"
+                    + " AS v(id, attempt, status, summary, truncated, uri, reason, non_retryable)"
+                    + " WHERE t.id = v.id AND t.status = 'RUNNING' AND t.attempt = v.attempt"
+                    + " RETURNING t.id, t.task_id, t.window_key, t.attempt, t.status",
+                DSL.val(ids),
+                DSL.val(attempts),
+                DSL.val(statuses),
+                DSL.val(summaries),
+                DSL.val(truncated),
+                DSL.val(uris),
+                DSL.val(reasons),
+                DSL.val(nonRetryable))
+            .fetch();
+    Set<Lease> written = new HashSet<>();
+    List<EventRow> events = new ArrayList<>(rows.size());
+    for (Record r : rows) {
+      long id = r.get(0, Long.class);
+      int attempt = r.get(3, Integer.class);
+      Outcome o = byId.get(id).outcome();
+      written.add(new Lease(id, attempt));
+      events.add(
+          new EventRow(
+              id,
+              r.get(1, String.class),
+              r.get(2, String.class),
+              InstanceEvent.Kind.TRANSITION,
+              InstanceStatus.RUNNING,
+              InstanceStatus.valueOf(r.get(4, String.class)),
+              attempt,
+              actor,
+              o.status() == InstanceStatus.SUCCESS ? "succeeded" : o.reason()));
+    }
+    insertEvents(tx, events);
+    return written;
   }
 
   /**
@@ -572,16 +703,24 @@ public final class InstanceStore {
   // ---------------------------------------------------------------- dispatch
 
   /**
-   * PENDING instances that need publishing: never dispatched, or dispatched more than {@code
-   * redispatchAfter} ago and still PENDING. Oldest first.
+   * PENDING instances that need publishing: never dispatched and unchanged for {@code
+   * undispatchedAfter}, or dispatched more than {@code redispatchAfter} ago and still PENDING.
+   * Oldest first.
+   *
+   * @param undispatchedAfter how long a row may wait unstamped before it counts as stranded: a row
+   *     just created is normally being published right now (its message is in the publisher's queue
+   *     or its stamp skipped a claim in flight), and publishing it again only makes a duplicate
+   *     message
    */
-  public List<Instance> undispatched(Duration redispatchAfter, int limit) {
+  public List<Instance> undispatched(
+      Duration undispatchedAfter, Duration redispatchAfter, int limit) {
     return dsl.selectFrom(TASK_INSTANCE)
         .where(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
         .and(
             TASK_INSTANCE
                 .DISPATCHED_AT
                 .isNull()
+                .and(TASK_INSTANCE.UPDATED_AT.le(nowMinus(undispatchedAfter)))
                 .or(TASK_INSTANCE.DISPATCHED_AT.lt(nowMinus(redispatchAfter))))
         .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
         .limit(limit)
@@ -590,8 +729,17 @@ public final class InstanceStore {
   }
 
   /**
-   * Stamps {@code dispatched_at = now} on the given PENDING instances after Kafka acknowledged
-   * them.
+   * Stamps {@code dispatched_at} on the instances among {@code ids} that are still PENDING, after
+   * their ids were acknowledged by Kafka, so that the stranded-PENDING sweep leaves them alone.
+   *
+   * <p>Rows locked by another transaction are skipped ({@code FOR UPDATE SKIP LOCKED}) rather than
+   * waited for: during a burst that transaction is almost always a worker's claim, after which the
+   * row is no longer PENDING and needs no stamp. Waiting would serialize the trigger's publishing
+   * behind the workers' claims. A row skipped for another reason keeps a null stamp and is
+   * published again by a later sweep, which costs a duplicate message (its claim is lost), not a
+   * lost run.
+   *
+   * @return the rows stamped
    */
   public int markDispatched(Collection<Long> ids) {
     if (ids.isEmpty()) {
@@ -599,7 +747,16 @@ public final class InstanceStore {
     }
     return dsl.update(TASK_INSTANCE)
         .set(TASK_INSTANCE.DISPATCHED_AT, NOW)
-        .where(TASK_INSTANCE.ID.eq(DSL.any(ids.toArray(Long[]::new))))
+        .where(
+            TASK_INSTANCE.ID.in(
+                DSL.select(TASK_INSTANCE.ID)
+                    .from(TASK_INSTANCE)
+                    .join(idTable(ids))
+                    .on(TASK_INSTANCE.ID.eq(ID_COLUMN))
+                    .where(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+                    .forUpdate()
+                    .of(TASK_INSTANCE)
+                    .skipLocked()))
         .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
         .execute();
   }
@@ -697,6 +854,19 @@ public final class InstanceStore {
       Integer attempt,
       String actor,
       String reason) {}
+
+  static final Field<Long> ID_COLUMN = DSL.field(DSL.name("ids", "id"), Long.class);
+
+  /**
+   * The ids as a table {@code ids(id)} to join with. Why not {@code id = ANY(?)}: the planner may
+   * then scan a partial status index and test every row against the whole array, which costs (rows
+   * × ids). That is what it does when the statistics still say that few rows are PENDING, i.e. at
+   * the start of a burst, and a 1,000-id claim then took seconds. A join against {@code unnest} is
+   * at worst a hash join, linear in both.
+   */
+  static Table<?> idTable(Collection<Long> ids) {
+    return DSL.table("unnest({0}::bigint[]) as ids(id)", DSL.val(ids.toArray(Long[]::new)));
+  }
 
   private static EventRow transitionEvent(
       Instance after, InstanceStatus from, String actor, String reason) {

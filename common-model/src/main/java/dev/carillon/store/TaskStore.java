@@ -13,6 +13,7 @@ import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.jooq.tables.records.TaskDefinitionRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -120,6 +121,26 @@ public final class TaskStore {
   /** The valid definition of {@code id}, if it exists and is valid. */
   public Optional<TaskDefinition> find(String id) {
     return load(id).flatMap(LoadedTask::definition);
+  }
+
+  /**
+   * The valid definitions among {@code ids}, read in one query; ids that do not exist or whose
+   * definition is invalid are absent from the answer.
+   */
+  public Map<String, TaskDefinition> findAll(Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, TaskDefinition> out = new HashMap<>();
+    // A join with unnest rather than task_id = ANY(?): linear even while the statistics of a
+    // just-filled table are stale (see InstanceStore.idTable).
+    dsl.select(TASK_DEFINITION.fields())
+        .from(TASK_DEFINITION)
+        .join(DSL.table("unnest({0}::varchar[]) as ids(id)", DSL.val(ids.toArray(String[]::new))))
+        .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
+        .fetchInto(TASK_DEFINITION)
+        .forEach(r -> load(r).definition().ifPresent(d -> out.put(d.id(), d)));
+    return out;
   }
 
   /** Sets the paused flag; returns false when the task does not exist or already had the value. */

@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 
 /** Read-only queries the worker needs besides those of {@link InstanceStore}. Thread-safe. */
 public final class WorkerQueries {
@@ -37,7 +36,8 @@ public final class WorkerQueries {
     dsl.select(
             TASK_INSTANCE.ID, TASK_INSTANCE.STATUS, TASK_INSTANCE.ATTEMPT, TASK_INSTANCE.WORKER_ID)
         .from(TASK_INSTANCE)
-        .where(TASK_INSTANCE.ID.eq(DSL.any(ids.toArray(Long[]::new))))
+        .join(InstanceStore.idTable(ids))
+        .on(TASK_INSTANCE.ID.eq(InstanceStore.ID_COLUMN))
         .fetch()
         .forEach(r -> out.put(r.value1(), new ClaimState(r.value2(), r.value3(), r.value4())));
     return out;

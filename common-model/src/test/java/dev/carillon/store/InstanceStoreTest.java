@@ -302,15 +302,58 @@ class InstanceStoreTest {
   }
 
   @Test
+  void a_dispatch_stamp_skips_a_row_another_transaction_holds_instead_of_waiting_for_it()
+      throws Exception {
+    String task = newTask("dispatch-locked");
+    Instance held = newPending(task, "2026-11-01");
+    Instance free = newPending(task, "2026-11-02");
+    CountDownLatch locked = new CountDownLatch(1);
+    CountDownLatch stamped = new CountDownLatch(1);
+    ExecutorService other = Executors.newSingleThreadExecutor();
+    try {
+      // Another transaction (in production: a worker's claim) holds the row lock of `held`.
+      Future<?> holder =
+          other.submit(
+              () ->
+                  db.dsl()
+                      .transaction(
+                          cfg -> {
+                            org.jooq
+                                .impl
+                                .DSL
+                                .using(cfg)
+                                .execute(
+                                    "select id from task_instance where id = ? for update",
+                                    held.id());
+                            locked.countDown();
+                            assertThat(stamped.await(30, TimeUnit.SECONDS)).isTrue();
+                          }));
+      assertThat(locked.await(30, TimeUnit.SECONDS)).isTrue();
+
+      // Returns while the lock is still held (the holder waits for `stamped`), so it did not wait.
+      assertThat(instances.markDispatched(List.of(held.id(), free.id()))).isEqualTo(1);
+      stamped.countDown();
+      holder.get(30, TimeUnit.SECONDS);
+    } finally {
+      stamped.countDown();
+      other.shutdownNow();
+    }
+    assertThat(instances.find(free.id()).orElseThrow().dispatchedAt()).isNotNull();
+    assertThat(instances.find(held.id()).orElseThrow().dispatchedAt())
+        .as("skipped: a later sweep publishes it again")
+        .isNull();
+  }
+
+  @Test
   void undispatched_pending_instances_are_found_until_stamped() {
     String task = newTask("dispatch");
     Instance a = newPending(task, "2026-11-01");
     Instance b = newPending(task, "2026-11-02");
-    assertThat(instances.undispatched(Duration.ofMinutes(5), 1000))
+    assertThat(instances.undispatched(Duration.ZERO, Duration.ofMinutes(5), 1000))
         .extracting(Instance::id)
         .contains(a.id(), b.id());
     assertThat(instances.markDispatched(List.of(a.id()))).isEqualTo(1);
-    assertThat(instances.undispatched(Duration.ofMinutes(5), 1000))
+    assertThat(instances.undispatched(Duration.ZERO, Duration.ofMinutes(5), 1000))
         .extracting(Instance::id)
         .contains(b.id())
         .doesNotContain(a.id());
@@ -318,7 +361,7 @@ class InstanceStoreTest {
         .execute(
             "update task_instance set dispatched_at = now() - interval '10 minutes' where id = ?",
             a.id());
-    assertThat(instances.undispatched(Duration.ofMinutes(5), 1000))
+    assertThat(instances.undispatched(Duration.ZERO, Duration.ofMinutes(5), 1000))
         .extracting(Instance::id)
         .contains(a.id());
   }
@@ -406,5 +449,147 @@ class InstanceStoreTest {
     assertThat(instances.countByStatus(task))
         .containsEntry(PENDING, 7)
         .containsEntry(RETRY_WAIT, 23);
+  }
+
+  private Instance claimKey(String task, String key, String worker) {
+    Instance p =
+        instances
+            .insertAll(List.of(Tasks.pendingKey(task, key, Duration.ofMinutes(5))), "t")
+            .get(0);
+    return instances.claim(List.of(p.id()), worker).get(0);
+  }
+
+  @Test
+  void a_batch_completion_writes_every_current_attempt_and_skips_a_stale_one() {
+    String task = newTask("batch-complete");
+    Instance ok = claimKey(task, "ok", "w1");
+    Instance failed = claimKey(task, "failed", "w1");
+    Instance stale = claimKey(task, "stale", "zombie");
+    // The stale one's lease was stolen: attempt 2 belongs to another worker.
+    assertThat(instances.release(new Lease(stale.id(), 1), "test", "lease stolen")).isTrue();
+    Instance fresh = instances.claim(List.of(stale.id()), "fresh").get(0);
+    assertThat(fresh.attempt()).isEqualTo(2);
+    int staleEventsBefore = instances.events(stale.id()).size();
+
+    Set<Lease> written =
+        instances.completeAll(
+            List.of(
+                new Completion(new Lease(ok.id(), 1), Outcome.success("done", true, "s3://x")),
+                new Completion(new Lease(stale.id(), 1), Outcome.failure("zombie boom", false)),
+                new Completion(new Lease(failed.id(), 1), Outcome.failure("boom", true))),
+            "w1");
+
+    assertThat(written).containsExactlyInAnyOrder(new Lease(ok.id(), 1), new Lease(failed.id(), 1));
+    Instance okRow = instances.find(ok.id()).orElseThrow();
+    assertThat(okRow.status()).isEqualTo(SUCCESS);
+    assertThat(okRow.resultSummary()).isEqualTo("done");
+    assertThat(okRow.resultTruncated()).isTrue();
+    assertThat(okRow.resultUri()).isEqualTo("s3://x");
+    assertThat(okRow.finishedAt()).isNotNull();
+    assertThat(okRow.leaseUntil()).isNull();
+    Instance failedRow = instances.find(failed.id()).orElseThrow();
+    assertThat(failedRow.status()).isEqualTo(FAILED);
+    assertThat(failedRow.failReason()).isEqualTo("boom");
+    assertThat(failedRow.nonRetryable()).isTrue();
+    assertThat(failedRow.leaseUntil()).isNull();
+    Instance staleRow = instances.find(stale.id()).orElseThrow();
+    assertThat(staleRow.status()).isEqualTo(RUNNING);
+    assertThat(staleRow.attempt()).isEqualTo(2);
+    assertThat(staleRow.workerId()).isEqualTo("fresh");
+    assertThat(staleRow.failReason()).isNull();
+
+    // One event per written row, none for the stale one.
+    assertThat(instances.events(ok.id()))
+        .filteredOn(e -> e.from() == RUNNING)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.to()).isEqualTo(SUCCESS);
+              assertThat(e.attempt()).isEqualTo(1);
+              assertThat(e.actor()).isEqualTo("w1");
+              assertThat(e.reason()).isEqualTo("succeeded");
+            });
+    assertThat(instances.events(failed.id()))
+        .filteredOn(e -> e.from() == RUNNING)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.to()).isEqualTo(FAILED);
+              assertThat(e.reason()).isEqualTo("boom");
+            });
+    assertThat(instances.events(stale.id())).hasSize(staleEventsBefore);
+  }
+
+  @Test
+  void a_batch_completion_matches_a_single_completion_row_for_row() {
+    String task = newTask("batch-vs-single");
+    Instance single = claimKey(task, "single", "w");
+    Instance batched = claimKey(task, "batched", "w");
+    Outcome timeout = Outcome.timeout("too slow");
+    assertThat(instances.complete(new Lease(single.id(), 1), timeout, "w")).isTrue();
+    assertThat(
+            instances.completeAll(
+                List.of(new Completion(new Lease(batched.id(), 1), timeout)), "w"))
+        .containsExactly(new Lease(batched.id(), 1));
+    Instance a = instances.find(single.id()).orElseThrow();
+    Instance b = instances.find(batched.id()).orElseThrow();
+    assertThat(b.status()).isEqualTo(a.status()).isEqualTo(TIMEOUT);
+    assertThat(b.failReason()).isEqualTo(a.failReason());
+    assertThat(b.nonRetryable()).isEqualTo(a.nonRetryable());
+    assertThat(b.resultSummary()).isEqualTo(a.resultSummary());
+    assertThat(b.finishedAt() == null).isEqualTo(a.finishedAt() == null);
+    assertThat(b.leaseUntil()).isNull();
+  }
+
+  @Test
+  void a_batch_completion_rejects_an_instance_twice_and_an_empty_batch_writes_nothing() {
+    String task = newTask("batch-twice");
+    Instance i = claimKey(task, "twice", "w");
+    assertThat(instances.completeAll(List.of(), "w")).isEmpty();
+    assertThatThrownBy(
+            () ->
+                instances.completeAll(
+                    List.of(
+                        new Completion(new Lease(i.id(), 1), Outcome.success("a", false, null)),
+                        new Completion(new Lease(i.id(), 1), Outcome.success("b", false, null))),
+                    "w"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(instances.find(i.id()).orElseThrow().status()).isEqualTo(RUNNING);
+  }
+
+  @Test
+  void sixteen_threads_completing_overlapping_batches_write_each_row_once() throws Exception {
+    String task = newTask("race-batch-complete");
+    List<Instance> claimed = new ArrayList<>();
+    for (int k = 0; k < 40; k++) {
+      claimed.add(claimKey(task, "k-" + k, "w"));
+    }
+    int[] racer = {0};
+    List<Set<Lease>> results =
+        race(
+            RACERS,
+            () -> {
+              int me;
+              synchronized (racer) {
+                me = racer[0]++;
+              }
+              // Each racer takes a different, overlapping window of the 40 rows, in its own order.
+              List<Completion> batch = new ArrayList<>();
+              for (int k = 0; k < 20; k++) {
+                Instance i = claimed.get((me * 3 + k * (me % 2 == 0 ? 1 : -1) + 40) % 40);
+                batch.add(
+                    new Completion(
+                        new Lease(i.id(), i.attempt()), Outcome.success("by " + me, false, null)));
+              }
+              return instances.completeAll(batch, "racer-" + me);
+            });
+
+    List<Lease> all = results.stream().flatMap(Set::stream).toList();
+    assertThat(all).doesNotHaveDuplicates();
+    assertThat(all).hasSize(40);
+    for (Instance i : claimed) {
+      assertThat(instances.find(i.id()).orElseThrow().status()).isEqualTo(SUCCESS);
+      assertThat(instances.events(i.id())).filteredOn(e -> e.to() == SUCCESS).hasSize(1);
+    }
   }
 }

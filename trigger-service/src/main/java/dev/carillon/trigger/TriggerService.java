@@ -172,7 +172,8 @@ public final class TriggerService implements AutoCloseable {
             clock,
             dispatcher::submit,
             this::isLeader,
-            registry);
+            registry,
+            settings.tickInterval());
     leaderLoops.add(
         new PeriodicLoop(
             "trigger-events",

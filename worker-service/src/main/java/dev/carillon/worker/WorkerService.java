@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>stop polling (the consumer leaves the group, so other workers take over its partitions);
+ *   <li>release the claimed instances still waiting for a slot ({@code worker.prefetch}) to PENDING
+ *       and publish their ids again;
  *   <li>let running instances finish for up to {@code worker.drain-timeout}, still heartbeating;
  *   <li>cancel the rest and release them to PENDING (recorded, no retry consumed) and publish their
  *       ids again, so another worker starts them at once.
@@ -91,6 +93,7 @@ public final class WorkerService implements AutoCloseable {
             metrics,
             settings.workerId(),
             settings.concurrency(),
+            settings.prefetch(),
             settings.maxSummaryBytes(),
             clock);
     poolRef[0] = pool;
@@ -101,9 +104,11 @@ public final class WorkerService implements AutoCloseable {
             settings.kafka(), settings.topic(), InstancePublisher.DEFAULT_ACK_TIMEOUT);
     Map<String, Object> props = settings.kafka().consumerProps(settings.group());
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, "carillon-worker-" + settings.workerId());
-    // A batch never holds more than the free slots' worth of useful records; a small cap keeps
-    // the re-reads after a full batch cheap.
-    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.max(1, settings.concurrency() * 2));
+    // A batch never holds more than the free capacity's worth of useful records; a cap near it
+    // keeps the re-reads after a full batch cheap.
+    props.put(
+        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+        Math.max(settings.concurrency() * 2, settings.concurrency() + settings.prefetch()));
     this.consumer =
         new InstanceConsumer(
             new KafkaConsumer<>(props),
@@ -204,6 +209,12 @@ public final class WorkerService implements AutoCloseable {
     try {
       consumer.stop();
       consumerThread.join(Duration.ofSeconds(15).toMillis());
+      republish(
+          pool.releaseWaiting(
+              "worker "
+                  + settings.workerId()
+                  + " shut down before the instance started; released without consuming a"
+                  + " retry"));
       if (!pool.awaitQuiet(settings.drainTimeout())) {
         List<Instance> released =
             pool.releaseAll(

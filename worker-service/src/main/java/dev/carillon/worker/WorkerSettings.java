@@ -22,6 +22,8 @@ import java.util.Optional;
  *   dev.carillon.config.CommonSettings})</caption>
  *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>worker.concurrency</td><td>4</td><td>runs at once on this worker</td></tr>
+ *   <tr><td>worker.prefetch</td><td>0</td><td>claimed instances that may wait for a free run
+ *       slot; raise it for many short runs</td></tr>
  *   <tr><td>worker.group</td><td>carillon-workers</td><td>Kafka consumer group</td></tr>
  *   <tr><td>worker.topic</td><td>carillon.instances</td><td>topic to consume and republish to</td></tr>
  *   <tr><td>worker.max-summary-bytes</td><td>4096</td><td>UTF-8 bytes of a result summary kept</td></tr>
@@ -38,6 +40,10 @@ import java.util.Optional;
  * @param adminPort port of the health and metrics endpoints (0 picks a free one)
  * @param workerId this worker's name in claims, events and logs
  * @param concurrency the most runs at once, 1..1024
+ * @param prefetch how many instances beyond {@code concurrency} one claim may take, to wait on this
+ *     worker for a free slot, 0..100000; 0 claims only for free slots (right for long agent runs:
+ *     nothing waits here that another worker could start), a few hundred lets a worker with many
+ *     short runs claim a whole poll batch in one statement
  * @param group the consumer group shared by all workers
  * @param topic the instances topic
  * @param maxSummaryBytes the most UTF-8 bytes of a summary kept with the instance
@@ -52,6 +58,7 @@ public record WorkerSettings(
     int adminPort,
     String workerId,
     int concurrency,
+    int prefetch,
     String group,
     String topic,
     int maxSummaryBytes,
@@ -65,6 +72,9 @@ public record WorkerSettings(
 
   /** Runs at once unless configured. */
   public static final int DEFAULT_CONCURRENCY = 4;
+
+  /** The largest {@code worker.prefetch}. */
+  public static final int MAX_PREFETCH = 100_000;
 
   /** The consumer group unless configured. */
   public static final String DEFAULT_GROUP = "carillon-workers";
@@ -96,6 +106,7 @@ public record WorkerSettings(
           "admin.port",
           "instance.id",
           "worker.concurrency",
+          "worker.prefetch",
           "worker.group",
           "worker.topic",
           "worker.max-summary-bytes",
@@ -113,6 +124,10 @@ public record WorkerSettings(
     }
     if (concurrency < 1 || concurrency > 1024) {
       throw new IllegalArgumentException("concurrency must be 1..1024, was " + concurrency);
+    }
+    if (prefetch < 0 || prefetch > MAX_PREFETCH) {
+      throw new IllegalArgumentException(
+          "prefetch must be 0.." + MAX_PREFETCH + ", was " + prefetch);
     }
     if (group == null || group.isBlank()) {
       throw new IllegalArgumentException("group must not be blank");
@@ -147,6 +162,7 @@ public record WorkerSettings(
           c.integer("admin.port", DEFAULT_ADMIN_PORT, 0, 65535),
           c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()),
           c.integer("worker.concurrency", DEFAULT_CONCURRENCY, 1, 1024),
+          c.integer("worker.prefetch", 0, 0, MAX_PREFETCH),
           c.string("worker.group", DEFAULT_GROUP),
           c.string("worker.topic", Topics.INSTANCES),
           c.integer(
@@ -184,6 +200,8 @@ public record WorkerSettings(
         + workerId
         + " concurrency="
         + concurrency
+        + " prefetch="
+        + prefetch
         + " group="
         + group
         + " topic="

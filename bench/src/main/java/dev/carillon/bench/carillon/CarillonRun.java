@@ -56,6 +56,8 @@ final class CarillonRun implements SchedulerUnderTest {
   static final int TRIGGER_POOL = 4;
   static final int RETRY_POOL = 2;
   static final int BENCH_POOL = 2;
+  // The runs are no-ops: claim a whole poll batch ahead of the 10 run slots (worker.prefetch).
+  static final int PREFETCH = 1000;
   // Long enough that no lease runs out during a burst of 20,000 on a busy machine.
   private static final Duration TASK_TIMEOUT = Duration.ofMinutes(10);
   // Creating N tasks and letting a tick start their cursors happens before the due instant T (not
@@ -104,6 +106,7 @@ final class CarillonRun implements SchedulerUnderTest {
       Map<String, String> w = new HashMap<>(common);
       w.put("db.pool-size", Integer.toString(ctx.poolSize()));
       w.put("worker.concurrency", Integer.toString(ctx.threads()));
+      w.put("worker.prefetch", Integer.toString(PREFETCH));
       w.put("worker.topic", topic);
       w.put("worker.group", "bench-" + unique);
       started.add(

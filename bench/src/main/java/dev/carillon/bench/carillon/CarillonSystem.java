@@ -68,12 +68,15 @@ public final class CarillonSystem implements BenchSystem {
             + ", `acks=all`, idempotent",
         "worker: `worker.concurrency` "
             + o.threads()
-            + " (one thread per run); consumer `max.poll.records` "
-            + Math.max(1, 2 * o.threads())
-            + " (2 × concurrency), claims at most the free slots per poll in one"
-            + " `UPDATE ... WHERE id = ANY(?) AND status = 'PENDING'`, poll timeout "
+            + " (run threads, reused), `worker.prefetch` "
+            + CarillonRun.PREFETCH
+            + " (a claim may take up to concurrency + prefetch instances, which wait on the"
+            + " worker for a run thread); consumer `max.poll.records` "
+            + (o.threads() + CarillonRun.PREFETCH)
+            + ", one claim `UPDATE ... WHERE id = ANY(?) AND status = 'PENDING'` and one"
+            + " task-definition `SELECT` per poll batch, poll timeout "
             + WorkerService.POLL_TIMEOUT.toMillis()
-            + " ms; one completion transaction per instance",
+            + " ms; ends written in groups (one transaction for all the ends ready at once)",
         "pools (HikariCP): worker "
             + o.poolSize()
             + " (threads + 2, as every system), trigger "

@@ -82,6 +82,8 @@ public final class DependencyReleaser {
 
   private final Object lock = new Object();
   private boolean loaded;
+  private TaskGraph graph;
+  private List<TaskDefinition> graphOf;
   private long offset;
   private final TreeMap<Long, Instant> handled = new TreeMap<>();
 
@@ -129,6 +131,7 @@ public final class DependencyReleaser {
   public void resync() {
     synchronized (lock) {
       loaded = false;
+      graphOf = null;
     }
   }
 
@@ -141,7 +144,13 @@ public final class DependencyReleaser {
         tasks.clear();
         loaded = true;
       }
-      TaskGraph graph = TaskGraph.of(tasks.refresh());
+      List<TaskDefinition> defs = tasks.refresh();
+      if (defs != graphOf) {
+        // The cache hands back the same list while no task changed; 20,000 tasks take a while to
+        // walk, so the graph is rebuilt only on a change.
+        graph = TaskGraph.of(defs);
+        graphOf = defs;
+      }
       int read = 0;
       List<Instance> created = new ArrayList<>();
       List<Instance> rerun = new ArrayList<>();

@@ -110,7 +110,10 @@ public final class Dispatcher implements AutoCloseable {
       batch.clear();
     }
     if (active.getAsBoolean()) {
-      List<Instance> stranded = store.undispatched(redispatchAfter, BATCH);
+      // A row left unstamped for a whole sweep interval was not published by this dispatcher's
+      // queue (Kafka refused it, or it was created by a leader that died); younger ones are still
+      // on their way.
+      List<Instance> stranded = store.undispatched(sweepEvery, redispatchAfter, BATCH);
       if (!stranded.isEmpty()) {
         log.info("Publishing {} undispatched PENDING instance(s)", stranded.size());
         acked += publish(stranded);

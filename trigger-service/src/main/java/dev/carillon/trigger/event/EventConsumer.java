@@ -70,6 +70,10 @@ public final class EventConsumer {
   private final Object lock = new Object();
   private KafkaConsumer<String, byte[]> consumer;
   private Set<String> subscribed = Set.of();
+  private final long taskRefreshNanos;
+  private long refreshedAt;
+  private List<TaskDefinition> refreshedFrom;
+  private Map<String, List<TaskDefinition>> eventTasks = Map.of();
 
   /**
    * What one poll did.
@@ -87,6 +91,9 @@ public final class EventConsumer {
    *     the committed offsets
    * @param dispatch receives the new PENDING instances; must not block
    * @param mayCommit asked before writing; false (leadership lost) drops the poll uncommitted
+   * @param taskRefresh how long the event tasks read from the database are reused; the loop polls
+   *     every few milliseconds when idle, and each refresh reads a fingerprint of the whole task
+   *     table, so a tick's worth of reuse keeps an idle trigger with many tasks cheap
    */
   public EventConsumer(
       KafkaSettings kafka,
@@ -97,7 +104,8 @@ public final class EventConsumer {
       Clock clock,
       Consumer<List<Instance>> dispatch,
       BooleanSupplier mayCommit,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      Duration taskRefresh) {
     this.kafka = Objects.requireNonNull(kafka, "kafka");
     this.groupId = Objects.requireNonNull(groupId, "groupId");
     this.tasks = new TaskCache(queries);
@@ -107,17 +115,36 @@ public final class EventConsumer {
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
     this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.taskRefreshNanos = taskRefresh.toNanos();
+  }
+
+  /** The unpaused event tasks by topic, read again at most every {@code taskRefresh}. */
+  private Map<String, List<TaskDefinition>> eventTasks() {
+    long now = System.nanoTime();
+    if (refreshedFrom != null && now - refreshedAt < taskRefreshNanos) {
+      return eventTasks;
+    }
+    refreshedAt = now;
+    List<TaskDefinition> all = tasks.refresh();
+    if (all == refreshedFrom) {
+      // The cache hands back the same list while no task changed.
+      return eventTasks;
+    }
+    Map<String, List<TaskDefinition>> fresh = new TreeMap<>();
+    for (TaskDefinition t : all) {
+      if (t.triggerKind() == TriggerKind.EVENT && !t.paused()) {
+        fresh.computeIfAbsent(t.event().topic(), k -> new ArrayList<>()).add(t);
+      }
+    }
+    refreshedFrom = all;
+    eventTasks = fresh;
+    return fresh;
   }
 
   /** Polls once (waiting at most {@code timeout}), writes the instances, then commits offsets. */
   public Poll pollOnce(Duration timeout) {
     synchronized (lock) {
-      Map<String, List<TaskDefinition>> byTopic = new TreeMap<>();
-      for (TaskDefinition t : tasks.refresh()) {
-        if (t.triggerKind() == TriggerKind.EVENT && !t.paused()) {
-          byTopic.computeIfAbsent(t.event().topic(), k -> new ArrayList<>()).add(t);
-        }
-      }
+      Map<String, List<TaskDefinition>> byTopic = eventTasks();
       if (!byTopic.keySet().equals(subscribed)) {
         closeConsumer();
         if (!byTopic.isEmpty()) {

@@ -61,7 +61,8 @@ class EventConsumerTest {
             new SettableClock(T0),
             dispatched::addAll,
             () -> true,
-            registry);
+            registry,
+            Duration.ZERO);
   }
 
   @AfterEach

@@ -36,15 +36,18 @@ import org.slf4j.LoggerFactory;
  *       record is logged with its partition and offset, counted and passed over;
  *   <li>the valid ids are claimed in one compare-and-set ({@link InstanceStore#claim}); an id whose
  *       claim is lost is dropped, counted and logged with the instance's current state;
- *   <li>the claimed instances start;
+ *   <li>the claimed instances go to the {@link RunPool}, which reads their task definitions in one
+ *       query and starts them as run slots free ({@code worker.prefetch} lets a claim take more
+ *       than the free slots);
  *   <li>each partition is moved back ({@code seek}) to its first record that was not looked at, and
- *       the offsets up to there are committed.
+ *       the offsets up to there are committed (asynchronously).
  * </ol>
  *
- * <p>So claimed work never waits in a queue: records beyond the free slots are read again later.
- * When no slot is free the consumer pauses its partitions and keeps polling (to stay in the group)
- * without receiving records; it resumes when a slot frees. When the claim itself fails (database
- * down), nothing is committed and every partition is moved back to the start of the batch.
+ * <p>So claimed work waits on this worker only as far as {@code worker.prefetch} allows: records
+ * beyond the free capacity are read again later. When no slot is free the consumer pauses its
+ * partitions and keeps polling (to stay in the group) without receiving records; it resumes when a
+ * slot frees. When the claim itself fails (database down), nothing is committed and every partition
+ * is moved back to the start of the batch.
  */
 public final class InstanceConsumer implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(InstanceConsumer.class);
@@ -181,9 +184,7 @@ public final class InstanceConsumer implements Runnable {
       return;
     }
     metrics.claimed.increment(claimed.size());
-    for (Instance i : claimed) {
-      pool.start(i);
-    }
+    pool.startAll(claimed);
     reportLostClaims(candidates, claimed);
 
     for (TopicPartition tp : stoppedEarly) {
@@ -245,24 +246,17 @@ public final class InstanceConsumer implements Runnable {
   private void commit(Map<TopicPartition, Long> next) {
     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
     next.forEach((tp, offset) -> offsets.put(tp, new OffsetAndMetadata(offset)));
-    try {
-      consumer.commitSync(offsets);
-    } catch (WakeupException e) {
-      // stop() raced with the commit; the claims are made, so commit anyway.
-      stopping = true;
-      commitQuietly(offsets);
-    } catch (KafkaException e) {
-      // Typically a rebalance: the next owner reads these records again and loses the claims.
-      log.warn("Committing offsets {} failed: {}", offsets, e.toString());
-    }
-  }
-
-  private void commitQuietly(Map<TopicPartition, OffsetAndMetadata> offsets) {
-    try {
-      consumer.commitSync(offsets);
-    } catch (KafkaException e) {
-      log.warn("Committing offsets {} failed: {}", offsets, e.toString());
-    }
+    // Asynchronous: the claims, not the offsets, decide who runs an instance, so the next poll
+    // need not wait for the broker. A commit lost to a rebalance only means that the next owner
+    // reads these records again and loses their claims (logged and counted as lost claims).
+    // Kafka sends commits in order, and close() waits for those in flight.
+    consumer.commitAsync(
+        offsets,
+        (committed, error) -> {
+          if (error != null) {
+            log.warn("Committing offsets {} failed: {}", offsets, error.toString());
+          }
+        });
   }
 
   private void backoff() {

@@ -5,6 +5,7 @@ import dev.carillon.api.AgentTask;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.Completion;
 import dev.carillon.store.InstanceStore;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
@@ -13,34 +14,46 @@ import dev.carillon.worker.plugin.PluginRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The runs in progress on this worker: a fixed number of slots, one dedicated thread per run, a
- * deadline per run, and the single place that decides who writes an attempt's end.
+ * The runs of this worker: claimed instances waiting for a thread, runs in progress and ends being
+ * written. It bounds two things: <em>concurrency</em> (plugin runs at once; a thread per run, taken
+ * from a reusable pool) and <em>capacity</em> ({@code concurrency + prefetch}: instances claimed
+ * and not yet recorded as ended). A prefetch above zero lets the consumer claim a whole poll batch
+ * of short runs in one statement while earlier runs still hold the threads; the claimed instances
+ * wait here, their leases renewed by the heartbeat, and start in claim order.
  *
- * <p>Every run has a state that moves once, by compare-and-set, from RUNNING to exactly one of:
- * COMPLETING (the plugin returned or threw first; its outcome is written, fenced by attempt),
- * TIMED_OUT (the deadline came first; TIMEOUT is written), LEASE_LOST (a heartbeat found the lease
- * gone; nothing is written) or RELEASED (shutdown; the instance goes back to PENDING). Whatever the
- * plugin does after losing that race is discarded.
+ * <p>Every run has a state that moves by compare-and-set: QUEUED (claimed, waiting for a thread) to
+ * RUNNING, then to exactly one of COMPLETING (the plugin returned or threw first; its outcome is
+ * written, fenced by attempt), TIMED_OUT (the deadline came first; TIMEOUT is written), LEASE_LOST
+ * (a heartbeat found the lease gone; nothing is written) or RELEASED (shutdown; the instance goes
+ * back to PENDING). A QUEUED run can also become LEASE_LOST or RELEASED. Whatever a plugin does
+ * after losing that race is discarded.
  *
- * <p>A slot is taken when a claimed instance starts and given back when its thread ends, not when
- * its outcome is written: a plugin that ignores interrupts keeps its slot, so such plugins cannot
- * pile up unbounded threads.
+ * <p>Ends are written by a {@link CompletionWriter}, which groups the ends that are ready at the
+ * same time into one transaction; a run's thread hands its outcome over and is free for the next
+ * run at once. A run leaves the pool (and gives back its capacity) when both its thread is done
+ * with it and its end is written; so a plugin that ignores interrupts keeps its thread slot and its
+ * capacity, and such plugins cannot pile up unbounded threads.
  *
- * <p>Thread-safe. {@link #start} is called by the consumer thread only, which makes {@link
+ * <p>Thread-safe. {@link #startAll} is called by the consumer thread only, which makes {@link
  * #freeSlots()} a safe upper bound for the next claim.
  */
 public final class RunPool implements AutoCloseable {
@@ -48,6 +61,7 @@ public final class RunPool implements AutoCloseable {
 
   /** Where a run stands; see the class comment. */
   enum State {
+    QUEUED,
     RUNNING,
     COMPLETING,
     TIMED_OUT,
@@ -55,22 +69,32 @@ public final class RunPool implements AutoCloseable {
     RELEASED
   }
 
-  /** One run in progress. */
+  /** One claimed instance, from its claim until it leaves the pool. */
   static final class Run {
     final Instance instance;
     final Lease lease;
-    final RunContext context;
     final Duration timeout;
-    final long startedNanos = System.nanoTime();
-    final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
-    volatile Thread thread;
+    final TaskDefinition definition;
+    final AgentTask task;
+    final long claimedNanos = System.nanoTime();
+    final AtomicReference<State> state;
+    volatile RunContext context;
     volatile ScheduledFuture<?> deadlineTimer;
 
-    Run(Instance instance, RunContext context) {
+    // Guarded by this: the thread running the plugin (null when none), whether the thread is done
+    // with this run, whether an end write is outstanding, and whether the run left the pool.
+    private Thread thread;
+    private boolean threadDone;
+    private boolean endPending;
+    private boolean retired;
+
+    Run(Instance instance, TaskDefinition definition, AgentTask task, State initial) {
       this.instance = instance;
       this.lease = new Lease(instance.id(), instance.attempt());
-      this.context = context;
       this.timeout = instance.timeout();
+      this.definition = definition;
+      this.task = task;
+      this.state = new AtomicReference<>(initial);
     }
 
     String name() {
@@ -82,13 +106,57 @@ public final class RunPool implements AutoCloseable {
           + instance.attempt();
     }
 
+    /**
+     * Moves {@code from → to}; when {@code to} writes an end, the write is marked outstanding in
+     * the same step, so the run cannot leave the pool between the two.
+     */
+    synchronized boolean move(State from, State to) {
+      if (!state.compareAndSet(from, to)) {
+        return false;
+      }
+      if (to == State.COMPLETING || to == State.TIMED_OUT) {
+        endPending = true;
+      }
+      return true;
+    }
+
     /** Stops the plugin: flag first, so that code woken by the interrupt sees it. */
     void cancel() {
-      context.cancel();
-      Thread t = thread;
-      if (t != null) {
-        t.interrupt();
+      RunContext c = context;
+      if (c != null) {
+        c.cancel();
       }
+      synchronized (this) {
+        // Only while the thread still runs this plugin: pool threads move on to other runs.
+        if (thread != null) {
+          thread.interrupt();
+        }
+      }
+    }
+
+    synchronized void attach(Thread t) {
+      thread = t;
+    }
+
+    /** The thread is done with this run; returns whether the run should now leave the pool. */
+    synchronized boolean threadEnded() {
+      thread = null;
+      threadDone = true;
+      return retireIfDone();
+    }
+
+    /** The end write finished (or gave up); returns whether the run should now leave the pool. */
+    synchronized boolean endWritten() {
+      endPending = false;
+      return retireIfDone();
+    }
+
+    private boolean retireIfDone() {
+      if (threadDone && !endPending && !retired) {
+        retired = true;
+        return true;
+      }
+      return false;
     }
   }
 
@@ -99,10 +167,17 @@ public final class RunPool implements AutoCloseable {
   private final String workerId;
   private final int maxSummaryBytes;
   private final Clock clock;
-  private final Semaphore slots;
+  private final Semaphore threadSlots;
+  private final Semaphore capacity;
   private final ConcurrentHashMap<Long, Run> runs = new ConcurrentHashMap<>();
+  private final ArrayDeque<Run> queue = new ArrayDeque<>();
+  private final ExecutorService threads;
   private final ScheduledExecutorService deadlines;
+  private final CompletionWriter writer;
   private final Object changed = new Object();
+
+  /** Cleared at shutdown, before instances are released: from then on nothing new starts. */
+  private volatile boolean starting = true;
 
   /**
    * @param store where claims are completed and released
@@ -110,7 +185,8 @@ public final class RunPool implements AutoCloseable {
    * @param plugins the agents this worker can run
    * @param metrics the worker's meters
    * @param workerId this worker's name in events and logs
-   * @param concurrency the number of slots
+   * @param concurrency the most plugin runs at once
+   * @param prefetch how many claimed instances may wait for a thread beyond {@code concurrency}
    * @param maxSummaryBytes the most UTF-8 bytes of a summary kept
    * @param clock the worker's clock, for {@code startedAt} and {@code deadline}
    */
@@ -121,6 +197,7 @@ public final class RunPool implements AutoCloseable {
       WorkerMetrics metrics,
       String workerId,
       int concurrency,
+      int prefetch,
       int maxSummaryBytes,
       Clock clock) {
     this.store = store;
@@ -130,7 +207,18 @@ public final class RunPool implements AutoCloseable {
     this.workerId = workerId;
     this.maxSummaryBytes = maxSummaryBytes;
     this.clock = clock;
-    this.slots = new Semaphore(concurrency);
+    this.threadSlots = new Semaphore(concurrency);
+    this.capacity = new Semaphore(concurrency + prefetch);
+    // Reused threads (a thread start costs more than a short run); daemon, so that a plugin that
+    // never ends does not keep the JVM alive after shutdown. Unbounded only in principle: at most
+    // `concurrency` run at once, plus the threads of stopped plugins that ignore interrupts.
+    this.threads =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "carillon-run-" + workerId);
+              t.setDaemon(true);
+              return t;
+            });
     this.deadlines =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -138,64 +226,75 @@ public final class RunPool implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    this.writer = new CompletionWriter(store, metrics, workerId, MAX_END_BATCH, Duration.ZERO);
   }
 
-  /** Slots free now; never shrinks except by {@link #start}. */
+  /** The most ends written in one transaction. */
+  static final int MAX_END_BATCH = 1000;
+
+  /** How many more instances may be claimed now; never shrinks except by {@link #startAll}. */
   public int freeSlots() {
-    return slots.availablePermits();
+    return capacity.availablePermits();
   }
 
-  /** Runs whose thread has not ended yet. */
+  /**
+   * Claimed instances not yet recorded as ended (waiting, running, or having their end written).
+   */
   public int running() {
     return runs.size();
   }
 
   /**
-   * Starts a claimed instance in a free slot. An instance that cannot run here (no valid task, no
-   * plugin for its handler) is recorded as FAILED at once, retryable, and frees its slot.
+   * Takes claimed instances in: their task definitions are read in one query (or from the cache),
+   * then each waits for a thread, in order. An instance that cannot run here (no valid task, no
+   * plugin for its handler) is recorded as FAILED at once, retryable.
    *
-   * @throws IllegalStateException when no slot is free (the consumer claimed more than it should)
+   * @throws IllegalStateException when there is not enough capacity (the consumer claimed more than
+   *     {@link #freeSlots()})
    */
-  public void start(Instance claimed) {
-    if (!slots.tryAcquire()) {
+  public void startAll(List<Instance> claimed) {
+    if (claimed.isEmpty()) {
+      return;
+    }
+    if (!capacity.tryAcquire(claimed.size())) {
       throw new IllegalStateException(
-          "no free slot for " + claimed.id() + ": claims must not exceed freeSlots()");
+          "no room for "
+              + claimed.size()
+              + " claimed instance(s): claims must not exceed freeSlots()");
     }
-    boolean started = false;
+    Map<String, Optional<TaskDefinition>> defs;
     try {
-      started = launch(claimed);
+      defs = tasks.findAll(claimed.stream().map(Instance::taskId).collect(Collectors.toSet()));
     } catch (RuntimeException e) {
-      // The claim stays RUNNING with our lease; without heartbeats it expires and the retry
-      // service moves it on.
+      // The claims stay RUNNING with our lease; without heartbeats they expire and the retry
+      // service moves them on.
+      capacity.release(claimed.size());
       log.error(
-          "Could not start instance {} attempt {}; its lease will expire: {}",
-          claimed.id(),
-          claimed.attempt(),
+          "Could not read the task definitions of {} claimed instance(s); their leases will"
+              + " expire: {}",
+          claimed.size(),
           e.toString());
-    } finally {
-      if (!started) {
-        slots.release();
-      }
+      return;
     }
+    for (Instance i : claimed) {
+      admit(i, defs.getOrDefault(i.taskId(), Optional.empty()));
+    }
+    dispatch();
   }
 
-  private boolean launch(Instance claimed) {
-    Lease lease = new Lease(claimed.id(), claimed.attempt());
-    Optional<TaskDefinition> def = tasks.find(claimed.taskId());
+  private void admit(Instance claimed, Optional<TaskDefinition> def) {
     if (def.isEmpty()) {
       failAtOnce(
-          lease,
           claimed,
           "task '"
               + claimed.taskId()
               + "' has no valid definition (deleted or edited into an invalid state); retryable");
-      return false;
+      return;
     }
     String handler = def.get().handler();
     Optional<AgentTask> task = plugins.find(handler);
     if (task.isEmpty()) {
       failAtOnce(
-          lease,
           claimed,
           "no plugin for handler '"
               + handler
@@ -204,47 +303,90 @@ public final class RunPool implements AutoCloseable {
               + "; known: "
               + plugins.types()
               + "; retryable, since a worker with that plugin may run it");
-      return false;
+      return;
     }
-    Instant startedAt = clock.instant();
-    Run run =
-        new Run(
-            claimed,
-            new RunContext(
-                claimed, def.get().paramsJson(), startedAt, startedAt.plus(claimed.timeout())));
-    Thread t = new Thread(() -> execute(run, task.get()), "carillon-run-" + claimed.id());
-    // Daemon: a plugin that never ends must not keep the JVM alive after shutdown.
-    t.setDaemon(true);
-    run.thread = t;
+    Run run = new Run(claimed, def.get(), task.get(), State.QUEUED);
     runs.put(claimed.id(), run);
-    run.deadlineTimer =
-        deadlines.schedule(() -> deadlineReached(run), run.timeout.toNanos(), TimeUnit.NANOSECONDS);
-    log.info("Starting {} with handler '{}', timeout {}", run.name(), handler, run.timeout);
-    t.start();
-    return true;
-  }
-
-  private void failAtOnce(Lease lease, Instance claimed, String reason) {
-    log.warn("Instance {} attempt {} cannot run here: {}", claimed.id(), claimed.attempt(), reason);
-    if (store.complete(lease, Outcome.failure(reason, false), workerId)) {
-      metrics.failed.increment();
+    synchronized (queue) {
+      queue.add(run);
     }
   }
 
-  private void execute(Run run, AgentTask task) {
+  private void failAtOnce(Instance claimed, String reason) {
+    log.warn("Instance {} attempt {} cannot run here: {}", claimed.id(), claimed.attempt(), reason);
+    Run run = new Run(claimed, null, null, State.COMPLETING);
+    synchronized (run) {
+      run.endPending = true;
+    }
+    runs.put(claimed.id(), run);
+    run.threadEnded();
+    writeEnd(run, Outcome.failure(reason, false));
+  }
+
+  /** Starts queued runs while thread slots are free. */
+  private void dispatch() {
+    while (true) {
+      Run next;
+      synchronized (queue) {
+        if (!starting || queue.isEmpty() || !threadSlots.tryAcquire()) {
+          return;
+        }
+        next = queue.poll();
+      }
+      try {
+        threads.execute(() -> execute(next));
+      } catch (RejectedExecutionException e) {
+        // Closed: the run stays QUEUED with its lease, which expires without heartbeats.
+        threadSlots.release();
+        log.warn("{} was not started: the pool is closed", next.name());
+        return;
+      }
+    }
+  }
+
+  private void execute(Run run) {
+    Thread me = Thread.currentThread();
+    Instant startedAt = clock.instant();
+    run.context =
+        new RunContext(
+            run.instance, run.definition.paramsJson(), startedAt, startedAt.plus(run.timeout));
+    boolean started;
+    synchronized (run) {
+      started = run.state.compareAndSet(State.QUEUED, State.RUNNING);
+      if (started) {
+        run.attach(me);
+      }
+    }
+    if (!started) {
+      // Released or lost while it waited; whoever moved it also took it out of the pool.
+      threadSlots.release();
+      dispatch();
+      return;
+    }
+    boolean retire = false;
     try {
+      run.deadlineTimer =
+          deadlines.schedule(
+              () -> deadlineReached(run), run.timeout.toNanos(), TimeUnit.NANOSECONDS);
+      log.info(
+          "Starting {} with handler '{}', timeout {}",
+          run.name(),
+          run.definition.handler(),
+          run.timeout);
       Outcome outcome;
       try {
-        AgentResult result = task.run(run.context);
+        AgentResult result = run.task.run(run.context);
         outcome =
             result == null
                 ? Outcome.failure(
-                    "plugin " + task.getClass().getName() + " returned null instead of a result",
+                    "plugin "
+                        + run.task.getClass().getName()
+                        + " returned null instead of a result",
                     false)
                 : Outcomes.success(result, maxSummaryBytes);
       } catch (Throwable thrown) {
         // Errors too (StackOverflowError, OutOfMemoryError, AssertionError): they fail the
-        // instance, not the worker. This thread ends here either way.
+        // instance, not the worker.
         outcome = Outcomes.failure(thrown);
       }
       finish(run, outcome);
@@ -255,14 +397,22 @@ public final class RunPool implements AutoCloseable {
       if (timer != null) {
         timer.cancel(false);
       }
-      runs.remove(run.instance.id(), run);
-      slots.release();
+      retire = run.threadEnded();
+      // A cancel() that raced with the end of the plugin, or a plugin that restored the flag, may
+      // have left it set; it was meant for this run, not for the next one this thread takes. (The
+      // pool's ThreadPoolExecutor clears it too before its next task; this does not rely on that.)
+      Thread.interrupted();
+      threadSlots.release();
+      if (retire) {
+        retire(run);
+      }
       signal();
+      dispatch();
     }
   }
 
   private void finish(Run run, Outcome outcome) {
-    if (!run.state.compareAndSet(State.RUNNING, State.COMPLETING)) {
+    if (!run.move(State.RUNNING, State.COMPLETING)) {
       metrics.discarded.increment();
       log.info(
           "{} ended after it was stopped ({}); its outcome {} is discarded",
@@ -272,30 +422,11 @@ public final class RunPool implements AutoCloseable {
       return;
     }
     signal();
-    if (writeEnd(run, () -> store.complete(run.lease, outcome, workerId))) {
-      if (outcome.status() == InstanceStatus.SUCCESS) {
-        metrics.succeeded.increment();
-        log.info("{} succeeded{}", run.name(), outcome.truncated() ? " (summary truncated)" : "");
-      } else {
-        metrics.failed.increment();
-        log.info(
-            "{} failed{}: {}",
-            run.name(),
-            outcome.nonRetryable() ? " (non-retryable)" : "",
-            outcome.reason());
-      }
-    } else {
-      metrics.discarded.increment();
-      log.warn(
-          "{} ended with {} but the instance no longer carries this attempt or is no longer"
-              + " RUNNING; nothing was written",
-          run.name(),
-          outcome.status());
-    }
+    writeEnd(run, outcome);
   }
 
   private void deadlineReached(Run run) {
-    if (!run.state.compareAndSet(State.RUNNING, State.TIMED_OUT)) {
+    if (!run.move(State.RUNNING, State.TIMED_OUT)) {
       return;
     }
     run.cancel();
@@ -309,115 +440,135 @@ public final class RunPool implements AutoCloseable {
             + run.context.deadline()
             + "); interrupted by worker "
             + workerId;
-    try {
-      if (writeEnd(run, () -> store.complete(run.lease, Outcome.timeout(reason), workerId))) {
-        metrics.timedOut.increment();
-        log.warn("{} {}", run.name(), reason);
-      } else {
-        log.warn(
-            "{} passed its deadline, but its attempt was already over; nothing written",
-            run.name());
-      }
-    } catch (RuntimeException e) {
-      log.error("Could not record the timeout of {}: {}", run.name(), e.toString());
-    }
+    writeEnd(run, Outcome.timeout(reason));
   }
 
-  /** Longest pause between two tries of an attempt's end write. */
-  static final Duration MAX_END_WRITE_BACKOFF = Duration.ofSeconds(2);
-
   /**
-   * Writes an attempt's end, trying again while the database cannot be reached. The result of
-   * finished work must not be dropped because PostgreSQL restarted at that moment: the instance
-   * would stay RUNNING, time out and run a second time. Meanwhile the heartbeat keeps the lease
-   * (see {@link #liveLeases()}). Bounded by the lease length: past it the retry service has moved
-   * the instance on, and the fenced write would change nothing anyway.
-   *
-   * @return what the fenced write returned
-   * @throws RuntimeException the last failure, once the lease length has passed
+   * Hands an attempt's end to the writer. The result of finished work must not be dropped because
+   * PostgreSQL restarted at that moment (the instance would stay RUNNING, time out and run a second
+   * time), so the writer tries again while the database cannot be reached, bounded by the lease
+   * length: past it the retry service has moved the instance on, and the fenced write would change
+   * nothing anyway. Meanwhile the heartbeat keeps the lease (see {@link #liveLeases()}).
    */
-  private boolean writeEnd(Run run, java.util.function.BooleanSupplier write) {
-    long giveUpAt = System.nanoTime() + run.timeout.toNanos();
-    long backoffMillis = 50;
-    boolean warned = false;
-    while (true) {
-      try {
-        boolean written = write.getAsBoolean();
-        if (warned) {
-          log.info("{}: its end was recorded after the database came back", run.name());
-        }
-        return written;
-      } catch (RuntimeException e) {
-        if (System.nanoTime() - giveUpAt >= 0) {
-          throw e;
-        }
-        if (!warned) {
-          warned = true;
-          metrics.endWriteRetries.increment();
-          log.warn(
-              "{}: could not record its end ({}); trying again until its lease would end",
-              run.name(),
-              e.toString());
-        }
-        try {
-          // A database restart takes seconds; a short, growing pause keeps the load low.
-          Thread.sleep(backoffMillis);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-        backoffMillis = Math.min(backoffMillis * 2, MAX_END_WRITE_BACKOFF.toMillis());
-      }
+  private void writeEnd(Run run, Outcome outcome) {
+    writer
+        .submit(new Completion(run.lease, outcome), run.timeout)
+        .whenComplete(
+            (written, error) -> {
+              try {
+                if (error != null) {
+                  log.error("Could not record the end of {}: {}", run.name(), error.toString());
+                } else {
+                  recorded(run, outcome, written);
+                }
+              } finally {
+                if (run.endWritten()) {
+                  retire(run);
+                }
+                signal();
+              }
+            });
+  }
+
+  private void recorded(Run run, Outcome outcome, boolean written) {
+    if (!written) {
+      metrics.discarded.increment();
+      log.warn(
+          "{} ended with {} but the instance no longer carries this attempt or is no longer"
+              + " RUNNING; nothing was written",
+          run.name(),
+          outcome.status());
+    } else if (outcome.status() == InstanceStatus.SUCCESS) {
+      metrics.succeeded.increment();
+      log.info("{} succeeded{}", run.name(), outcome.truncated() ? " (summary truncated)" : "");
+    } else if (outcome.status() == InstanceStatus.TIMEOUT) {
+      metrics.timedOut.increment();
+      log.warn("{} {}", run.name(), outcome.reason());
+    } else {
+      metrics.failed.increment();
+      log.info(
+          "{} failed{}: {}",
+          run.name(),
+          outcome.nonRetryable() ? " (non-retryable)" : "",
+          outcome.reason());
     }
   }
 
+  /** The run leaves the pool and gives its capacity back. */
+  private void retire(Run run) {
+    runs.remove(run.instance.id(), run);
+    capacity.release();
+  }
+
   /**
-   * A run still in progress, as the heartbeat sees it.
+   * A claimed instance whose lease must be kept, as the heartbeat sees it.
    *
    * @param lease the claim to renew
    * @param timeout the lease length
-   * @param startedNanos {@link System#nanoTime()} when the run started
+   * @param startedNanos {@link System#nanoTime()} when the instance was claimed (its lease began)
    */
   public record LiveLease(Lease lease, Duration timeout, long startedNanos) {}
 
   /**
-   * The leases to keep alive: runs in progress, and runs whose end is being written (while the
-   * database is unreachable that can take a while, and the lease must not expire meanwhile).
+   * The leases to keep alive: instances waiting for a thread, runs in progress, and runs whose end
+   * is being written (while the database is unreachable that can take a while, and the lease must
+   * not expire meanwhile).
    */
   public List<LiveLease> liveLeases() {
     List<LiveLease> out = new ArrayList<>();
     for (Run r : runs.values()) {
       State state = r.state.get();
-      if (state == State.RUNNING || state == State.COMPLETING || state == State.TIMED_OUT) {
-        out.add(new LiveLease(r.lease, r.timeout, r.startedNanos));
+      if (state == State.QUEUED
+          || state == State.RUNNING
+          || state == State.COMPLETING
+          || state == State.TIMED_OUT) {
+        out.add(new LiveLease(r.lease, r.timeout, r.claimedNanos));
       }
     }
     return out;
   }
 
   /**
-   * A heartbeat did not renew {@code lease}: the run is cancelled and nothing it produces is
-   * recorded. Does nothing when the run already ended or was stopped for another reason.
+   * A heartbeat did not renew {@code lease}: the run is cancelled (or, when it was still waiting,
+   * never started) and nothing it produces is recorded. Does nothing when the run already ended or
+   * was stopped for another reason.
    */
   public void leaseLost(Lease lease, String reason) {
     Run run = runs.get(lease.instanceId());
     if (run == null || !run.lease.equals(lease)) {
       return;
     }
-    if (run.state.compareAndSet(State.RUNNING, State.LEASE_LOST)) {
+    if (run.move(State.QUEUED, State.LEASE_LOST)) {
+      metrics.leasesLost.increment();
+      log.warn(
+          "{} lost its lease while waiting for a thread ({}); it will not run here",
+          run.name(),
+          reason);
+      dequeue(run);
+    } else if (run.move(State.RUNNING, State.LEASE_LOST)) {
       metrics.leasesLost.increment();
       log.warn(
           "{} lost its lease ({}); cancelling the run, its result will not be written",
           run.name(),
           reason);
       run.cancel();
-      signal();
+    }
+    signal();
+  }
+
+  /** Takes a run that never started out of the queue and the pool. */
+  private void dequeue(Run run) {
+    synchronized (queue) {
+      queue.remove(run);
+    }
+    if (run.threadEnded()) {
+      retire(run);
     }
   }
 
   /**
-   * Waits until no run is RUNNING or COMPLETING (runs stopped for other reasons may still be
-   * ending), at most {@code timeout}.
+   * Waits until no instance is waiting, RUNNING or COMPLETING (runs stopped for other reasons may
+   * still be ending), at most {@code timeout}.
    *
    * @return whether the worker became quiet in time
    */
@@ -425,13 +576,15 @@ public final class RunPool implements AutoCloseable {
     return await(timeout, () -> runs.values().stream().noneMatch(r -> isActive(r.state.get())));
   }
 
-  /** Waits until every run's thread has ended, at most {@code timeout}. */
+  /**
+   * Waits until every run has left the pool (thread ended, end written), at most {@code timeout}.
+   */
   public boolean awaitThreads(Duration timeout) throws InterruptedException {
     return await(timeout, runs::isEmpty);
   }
 
   private static boolean isActive(State s) {
-    return s == State.RUNNING || s == State.COMPLETING;
+    return s == State.QUEUED || s == State.RUNNING || s == State.COMPLETING;
   }
 
   private boolean await(Duration timeout, java.util.function.BooleanSupplier done)
@@ -457,19 +610,42 @@ public final class RunPool implements AutoCloseable {
   }
 
   /**
-   * Shutdown: stops every run still RUNNING and gives its instance back ({@code RUNNING → PENDING},
-   * no retry consumed), fenced by attempt.
+   * Shutdown, first step: nothing new starts from now on, and the instances still waiting for a
+   * slot go back ({@code RUNNING → PENDING}, no retry consumed), fenced by attempt, so that another
+   * worker starts them at once instead of after this worker's drain.
+   *
+   * @param reason recorded with each release
+   * @return the instances released, to be published again
+   */
+  public List<Instance> releaseWaiting(String reason) {
+    starting = false;
+    return release(reason, false);
+  }
+
+  /**
+   * Shutdown, last step: stops every run still RUNNING or waiting and gives its instance back
+   * ({@code RUNNING → PENDING}, no retry consumed), fenced by attempt.
    *
    * @param reason recorded with each release
    * @return the instances released, to be published again
    */
   public List<Instance> releaseAll(String reason) {
+    starting = false;
+    return release(reason, true);
+  }
+
+  private List<Instance> release(String reason, boolean running) {
     List<Instance> released = new ArrayList<>();
     for (Run run : runs.values()) {
-      if (!run.state.compareAndSet(State.RUNNING, State.RELEASED)) {
+      boolean waiting = run.move(State.QUEUED, State.RELEASED);
+      if (!waiting && !(running && run.move(State.RUNNING, State.RELEASED))) {
         continue;
       }
-      run.cancel();
+      if (waiting) {
+        dequeue(run);
+      } else {
+        run.cancel();
+      }
       try {
         if (store.release(run.lease, workerId, reason)) {
           metrics.released.increment();
@@ -486,9 +662,14 @@ public final class RunPool implements AutoCloseable {
     return released;
   }
 
-  /** Stops the deadline timer thread. Runs still going keep their daemon threads. */
+  /**
+   * Stops the deadline timer and the end writer (ends not yet written are given up; callers wait
+   * with {@link #awaitThreads} first). Runs still going keep their daemon threads.
+   */
   @Override
   public void close() {
     deadlines.shutdownNow();
+    writer.close();
+    threads.shutdown();
   }
 }

@@ -3,13 +3,19 @@ package dev.carillon.worker.run;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.TaskStore;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
  * Task definitions by id, each reused for a short time so that a burst of instances of one task
- * reads its definition once. An edited task (a new version) is seen within the time to live.
+ * reads its definition once, and a claim batch of many tasks reads all of its definitions in one
+ * query ({@link #findAll}). An edited task (a new version) is seen within the time to live.
  * Thread-safe.
  */
 public final class TaskCache {
@@ -33,23 +39,43 @@ public final class TaskCache {
 
   /** The valid definition of {@code taskId}, or empty when it is missing or invalid. */
   public Optional<TaskDefinition> find(String taskId) {
+    return findAll(Set.of(taskId)).get(taskId);
+  }
+
+  /**
+   * The definitions of {@code taskIds}, each present or empty (missing or invalid); the ids not
+   * fresh in the cache are read in one query.
+   */
+  public Map<String, Optional<TaskDefinition>> findAll(Collection<String> taskIds) {
     long now = nanoTime.getAsLong();
-    Entry e = entries.get(taskId);
-    if (e != null && now - e.loadedNanos() < ttlNanos) {
-      return e.definition();
+    Map<String, Optional<TaskDefinition>> out = new HashMap<>();
+    Set<String> missing = new LinkedHashSet<>();
+    for (String id : taskIds) {
+      Entry e = entries.get(id);
+      if (e != null && now - e.loadedNanos() < ttlNanos) {
+        out.put(id, e.definition());
+      } else {
+        missing.add(id);
+      }
     }
-    Optional<TaskDefinition> def = store.find(taskId);
-    Entry fresh = new Entry(def, now);
-    // Keep whichever load saw the newer version, so a slow reader cannot put an old one back.
-    entries.merge(
-        taskId,
-        fresh,
-        (old, neu) ->
-            old.definition().isPresent()
-                    && neu.definition().isPresent()
-                    && old.definition().get().version() > neu.definition().get().version()
-                ? old
-                : neu);
-    return def;
+    if (missing.isEmpty()) {
+      return out;
+    }
+    Map<String, TaskDefinition> loaded = store.findAll(missing);
+    for (String id : missing) {
+      Optional<TaskDefinition> def = Optional.ofNullable(loaded.get(id));
+      // Keep whichever load saw the newer version, so a slow reader cannot put an old one back.
+      entries.merge(
+          id,
+          new Entry(def, now),
+          (old, neu) ->
+              old.definition().isPresent()
+                      && neu.definition().isPresent()
+                      && old.definition().get().version() > neu.definition().get().version()
+                  ? old
+                  : neu);
+      out.put(id, def);
+    }
+    return out;
   }
 }

@@ -1,0 +1,223 @@
+package dev.carillon.worker.run;
+
+import dev.carillon.store.Completion;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.Lease;
+import dev.carillon.worker.WorkerMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the ends of runs in groups, on its own thread: the ends queued within {@code linger} of
+ * the first one (at most {@code maxBatch}) go to the database in one {@link
+ * InstanceStore#completeAll} transaction, each row still fenced by its attempt. Whoever submits an
+ * end gets a future that says whether its row was written.
+ *
+ * <p>While the database cannot be reached the group is tried again, with a short, growing pause,
+ * and each end only until its lease length has passed since it was submitted (past it the retry
+ * service has moved the instance on, and the fenced write would change nothing): such an end's
+ * future fails with the last error. Ends submitted meanwhile wait in the queue; none is dropped.
+ *
+ * <p>Thread-safe. {@link #close} fails the ends not yet written.
+ */
+public final class CompletionWriter implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CompletionWriter.class);
+
+  /** Longest pause between two tries of a group. */
+  static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
+
+  /** The first pause after a failed try. */
+  static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
+
+  private static final class Pending {
+    final Completion completion;
+    final long giveUpAt;
+    final CompletableFuture<Boolean> written = new CompletableFuture<>();
+    boolean retried;
+
+    Pending(Completion completion, long giveUpAt) {
+      this.completion = completion;
+      this.giveUpAt = giveUpAt;
+    }
+  }
+
+  private final InstanceStore store;
+  private final WorkerMetrics metrics;
+  private final String actor;
+  private final int maxBatch;
+  private final long lingerNanos;
+  private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+  private final Thread thread;
+  private volatile boolean closed;
+
+  /**
+   * Starts the writer thread.
+   *
+   * @param store where ends are written
+   * @param metrics {@code endWriteRetries} counts ends whose first try failed
+   * @param actor the worker id, recorded in each end's event
+   * @param maxBatch the most ends in one group; a full group is written at once
+   * @param linger how long the first end of a group waits for others; zero writes whatever is
+   *     queued at once
+   */
+  public CompletionWriter(
+      InstanceStore store, WorkerMetrics metrics, String actor, int maxBatch, Duration linger) {
+    if (maxBatch < 1) {
+      throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
+    }
+    this.store = store;
+    this.metrics = metrics;
+    this.actor = actor;
+    this.maxBatch = maxBatch;
+    this.lingerNanos = linger.toNanos();
+    this.thread = new Thread(this::loop, "carillon-completions-" + actor);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /**
+   * Queues the end of an attempt.
+   *
+   * @param leaseLength how long to keep trying while the database is unreachable
+   * @return completes with whether the row was written ({@code false}: the attempt was stale or the
+   *     row no longer RUNNING), or fails with the last error once {@code leaseLength} has passed or
+   *     the writer closed
+   */
+  public CompletableFuture<Boolean> submit(Completion completion, Duration leaseLength) {
+    Pending p = new Pending(completion, System.nanoTime() + leaseLength.toNanos());
+    if (closed) {
+      p.written.completeExceptionally(new IllegalStateException("the completion writer is closed"));
+      return p.written;
+    }
+    queue.add(p);
+    if (closed) {
+      // close() raced with the add; make sure nothing waits forever.
+      failQueued(new IllegalStateException("the completion writer is closed"));
+    }
+    return p.written;
+  }
+
+  /** Ends queued and not yet taken into a group. */
+  int queued() {
+    return queue.size();
+  }
+
+  private void loop() {
+    while (!closed) {
+      List<Pending> group = new ArrayList<>();
+      try {
+        Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        group.add(first);
+        long until = System.nanoTime() + lingerNanos;
+        while (group.size() < maxBatch) {
+          long left = until - System.nanoTime();
+          if (left <= 0) {
+            queue.drainTo(group, maxBatch - group.size());
+            break;
+          }
+          Pending next = queue.poll(left, TimeUnit.NANOSECONDS);
+          if (next == null) {
+            break;
+          }
+          group.add(next);
+        }
+        write(group);
+      } catch (InterruptedException e) {
+        fail(group, new IllegalStateException("the completion writer was interrupted", e));
+        break;
+      } catch (Throwable t) {
+        // Nobody may wait forever on a future this thread owns.
+        log.error("Writing {} end(s) failed unexpectedly: {}", group.size(), t.toString());
+        fail(group, t);
+      }
+    }
+    failQueued(new IllegalStateException("the completion writer is closed"));
+  }
+
+  private void write(List<Pending> group) throws InterruptedException {
+    long backoffMillis = FIRST_BACKOFF.toMillis();
+    boolean warned = false;
+    while (!group.isEmpty()) {
+      try {
+        Set<Lease> written =
+            store.completeAll(group.stream().map(p -> p.completion).toList(), actor);
+        for (Pending p : group) {
+          p.written.complete(written.contains(p.completion.lease()));
+        }
+        if (warned) {
+          log.info("{} end(s) were recorded after the database came back", group.size());
+        }
+        return;
+      } catch (RuntimeException e) {
+        long now = System.nanoTime();
+        for (Iterator<Pending> it = group.iterator(); it.hasNext(); ) {
+          Pending p = it.next();
+          if (!p.retried) {
+            p.retried = true;
+            metrics.endWriteRetries.increment();
+          }
+          if (now - p.giveUpAt >= 0) {
+            p.written.completeExceptionally(e);
+            it.remove();
+          }
+        }
+        if (!warned && !group.isEmpty()) {
+          warned = true;
+          log.warn(
+              "Could not record {} end(s) ({}); trying again until their leases would end",
+              group.size(),
+              e.toString());
+        }
+        if (group.isEmpty()) {
+          return;
+        }
+        if (closed) {
+          fail(group, e);
+          return;
+        }
+        // A database restart takes seconds; a short, growing pause keeps the load low.
+        Thread.sleep(backoffMillis);
+        backoffMillis = Math.min(backoffMillis * 2, MAX_BACKOFF.toMillis());
+      }
+    }
+  }
+
+  private static void fail(List<Pending> group, Throwable t) {
+    for (Pending p : group) {
+      p.written.completeExceptionally(t);
+    }
+  }
+
+  private void failQueued(Throwable t) {
+    List<Pending> left = new ArrayList<>();
+    queue.drainTo(left);
+    fail(left, t);
+  }
+
+  /**
+   * Stops the writer: a group being written is finished or failed, and ends still queued fail.
+   * Callers wait for their runs' ends before closing (see {@link RunPool#awaitQuiet}).
+   */
+  @Override
+  public void close() {
+    closed = true;
+    thread.interrupt();
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(5));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    failQueued(new IllegalStateException("the completion writer is closed"));
+  }
+}
