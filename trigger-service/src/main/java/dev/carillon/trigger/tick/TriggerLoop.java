@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The trigger's tick: load the task definitions (cached), find the tasks with a fire time in {@code
  * (cursor, now]}, read their live instances in one query, {@link TickPlanner plan}, and commit
- * rows, decisions and cursors in one transaction ({@link InstanceStore#commitTick}). New PENDING
- * instances go to the dispatcher, which publishes them on its own thread.
+ * rows, decisions and cursors, each task's in one transaction ({@link ChunkCommitter}, {@link
+ * InstanceStore#commitTick}). New PENDING instances go to the dispatcher, which publishes them on
+ * its own thread.
  *
  * <p>{@link #tickOnce()} runs one tick now (tests move a settable clock and call it); {@link
  * #startTicking()} runs ticks on a thread aligned to the tick interval on the clock (whole seconds
@@ -48,13 +49,8 @@ import org.slf4j.LoggerFactory;
 public final class TriggerLoop {
   private static final Logger log = LoggerFactory.getLogger(TriggerLoop.class);
 
-  /**
-   * Rows plus decisions per commit. The store binds whole columns as arrays, so this bounds the
-   * transaction's size (locks held, work lost to a failure), not the statement's bind values.
-   */
-  static final int COMMIT_CHUNK = 2_000;
-
   private final TaskCache tasks;
+  private final ChunkCommitter committer;
   private final TaskStore taskStore;
   private final InstanceStore instances;
   private final TriggerQueries queries;
@@ -82,8 +78,8 @@ public final class TriggerLoop {
 
   /**
    * @param taskStore for the stored cursors
-   * @param instances for live instances and the commit
-   * @param queries for task change detection and no-op windows
+   * @param instances for the commit
+   * @param queries for task change detection, live instances and no-op windows
    * @param planner the rules
    * @param actor who the event log names, e.g. {@code trigger:host:42}
    * @param clock the time source for "now"
@@ -109,6 +105,7 @@ public final class TriggerLoop {
     this.queries = Objects.requireNonNull(queries, "queries");
     this.planner = Objects.requireNonNull(planner, "planner");
     this.actor = Objects.requireNonNull(actor, "actor");
+    this.committer = new ChunkCommitter(instances, actor);
     this.clock = Objects.requireNonNull(clock, "clock");
     if (tickInterval == null || tickInterval.compareTo(Duration.ofMillis(100)) < 0) {
       throw new IllegalArgumentException(
@@ -176,7 +173,7 @@ public final class TriggerLoop {
       }
 
       Map<String, List<Instance>> live = new HashMap<>();
-      for (Instance i : instances.live(liveLookup)) {
+      for (Instance i : queries.liveInstances(liveLookup)) {
         live.computeIfAbsent(i.taskId(), k -> new ArrayList<>()).add(i);
       }
       long tLive = System.nanoTime();
@@ -190,7 +187,7 @@ public final class TriggerLoop {
         log.warn("Tick at {} dropped before its commit: no longer the leader", now);
         return finish(new TickResult(now, plan, List.of(), List.of(), false, since(t0)));
       }
-      List<Instance> created = commit(plan);
+      List<Instance> created = committer.commit(plan);
       long tCommitted = System.nanoTime();
       plan.cursors().forEach((id, c) -> cursors.merge(id, c, TriggerLoop::later));
       List<Decision> existing = recordNoOps(plan.rows(), created);
@@ -213,38 +210,6 @@ public final class TriggerLoop {
           (System.nanoTime() - tCommitted) / 1_000_000);
       return finish(result);
     }
-  }
-
-  /**
-   * Commits the plan in chunks of whole tasks: each task's rows, decisions and cursor always share
-   * one transaction, so no task can lose or double a window, while no transaction grows without
-   * bound.
-   */
-  private List<Instance> commit(TickPlan plan) {
-    Map<String, List<NewInstance>> rowsByTask = new HashMap<>();
-    plan.rows().forEach(r -> rowsByTask.computeIfAbsent(r.taskId(), k -> new ArrayList<>()).add(r));
-    Map<String, List<Decision>> decisionsByTask = new HashMap<>();
-    plan.decisions()
-        .forEach(d -> decisionsByTask.computeIfAbsent(d.taskId(), k -> new ArrayList<>()).add(d));
-    List<Instance> created = new ArrayList<>(plan.rows().size());
-    List<NewInstance> rows = new ArrayList<>();
-    List<Decision> decisions = new ArrayList<>();
-    java.util.SortedMap<String, Instant> chunkCursors = new java.util.TreeMap<>();
-    for (Map.Entry<String, Instant> c : plan.cursors().entrySet()) {
-      rows.addAll(rowsByTask.getOrDefault(c.getKey(), List.of()));
-      decisions.addAll(decisionsByTask.getOrDefault(c.getKey(), List.of()));
-      chunkCursors.put(c.getKey(), c.getValue());
-      if (rows.size() + decisions.size() >= COMMIT_CHUNK || chunkCursors.size() >= COMMIT_CHUNK) {
-        created.addAll(instances.commitTick(rows, decisions, chunkCursors, actor));
-        rows = new ArrayList<>();
-        decisions = new ArrayList<>();
-        chunkCursors = new java.util.TreeMap<>();
-      }
-    }
-    if (!chunkCursors.isEmpty()) {
-      created.addAll(instances.commitTick(rows, decisions, chunkCursors, actor));
-    }
-    return created;
   }
 
   private TickResult finish(TickResult result) {

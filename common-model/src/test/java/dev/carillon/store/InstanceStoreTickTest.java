@@ -1,0 +1,89 @@
+package dev.carillon.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.Window;
+import dev.carillon.testsupport.Tasks;
+import dev.carillon.testsupport.TestDatabase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The trigger's write path: what a tick commit returns must be exactly what it stored. */
+class InstanceStoreTickTest {
+  private static Database db;
+  private static InstanceStore instances;
+  private static TaskStore tasks;
+
+  @BeforeAll
+  static void open() {
+    db = TestDatabase.fresh("store_tick");
+    instances = new InstanceStore(db.dsl());
+    tasks = new TaskStore(db.dsl());
+  }
+
+  @AfterAll
+  static void close() {
+    db.close();
+  }
+
+  @Test
+  void created_instances_equal_the_rows_read_back_for_pending_and_skipped() {
+    tasks.applyAll(List.of(Tasks.daily("tick-equal").build()));
+    // Sub-microsecond instants and a sub-millisecond timeout: the store rounds them, and what the
+    // commit returns must show the stored values, not the planned ones.
+    Instant start = Instant.parse("2026-11-29T00:00:00.123456789Z");
+    Window w1 = new Window("w1", start, start.plus(Duration.ofHours(1)));
+    Window w2 = new Window("w2", start.plusSeconds(3600), start.plusSeconds(7200));
+    NewInstance pending =
+        NewInstance.pending(
+            "tick-equal", w1, start.plusNanos(999), Origin.CATCHUP, Duration.ofNanos(1_500_000), 4);
+    NewInstance skipped =
+        NewInstance.skipped(
+            "tick-equal",
+            w2,
+            w2.start(),
+            Origin.SCHEDULE,
+            Duration.ofMinutes(3),
+            "x".repeat(Outcome.MAX_REASON + 40));
+
+    List<Instance> created =
+        instances.commitTick(
+            List.of(pending, skipped),
+            List.of(),
+            Map.of("tick-equal", Instant.parse("2026-11-29T02:00:00Z")),
+            "trigger:t");
+
+    assertThat(created).hasSize(2);
+    for (Instance i : created) {
+      assertThat(i).isEqualTo(instances.find(i.id()).orElseThrow());
+    }
+    assertThat(created.get(1).failReason()).endsWith("...");
+    assertThat(instances.windowEvents("tick-equal", "w2"))
+        .extracting(InstanceEvent::kind, InstanceEvent::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                InstanceEvent.Kind.CREATED, created.get(1).failReason()));
+  }
+
+  @Test
+  void a_window_listed_twice_is_created_once_from_its_first_listing() {
+    tasks.applyAll(List.of(Tasks.daily("tick-twice").build()));
+    NewInstance first = Tasks.pending("tick-twice", "2026-11-29", Duration.ofMinutes(5));
+    NewInstance second = Tasks.pending("tick-twice", "2026-11-29", Duration.ofMinutes(9));
+
+    List<Instance> created = instances.insertAll(List.of(first, second), "trigger:t");
+
+    assertThat(created).hasSize(1);
+    assertThat(created.get(0)).isEqualTo(instances.find(created.get(0).id()).orElseThrow());
+    assertThat(created.get(0).timeout()).isEqualTo(Duration.ofMinutes(5));
+  }
+}
