@@ -7,6 +7,7 @@ import dev.carillon.store.InstanceStore;
 import dev.carillon.trigger.tick.TriggerMetrics;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -21,6 +22,13 @@ import org.slf4j.LoggerFactory;
  * Publishes new PENDING instances to Kafka on its own thread and stamps {@code dispatched_at} after
  * Kafka acknowledged them, so that a slow or absent Kafka never delays window creation.
  *
+ * <p>The stamp is written {@link #STAMP_DELAY} after the acknowledgement, and only on rows still
+ * PENDING by then. A worker with room claims a published instance within milliseconds, and a
+ * claimed row needs no stamp; stamping at once would update every row a second time and make the
+ * workers' claims wait for the stamp's row locks, which is most of the fire lag at 500 fires per
+ * second. Until its stamp a row counts as in flight: the sweep leaves unstamped rows alone for
+ * {@code sweepEvery}.
+ *
  * <p>The tick hands over the instances it created ({@link #submit}); every {@code sweepEvery} the
  * dispatcher also asks the database for PENDING instances never dispatched, or dispatched more than
  * {@code redispatchAfter} ago ({@link InstanceStore#undispatched}), and publishes those: that is
@@ -34,6 +42,12 @@ public final class Dispatcher implements AutoCloseable {
   /** Largest number of messages in one publish call. */
   public static final int BATCH = 1_000;
 
+  /** How long after Kafka's acknowledgement the rows still PENDING are stamped. */
+  public static final Duration STAMP_DELAY = Duration.ofMillis(500);
+
+  /** Ids Kafka acknowledged at {@code ackedNanos}, not yet stamped. */
+  private record Acked(List<Long> ids, long ackedNanos) {}
+
   private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
 
   private final InstancePublisher publisher;
@@ -45,6 +59,7 @@ public final class Dispatcher implements AutoCloseable {
   private final TriggerMetrics metrics;
   private final LinkedBlockingQueue<Instance> queue = new LinkedBlockingQueue<>();
   private final AtomicReference<Thread> thread = new AtomicReference<>();
+  private final ArrayDeque<Acked> unstamped = new ArrayDeque<>();
   private volatile boolean closed;
 
   /**
@@ -78,7 +93,11 @@ public final class Dispatcher implements AutoCloseable {
 
   /** Queues new instances for publishing; returns at once. */
   public void submit(List<Instance> created) {
-    queue.addAll(created);
+    // Whole, so that the publishing thread, woken by the first element, takes the tick's
+    // instances in one batch instead of publishing the first one alone.
+    synchronized (queue) {
+      queue.addAll(created);
+    }
   }
 
   /** Instances queued and not yet handed to Kafka. */
@@ -97,18 +116,24 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   /**
-   * Publishes what is queued, then one sweep of undispatched instances. The publishing thread calls
-   * it; tests may call it directly on a dispatcher that was not started.
+   * Publishes what is queued, stamps everything acknowledged so far (without waiting for {@link
+   * #STAMP_DELAY}), then one sweep of undispatched instances. The publishing thread calls it; tests
+   * may call it directly on a dispatcher that was not started.
    *
    * @return the number of instances Kafka acknowledged
    */
   public int dispatchOnce() {
+    return dispatchAndSweep(true);
+  }
+
+  private int dispatchAndSweep(boolean stampAll) {
     int acked = 0;
     List<Instance> batch = new ArrayList<>();
-    while (queue.drainTo(batch, BATCH) > 0) {
+    while (drain(batch, BATCH) > 0) {
       acked += publish(batch);
       batch.clear();
     }
+    stamp(stampAll);
     if (active.getAsBoolean()) {
       // A row left unstamped for a whole sweep interval was not published by this dispatcher's
       // queue (Kafka refused it, or it was created by a leader that died); younger ones are still
@@ -117,9 +142,44 @@ public final class Dispatcher implements AutoCloseable {
       if (!stranded.isEmpty()) {
         log.info("Publishing {} undispatched PENDING instance(s)", stranded.size());
         acked += publish(stranded);
+        stamp(stampAll);
       }
     }
     return acked;
+  }
+
+  private int drain(List<Instance> into, int max) {
+    synchronized (queue) {
+      return queue.drainTo(into, max);
+    }
+  }
+
+  /** Stamps the acknowledged ids whose delay has passed, or all of them when {@code all}. */
+  private void stamp(boolean all) {
+    List<Long> due = new ArrayList<>();
+    long now = System.nanoTime();
+    synchronized (unstamped) {
+      while (!unstamped.isEmpty()
+          && (all || now - unstamped.peekFirst().ackedNanos() >= STAMP_DELAY.toNanos())) {
+        due.addAll(unstamped.pollFirst().ids());
+      }
+    }
+    if (!due.isEmpty()) {
+      store.markDispatched(due);
+    }
+  }
+
+  /** Nanoseconds until the oldest acknowledged batch is due for its stamp, or {@code max}. */
+  private long untilStamp(long max) {
+    Acked oldest;
+    synchronized (unstamped) {
+      oldest = unstamped.peekFirst();
+    }
+    if (oldest == null) {
+      return max;
+    }
+    return Math.max(
+        0, Math.min(max, oldest.ackedNanos() + STAMP_DELAY.toNanos() - System.nanoTime()));
   }
 
   private int publish(List<Instance> batch) {
@@ -131,7 +191,9 @@ public final class Dispatcher implements AutoCloseable {
     List<Long> acked = publisher.publish(messages);
     metrics.published(acked.size(), batch.size() - acked.size());
     if (!acked.isEmpty()) {
-      store.markDispatched(acked);
+      synchronized (unstamped) {
+        unstamped.addLast(new Acked(acked, System.nanoTime()));
+      }
     }
     if (acked.size() < batch.size()) {
       log.warn(
@@ -147,17 +209,18 @@ public final class Dispatcher implements AutoCloseable {
     long nextSweep = System.nanoTime();
     while (!closed) {
       try {
-        long wait = Math.max(0, nextSweep - System.nanoTime());
+        long wait = untilStamp(Math.max(0, nextSweep - System.nanoTime()));
         Instance first = queue.poll(wait, TimeUnit.NANOSECONDS);
         if (first != null) {
           List<Instance> batch = new ArrayList<>();
           batch.add(first);
-          queue.drainTo(batch, BATCH - 1);
+          drain(batch, BATCH - 1);
           publish(batch);
         }
+        stamp(false);
         if (System.nanoTime() - nextSweep >= 0) {
           nextSweep = System.nanoTime() + sweepEvery.toNanos();
-          dispatchOnce();
+          dispatchAndSweep(false);
         }
       } catch (InterruptedException e) {
         return;
@@ -180,6 +243,14 @@ public final class Dispatcher implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+    try {
+      // Published but not yet stamped: stamp now, or the next leader's sweep publishes them again.
+      stamp(true);
+    } catch (RuntimeException e) {
+      log.warn(
+          "Could not stamp published instances on close; a sweep may publish them again: {}",
+          e.toString());
     }
   }
 }

@@ -334,7 +334,7 @@ public final class RunPool implements AutoCloseable {
         next = queue.poll();
       }
       try {
-        threads.execute(() -> execute(next));
+        threads.execute(() -> work(next));
       } catch (RejectedExecutionException e) {
         // Closed: the run stays QUEUED with its lease, which expires without heartbeats.
         threadSlots.release();
@@ -344,6 +344,26 @@ public final class RunPool implements AutoCloseable {
     }
   }
 
+  /**
+   * A run thread's loop: runs {@code first}, then keeps its slot and takes the next waiting run
+   * itself, so that a burst of short runs does not hand every run to a new thread.
+   */
+  private void work(Run first) {
+    Run run = first;
+    while (run != null) {
+      execute(run);
+      synchronized (queue) {
+        run = starting ? queue.poll() : null;
+      }
+    }
+    threadSlots.release();
+    signal();
+    // Something queued after the poll above found the queue empty, while this thread still held
+    // its slot, is started here.
+    dispatch();
+  }
+
+  /** Runs one claimed instance on the calling thread, which holds a slot. */
   private void execute(Run run) {
     Thread me = Thread.currentThread();
     Instant startedAt = clock.instant();
@@ -359,8 +379,6 @@ public final class RunPool implements AutoCloseable {
     }
     if (!started) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
-      threadSlots.release();
-      dispatch();
       return;
     }
     boolean retire = false;
@@ -399,15 +417,12 @@ public final class RunPool implements AutoCloseable {
       }
       retire = run.threadEnded();
       // A cancel() that raced with the end of the plugin, or a plugin that restored the flag, may
-      // have left it set; it was meant for this run, not for the next one this thread takes. (The
-      // pool's ThreadPoolExecutor clears it too before its next task; this does not rely on that.)
+      // have left it set; it was meant for this run, not for the next one this thread takes.
       Thread.interrupted();
-      threadSlots.release();
       if (retire) {
         retire(run);
       }
       signal();
-      dispatch();
     }
   }
 

@@ -1,0 +1,87 @@
+package dev.carillon.trigger.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.carillon.devstack.DevStack;
+import dev.carillon.devstack.DevStackExtension;
+import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.store.Database;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TaskStore;
+import dev.carillon.testsupport.Tasks;
+import dev.carillon.testsupport.TestDatabase;
+import dev.carillon.trigger.tick.TriggerMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(DevStackExtension.class)
+@Timeout(120)
+class DispatcherTest {
+  private static Database db;
+  private static InstanceStore instances;
+
+  @BeforeAll
+  static void open() {
+    db = TestDatabase.fresh("dispatch");
+    instances = new InstanceStore(db.dsl());
+    new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily("stamped").build()));
+  }
+
+  @AfterAll
+  static void close() {
+    db.close();
+  }
+
+  @Test
+  void a_published_row_is_stamped_after_the_delay_unless_a_worker_claimed_it_first() {
+    Instance waiting =
+        instances
+            .insertAll(List.of(Tasks.pending("stamped", "2026-11-01", Duration.ofMinutes(5))), "t")
+            .get(0);
+    Instance claimedSoon =
+        instances
+            .insertAll(List.of(Tasks.pending("stamped", "2026-11-02", Duration.ofMinutes(5))), "t")
+            .get(0);
+    String topic = "dispatch-" + UUID.randomUUID();
+    KafkaSettings kafka = KafkaSettings.of(DevStack.shared().kafkaBootstrap());
+    try (InstancePublisher publisher =
+            new InstancePublisher(kafka, topic, InstancePublisher.DEFAULT_ACK_TIMEOUT);
+        Dispatcher dispatcher =
+            new Dispatcher(
+                publisher,
+                instances,
+                Clock.systemUTC(),
+                Duration.ofMinutes(1),
+                Duration.ofMinutes(10),
+                () -> true,
+                new TriggerMetrics(new SimpleMeterRegistry()))) {
+      dispatcher.start();
+      long submitted = System.nanoTime();
+      dispatcher.submit(List.of(waiting, claimedSoon));
+      // A worker claims one of them as soon as it is published (here: at once).
+      assertThat(instances.claim(List.of(claimedSoon.id()), "worker-1")).hasSize(1);
+
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> instances.find(waiting.id()).orElseThrow().dispatchedAt() != null);
+      assertThat(Duration.ofNanos(System.nanoTime() - submitted))
+          .as("stamped no earlier than the delay after the acknowledgement")
+          .isGreaterThanOrEqualTo(Dispatcher.STAMP_DELAY);
+      Instance claimed = instances.find(claimedSoon.id()).orElseThrow();
+      assertThat(claimed.status()).isEqualTo(InstanceStatus.RUNNING);
+      assertThat(claimed.dispatchedAt()).as("a claimed row is not stamped").isNull();
+    }
+  }
+}
