@@ -168,6 +168,9 @@ public final class InstanceConsumer implements Runnable {
 
     Set<Long> ids = new LinkedHashSet<>();
     candidates.forEach(c -> ids.add(c.message().instanceId()));
+    // Read while the claim runs: the two are independent, and both are on every fire's path.
+    var definitions =
+        pool.readDefinitions(candidates.stream().map(c -> c.message().taskId()).toList());
     List<Instance> claimed;
     try {
       claimed = store.claim(ids, workerId);
@@ -184,7 +187,7 @@ public final class InstanceConsumer implements Runnable {
       return;
     }
     metrics.claimed.increment(claimed.size());
-    pool.startAll(claimed);
+    pool.startAll(claimed, definitions);
     reportLostClaims(candidates, claimed);
 
     for (TopicPartition tp : stoppedEarly) {

@@ -16,15 +16,20 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -173,6 +178,7 @@ public final class RunPool implements AutoCloseable {
   private final ArrayDeque<Run> queue = new ArrayDeque<>();
   private final ExecutorService threads;
   private final ScheduledExecutorService deadlines;
+  private final ExecutorService definitionReader;
   private final CompletionWriter writer;
   private final Object changed = new Object();
 
@@ -219,10 +225,23 @@ public final class RunPool implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    this.deadlines =
-        Executors.newSingleThreadScheduledExecutor(
+    ScheduledThreadPoolExecutor timers =
+        new ScheduledThreadPoolExecutor(
+            1,
             r -> {
               Thread t = new Thread(r, "carillon-deadlines-" + workerId);
+              t.setDaemon(true);
+              return t;
+            });
+    // A run's timer is cancelled when the run ends, almost always long before it is due; without
+    // this, every cancelled timer would stay queued until its deadline (500 runs a second with a
+    // ten-minute timeout is 300,000 dead timers).
+    timers.setRemoveOnCancelPolicy(true);
+    this.deadlines = timers;
+    this.definitionReader =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "carillon-definitions-" + workerId);
               t.setDaemon(true);
               return t;
             });
@@ -253,6 +272,26 @@ public final class RunPool implements AutoCloseable {
    *     {@link #freeSlots()})
    */
   public void startAll(List<Instance> claimed) {
+    startAll(
+        claimed, CompletableFuture.completedFuture(Map.<String, Optional<TaskDefinition>>of()));
+  }
+
+  /**
+   * Starts reading the definitions of {@code taskIds} on the pool's reader thread, so that the read
+   * overlaps the claim; hand the result to {@link #startAll(List, CompletableFuture)}.
+   */
+  public CompletableFuture<Map<String, Optional<TaskDefinition>>> readDefinitions(
+      Collection<String> taskIds) {
+    Set<String> ids = Set.copyOf(taskIds);
+    return CompletableFuture.supplyAsync(() -> tasks.findAll(ids), definitionReader);
+  }
+
+  /**
+   * As {@link #startAll(List)}, with the definitions already being read ({@link #readDefinitions});
+   * a task missing from them is read now.
+   */
+  public void startAll(
+      List<Instance> claimed, CompletableFuture<Map<String, Optional<TaskDefinition>>> read) {
     if (claimed.isEmpty()) {
       return;
     }
@@ -264,7 +303,15 @@ public final class RunPool implements AutoCloseable {
     }
     Map<String, Optional<TaskDefinition>> defs;
     try {
-      defs = tasks.findAll(claimed.stream().map(Instance::taskId).collect(Collectors.toSet()));
+      defs = new HashMap<>(read.join());
+      Set<String> missing =
+          claimed.stream()
+              .map(Instance::taskId)
+              .filter(id -> !defs.containsKey(id))
+              .collect(Collectors.toSet());
+      if (!missing.isEmpty()) {
+        defs.putAll(tasks.findAll(missing));
+      }
     } catch (RuntimeException e) {
       // The claims stay RUNNING with our lease; without heartbeats they expire and the retry
       // service moves them on.
@@ -684,6 +731,7 @@ public final class RunPool implements AutoCloseable {
   @Override
   public void close() {
     deadlines.shutdownNow();
+    definitionReader.shutdownNow();
     writer.close();
     threads.shutdown();
   }
