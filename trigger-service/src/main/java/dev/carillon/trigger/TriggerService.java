@@ -195,7 +195,11 @@ public final class TriggerService implements AutoCloseable {
     leaderLoops.add(
         new PeriodicLoop(
             "trigger-conditions", settings.tickInterval(), () -> {}, conditions::pollOnce));
-    resources.push(() -> leaderLoops.forEach(PeriodicLoop::stop));
+    resources.push(
+        () -> {
+          leaderLoops.forEach(PeriodicLoop::stop);
+          leaderLoops.forEach(l -> l.stopAndWait(Duration.ofSeconds(5)));
+        });
 
     try {
       admin = AdminServer.start(SERVICE, common.adminPort(), registry, this::health);

@@ -33,6 +33,7 @@ public final class PeriodicLoop {
   private final Step step;
   private final Runnable onStart;
   private final AtomicReference<Thread> thread = new AtomicReference<>();
+  private volatile Thread last;
 
   /**
    * @param name the thread name and log label
@@ -52,6 +53,7 @@ public final class PeriodicLoop {
     Thread t = new Thread(this::run, name);
     t.setDaemon(true);
     if (thread.compareAndSet(null, t)) {
+      last = t;
       onStart.run();
       t.start();
       log.info("{} started (every {})", name, pause);
@@ -64,6 +66,22 @@ public final class PeriodicLoop {
     if (t != null) {
       t.interrupt();
       log.info("{} stopped", name);
+    }
+  }
+
+  /**
+   * Shutdown: {@link #stop()}, then waits up to {@code timeout} for a round in progress to end, so
+   * that the resources it uses (the database pool) are not closed under it.
+   */
+  public void stopAndWait(Duration timeout) {
+    stop();
+    Thread t = last;
+    if (t != null && t != Thread.currentThread()) {
+      try {
+        t.join(timeout.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -82,6 +100,11 @@ public final class PeriodicLoop {
       } catch (InterruptedException e) {
         return;
       } catch (RuntimeException e) {
+        if (thread.get() != me) {
+          // Stopped during the round (leadership lost, shutdown): the failure is the stop's.
+          log.info("{}: round ended by the stop: {}", name, e.toString());
+          return;
+        }
         log.error("{}: round failed; retrying", name, e);
         try {
           // Same pause after a failure, so a down database does not become a hot loop.
