@@ -21,14 +21,18 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -37,6 +41,10 @@ import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.internals.Exit;
@@ -245,6 +253,45 @@ public final class DevStack implements AutoCloseable {
   /** Kafka {@code bootstrap.servers}, e.g. {@code localhost:40123}. */
   public String kafkaBootstrap() {
     return "localhost:" + kafkaPort;
+  }
+
+  /**
+   * Creates a topic and waits until each of its partitions has a leader, as a deployment does
+   * before its services start. Tests that publish with an idempotent producer should use it rather
+   * than auto-creation: a first batch sent while the auto-created partition has no leader gets
+   * NOT_LEADER_OR_FOLLOWER, later batches land meanwhile, and the retried first batch is then
+   * refused as OUT_OF_ORDER_SEQUENCE until the producer gives up.
+   *
+   * @throws IllegalStateException when Kafka does not create it within 30 seconds
+   */
+  public void createTopic(String name, int partitions) {
+    Map<String, Object> props = new HashMap<>();
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap());
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    try (Admin admin = Admin.create(props)) {
+      admin
+          .createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+      while (true) {
+        TopicDescription d =
+            admin.describeTopics(List.of(name)).allTopicNames().get(10, TimeUnit.SECONDS).get(name);
+        if (d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+          return;
+        }
+        if (System.nanoTime() - deadline >= 0) {
+          throw new IllegalStateException(
+              "topic " + name + " has partitions without a leader: " + d);
+        }
+        // Leaders are elected within milliseconds on this one broker; each description is a
+        // round trip, which paces the loop.
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating topic " + name, e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot create topic " + name + ": " + e, e);
+    }
   }
 
   /** ZooKeeper connect string, e.g. {@code 127.0.0.1:40125}. */

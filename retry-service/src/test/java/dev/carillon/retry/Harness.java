@@ -1,7 +1,6 @@
 package dev.carillon.retry;
 
 import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
-import static org.awaitility.Awaitility.await;
 
 import dev.carillon.config.Config;
 import dev.carillon.devstack.DevStack;
@@ -28,11 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.random.RandomGeneratorFactory;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -65,38 +61,8 @@ final class Harness implements AutoCloseable {
             DevStack.SESSION_TIME_ZONE_SQL);
     instances = new InstanceStore(db.dsl());
     tasks = new TaskStore(db.dsl());
-    createInstancesTopic();
-  }
-
-  /**
-   * Creates the instances topic and waits until every partition has a leader, as a deployment does
-   * before the services start. Left to auto-creation, the first publish raced the topic's creation:
-   * the idempotent producer's first batch got NOT_LEADER_OR_FOLLOWER, later batches were appended
-   * meanwhile, and the retried first batch was then refused as OUT_OF_ORDER_SEQUENCE until the
-   * publisher's ack timeout (seen once in CI: 51 of 100 messages acknowledged).
-   */
-  private void createInstancesTopic() {
-    KafkaSettings kafka = KafkaSettings.of(stack.kafkaBootstrap());
-    try (Admin admin = Admin.create(kafka.adminProps())) {
-      admin
-          .createTopics(List.of(new NewTopic(instancesTopic, INSTANCE_PARTITIONS, (short) 1)))
-          .all()
-          .get(30, TimeUnit.SECONDS);
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () ->
-                  admin
-                      .describeTopics(List.of(instancesTopic))
-                      .allTopicNames()
-                      .get(10, TimeUnit.SECONDS)
-                      .get(instancesTopic)
-                      .partitions()
-                      .stream()
-                      .allMatch(p -> p.leader() != null && !p.leader().isEmpty()));
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot create topic " + instancesTopic, e);
-    }
+    // Created up front, as a deployment does; see DevStack.createTopic for why not auto-created.
+    stack.createTopic(instancesTopic, INSTANCE_PARTITIONS);
   }
 
   /** Partitions of each test's instances topic. */

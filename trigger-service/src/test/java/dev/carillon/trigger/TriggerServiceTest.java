@@ -57,6 +57,8 @@ class TriggerServiceTest {
     db = Database.open(dbSettings);
     toClose.add(db);
     instances = new InstanceStore(db.dsl());
+    // Created up front, as a deployment does; see DevStack.createTopic for why not auto-created.
+    DevStack.shared().createTopic(topic, 2);
   }
 
   @AfterEach

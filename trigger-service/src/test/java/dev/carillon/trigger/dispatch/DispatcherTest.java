@@ -55,6 +55,7 @@ class DispatcherTest {
             .insertAll(List.of(Tasks.pending("stamped", "2026-11-02", Duration.ofMinutes(5))), "t")
             .get(0);
     String topic = "dispatch-" + UUID.randomUUID();
+    DevStack.shared().createTopic(topic, 2);
     KafkaSettings kafka = KafkaSettings.of(DevStack.shared().kafkaBootstrap());
     try (InstancePublisher publisher =
             new InstancePublisher(kafka, topic, InstancePublisher.DEFAULT_ACK_TIMEOUT);
