@@ -96,7 +96,8 @@ public final class DispatchStore {
     }
     return dsl.update(TASK_INSTANCE)
         .set(TASK_INSTANCE.DISPATCHED_AT, InstanceStore.NOW)
-        .where(TASK_INSTANCE.ID.eq(DSL.any(ids.toArray(Long[]::new))))
+        .from(InstanceStore.idTable(ids))
+        .where(TASK_INSTANCE.ID.eq(InstanceStore.ID_COLUMN))
         .and(stranded(undispatchedAfter, redispatchAfter))
         .returning()
         .fetch()
@@ -113,7 +114,8 @@ public final class DispatchStore {
     }
     return dsl.update(TASK_INSTANCE)
         .set(TASK_INSTANCE.DISPATCHED_AT, (Instant) null)
-        .where(TASK_INSTANCE.ID.eq(DSL.any(ids.toArray(Long[]::new))))
+        .from(InstanceStore.idTable(ids))
+        .where(TASK_INSTANCE.ID.eq(InstanceStore.ID_COLUMN))
         .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
         .execute();
   }

@@ -710,7 +710,8 @@ public final class InstanceStore {
           List<Instance> moved =
               changes
                   .apply(update)
-                  .where(TASK_INSTANCE.ID.eq(DSL.any(picked)))
+                  .from(idTable(List.of(picked)))
+                  .where(TASK_INSTANCE.ID.eq(ID_COLUMN))
                   .and(TASK_INSTANCE.STATUS.eq(from.name()))
                   .returning()
                   .fetch()
