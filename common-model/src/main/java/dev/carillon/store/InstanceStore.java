@@ -388,50 +388,11 @@ public final class InstanceStore {
 
   /**
    * Writes the end of an attempt, fenced by {@code attempt}: returns {@code false} and changes
-   * nothing when the attempt is stale (a zombie worker) or the row is no longer RUNNING.
+   * nothing when the attempt is stale (a zombie worker) or the row is no longer RUNNING. A batch of
+   * one for {@link #completeAll}, so that there is one way to write an end.
    */
   public boolean complete(Lease lease, Outcome outcome, String actor) {
-    InstanceStatus.RUNNING.checkTransition(outcome.status());
-    return dsl.transactionResult(
-        cfg -> {
-          DSLContext tx = DSL.using(cfg);
-          var update =
-              tx.update(TASK_INSTANCE)
-                  .set(TASK_INSTANCE.STATUS, outcome.status().name())
-                  .set(TASK_INSTANCE.LEASE_UNTIL, (Instant) null)
-                  .set(TASK_INSTANCE.UPDATED_AT, NOW)
-                  .set(TASK_INSTANCE.FAIL_REASON, outcome.reason())
-                  .set(TASK_INSTANCE.NON_RETRYABLE, outcome.nonRetryable());
-          if (outcome.status() == InstanceStatus.SUCCESS) {
-            update =
-                update
-                    .set(TASK_INSTANCE.RESULT_SUMMARY, outcome.summary())
-                    .set(TASK_INSTANCE.RESULT_TRUNCATED, outcome.truncated())
-                    .set(TASK_INSTANCE.RESULT_URI, outcome.uri())
-                    .set(TASK_INSTANCE.FINISHED_AT, NOW);
-          }
-          Optional<Instance> done =
-              update
-                  .where(TASK_INSTANCE.ID.eq(lease.instanceId()))
-                  .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.RUNNING.name()))
-                  .and(TASK_INSTANCE.ATTEMPT.eq(lease.attempt()))
-                  .returning()
-                  .fetchOptional()
-                  .map(InstanceStore::toInstance);
-          done.ifPresent(
-              i ->
-                  insertEvents(
-                      tx,
-                      List.of(
-                          transitionEvent(
-                              i,
-                              InstanceStatus.RUNNING,
-                              actor,
-                              outcome.status() == InstanceStatus.SUCCESS
-                                  ? "succeeded"
-                                  : outcome.reason()))));
-          return done.isPresent();
-        });
+    return completeAll(List.of(new Completion(lease, outcome)), actor).contains(lease);
   }
 
   /** How often {@link #completeAll} runs its transaction again after a deadlock. */

@@ -16,10 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the ends of runs in groups, on its own thread: the ends queued within {@code linger} of
- * the first one (at most {@code maxBatch}) go to the database in one {@link
- * InstanceStore#completeAll} transaction, each row still fenced by its attempt. Whoever submits an
- * end gets a future that says whether its row was written.
+ * Writes the ends of runs in groups, on its own thread: whatever ends are queued when the thread
+ * comes round (at most {@code maxBatch}) go to the database in one {@link
+ * InstanceStore#completeAll} transaction, each row still fenced by its attempt. Nothing waits for a
+ * group to fill: ends that arrive while a group is being written form the next one. Whoever submits
+ * an end gets a future that says whether its row was written.
  *
  * <p>While the database cannot be reached the group is tried again, with a short, growing pause,
  * and each end only until its lease length has passed since it was submitted (past it the retry
@@ -53,7 +54,6 @@ public final class CompletionWriter implements AutoCloseable {
   private final WorkerMetrics metrics;
   private final String actor;
   private final int maxBatch;
-  private final long lingerNanos;
   private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
   private volatile boolean closed;
@@ -64,12 +64,9 @@ public final class CompletionWriter implements AutoCloseable {
    * @param store where ends are written
    * @param metrics {@code endWriteRetries} counts ends whose first try failed
    * @param actor the worker id, recorded in each end's event
-   * @param maxBatch the most ends in one group; a full group is written at once
-   * @param linger how long the first end of a group waits for others; zero writes whatever is
-   *     queued at once
+   * @param maxBatch the most ends in one group
    */
-  public CompletionWriter(
-      InstanceStore store, WorkerMetrics metrics, String actor, int maxBatch, Duration linger) {
+  public CompletionWriter(InstanceStore store, WorkerMetrics metrics, String actor, int maxBatch) {
     if (maxBatch < 1) {
       throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
     }
@@ -77,7 +74,6 @@ public final class CompletionWriter implements AutoCloseable {
     this.metrics = metrics;
     this.actor = actor;
     this.maxBatch = maxBatch;
-    this.lingerNanos = linger.toNanos();
     this.thread = new Thread(this::loop, "carillon-completions-" + actor);
     thread.setDaemon(true);
     thread.start();
@@ -105,11 +101,6 @@ public final class CompletionWriter implements AutoCloseable {
     return p.written;
   }
 
-  /** Ends queued and not yet taken into a group. */
-  int queued() {
-    return queue.size();
-  }
-
   private void loop() {
     while (!closed) {
       List<Pending> group = new ArrayList<>();
@@ -119,19 +110,7 @@ public final class CompletionWriter implements AutoCloseable {
           continue;
         }
         group.add(first);
-        long until = System.nanoTime() + lingerNanos;
-        while (group.size() < maxBatch) {
-          long left = until - System.nanoTime();
-          if (left <= 0) {
-            queue.drainTo(group, maxBatch - group.size());
-            break;
-          }
-          Pending next = queue.poll(left, TimeUnit.NANOSECONDS);
-          if (next == null) {
-            break;
-          }
-          group.add(next);
-        }
+        queue.drainTo(group, maxBatch - 1);
         write(group);
       } catch (InterruptedException e) {
         fail(group, new IllegalStateException("the completion writer was interrupted", e));

@@ -139,8 +139,13 @@ public final class RunPool implements AutoCloseable {
       }
     }
 
-    synchronized void attach(Thread t) {
+    /** QUEUED → RUNNING on thread {@code t}; false when the run was released or lost first. */
+    synchronized boolean begin(Thread t) {
+      if (!state.compareAndSet(State.QUEUED, State.RUNNING)) {
+        return false;
+      }
       thread = t;
+      return true;
     }
 
     /** The thread is done with this run; returns whether the run should now leave the pool. */
@@ -228,7 +233,7 @@ public final class RunPool implements AutoCloseable {
     this.deadlines = timers;
     this.definitionReader =
         Executors.newSingleThreadExecutor(daemons("carillon-definitions-" + workerId));
-    this.writer = new CompletionWriter(store, metrics, workerId, MAX_END_BATCH, Duration.ZERO);
+    this.writer = new CompletionWriter(store, metrics, workerId, MAX_END_BATCH);
   }
 
   /** Daemon threads named {@code name}: none of the pool's threads may keep the JVM alive. */
@@ -256,19 +261,6 @@ public final class RunPool implements AutoCloseable {
   }
 
   /**
-   * Takes claimed instances in: their task definitions are read in one query (or from the cache),
-   * then each waits for a thread, in order. An instance that cannot run here (no valid task, no
-   * plugin for its handler) is recorded as FAILED at once, retryable.
-   *
-   * @throws IllegalStateException when there is not enough capacity (the consumer claimed more than
-   *     {@link #freeSlots()})
-   */
-  public void startAll(List<Instance> claimed) {
-    startAll(
-        claimed, CompletableFuture.completedFuture(Map.<String, Optional<TaskDefinition>>of()));
-  }
-
-  /**
    * Starts reading the definitions of {@code taskIds} on the pool's reader thread, so that the read
    * overlaps the claim; hand the result to {@link #startAll(List, CompletableFuture)}.
    */
@@ -279,8 +271,13 @@ public final class RunPool implements AutoCloseable {
   }
 
   /**
-   * As {@link #startAll(List)}, with the definitions already being read ({@link #readDefinitions});
-   * a task missing from them is read now.
+   * Takes claimed instances in: their task definitions come from {@code read} (started with {@link
+   * #readDefinitions} before the claim; a task missing from it is read now), then each instance
+   * waits for a thread, in order. An instance that cannot run here (no valid task, no plugin for
+   * its handler) is recorded as FAILED at once, retryable.
+   *
+   * @throws IllegalStateException when there is not enough capacity (the consumer claimed more than
+   *     {@link #freeSlots()})
    */
   public void startAll(
       List<Instance> claimed, CompletableFuture<Map<String, Optional<TaskDefinition>>> read) {
@@ -409,14 +406,7 @@ public final class RunPool implements AutoCloseable {
     run.context =
         new RunContext(
             run.instance, run.definition.paramsJson(), startedAt, startedAt.plus(run.timeout));
-    boolean started;
-    synchronized (run) {
-      started = run.state.compareAndSet(State.QUEUED, State.RUNNING);
-      if (started) {
-        run.attach(me);
-      }
-    }
-    if (!started) {
+    if (!run.begin(me)) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
       return;
     }

@@ -37,11 +37,6 @@ public final class TaskCache {
     this.nanoTime = nanoTime;
   }
 
-  /** The valid definition of {@code taskId}, or empty when it is missing or invalid. */
-  public Optional<TaskDefinition> find(String taskId) {
-    return findAll(Set.of(taskId)).get(taskId);
-  }
-
   /**
    * The definitions of {@code taskIds}, each present or empty (missing or invalid); the ids not
    * fresh in the cache are read in one query.
