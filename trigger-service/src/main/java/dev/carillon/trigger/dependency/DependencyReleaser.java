@@ -154,21 +154,28 @@ public final class DependencyReleaser {
       int read = 0;
       List<Instance> created = new ArrayList<>();
       List<Instance> rerun = new ArrayList<>();
+      // Two reads: first the completions that committed late below the highest handled id (rare;
+      // the handled ids are left out), then everything above it, a cheap range on the index.
+      boolean late = !handled.isEmpty();
       while (true) {
         List<Completion> batch =
-            deps.completions(offset, Long.MAX_VALUE, handled.keySet().toArray(Long[]::new), BATCH);
-        if (batch.isEmpty()) {
-          break;
+            late
+                ? deps.lateCompletions(offset, handled.lastKey(), handled.keySet(), BATCH)
+                : deps.completionsAfter(handled.isEmpty() ? offset : handled.lastKey(), BATCH);
+        if (!batch.isEmpty()) {
+          if (!mayCommit.getAsBoolean()) {
+            log.warn("Dependency pass dropped: no longer the leader");
+            return new Pass(read, created, rerun, offset);
+          }
+          read += batch.size();
+          handle(graph, batch, created, rerun);
+          batch.forEach(c -> handled.put(c.eventId(), c.at()));
         }
-        if (!mayCommit.getAsBoolean()) {
-          log.warn("Dependency pass dropped: no longer the leader");
-          return new Pass(read, created, rerun, offset);
-        }
-        read += batch.size();
-        handle(graph, batch, created, rerun);
-        batch.forEach(c -> handled.put(c.eventId(), c.at()));
         if (batch.size() < BATCH) {
-          break;
+          if (!late) {
+            break;
+          }
+          late = false;
         }
       }
       advance();

@@ -1,13 +1,16 @@
 package dev.carillon.trigger.dependency;
 
+import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.carillon.devstack.DevStackExtension;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.Completion;
 import dev.carillon.store.Database;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.InstanceStore;
@@ -21,9 +24,13 @@ import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -196,5 +203,83 @@ class DependencyChainTest {
     assertThat(releaser.releaseOnce().created())
         .extracting(Instance::taskId)
         .containsExactly("join");
+  }
+
+  @Test
+  void a_completion_that_commits_after_a_later_one_was_read_is_still_released() throws Exception {
+    DependencyReleaser releaser = releaser("trigger:1");
+    String early = DAYS.get(0);
+    String later = DAYS.get(1);
+    instances.insertAll(
+        List.of(Tasks.pending("a", early, TIMEOUT), Tasks.pending("a", later, TIMEOUT)), "test");
+    Instance first = instances.claim(List.of(window("a", early).id()), "w1").get(0);
+    CountDownLatch written = new CountDownLatch(1);
+    CountDownLatch commit = new CountDownLatch(1);
+    // The early window's completion takes its event id first but commits last.
+    CompletableFuture<Void> slow =
+        CompletableFuture.runAsync(
+            () ->
+                db.dsl()
+                    .transaction(
+                        cfg -> {
+                          assertThat(
+                                  new InstanceStore(cfg.dsl())
+                                      .complete(
+                                          new Lease(first.id(), first.attempt()),
+                                          Outcome.success("ok", false, null),
+                                          "worker:w1"))
+                              .isTrue();
+                          written.countDown();
+                          assertThat(commit.await(1, TimeUnit.MINUTES)).isTrue();
+                        }));
+    assertThat(written.await(1, TimeUnit.MINUTES)).isTrue();
+    run(window("a", later), Outcome.success("ok", false, null));
+
+    DependencyReleaser.Pass before = releaser.releaseOnce();
+    assertThat(before.completions()).isEqualTo(1);
+    assertThat(before.created()).extracting(Instance::windowKey).containsExactly(later);
+
+    commit.countDown();
+    slow.get(1, TimeUnit.MINUTES);
+    DependencyReleaser.Pass after = releaser.releaseOnce();
+    assertThat(after.completions())
+        .as("only the late one is read; the handled one is left out")
+        .isEqualTo(1);
+    assertThat(after.created()).extracting(Instance::windowKey).containsExactly(early);
+    assertThat(releaser.releaseOnce().completions()).isZero();
+  }
+
+  @Test
+  void a_pass_reads_every_completion_in_batches() {
+    int n = DependencyReleaser.BATCH * 2 + 100;
+    List<NewInstance> rows = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      rows.add(Tasks.pendingKey("a", "k" + i, TIMEOUT));
+    }
+    instances.insertAll(rows, "test");
+    List<Instance> claimed =
+        instances.claim(
+            db.dsl()
+                .select(TASK_INSTANCE.ID)
+                .from(TASK_INSTANCE)
+                .where(TASK_INSTANCE.TASK_ID.eq("a"))
+                .fetch(TASK_INSTANCE.ID),
+            "w1");
+    assertThat(claimed).hasSize(n);
+    List<Completion> ends =
+        claimed.stream()
+            .map(
+                i ->
+                    new Completion(
+                        new Lease(i.id(), i.attempt()), Outcome.success("ok", false, null)))
+            .toList();
+    assertThat(instances.completeAll(ends, "worker:w1")).hasSize(n);
+
+    DependencyReleaser releaser = releaser("trigger:1");
+    DependencyReleaser.Pass pass = releaser.releaseOnce();
+    assertThat(pass.completions()).isEqualTo(n);
+    assertThat(pass.created()).hasSize(n).extracting(Instance::taskId).containsOnly("b");
+    assertThat(releaser.releaseOnce().completions()).isZero();
+    assertThat(releaser("trigger:2").releaseOnce().created()).isEmpty();
   }
 }
