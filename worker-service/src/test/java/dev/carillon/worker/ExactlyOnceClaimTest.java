@@ -35,26 +35,68 @@ class ExactlyOnceClaimTest {
   void one_instance_published_five_times_to_three_workers_runs_once() {
     kit.task("once", "counting", "{\"duration\":\"300ms\"}");
     Instance i = kit.instance("once", "w1", Duration.ofSeconds(30));
-    List<WorkerService> workers =
-        List.of(
-            kit.worker("once-1", Map.of()),
-            kit.worker("once-2", Map.of()),
-            kit.worker("once-3", Map.of()));
-    byte[] value =
-        InstanceMessageCodec.encode(InstanceMessage.of(i.id(), "once", "w1", Instant.now()));
-    // Five copies over all three partitions, so that every worker may receive one.
-    kit.sendRaw(List.of(0, 1, 2, 0, 1), Collections.nCopies(5, value));
+    try (WorkerService w1 = kit.worker("once-1", Map.of());
+        WorkerService w2 = kit.worker("once-2", Map.of());
+        WorkerService w3 = kit.worker("once-3", Map.of())) {
+      List<WorkerService> workers = List.of(w1, w2, w3);
+      byte[] value =
+          InstanceMessageCodec.encode(InstanceMessage.of(i.id(), "once", "w1", Instant.now()));
+      // Five copies over all three partitions, so that every worker may receive one.
+      kit.sendRaw(List.of(0, 1, 2, 0, 1), Collections.nCopies(5, value));
 
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .untilAsserted(
-            () -> {
-              assertThat(kit.find(i.id()).status()).isEqualTo(InstanceStatus.SUCCESS);
-              assertThat(sum(workers, m -> m.lostClaims.count())).isGreaterThanOrEqualTo(4);
-            });
-    assertThat(CountingAgent.probe("once").executions).hasValue(1);
-    assertThat(sum(workers, m -> m.claimed.count())).isEqualTo(1);
-    assertThat(kit.find(i.id()).attempt()).isEqualTo(1);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                assertThat(kit.find(i.id()).status()).isEqualTo(InstanceStatus.SUCCESS);
+                assertThat(sum(workers, m -> m.lostClaims.count())).isGreaterThanOrEqualTo(4);
+              });
+      assertThat(CountingAgent.probe("once").executions).hasValue(1);
+      assertThat(sum(workers, m -> m.claimed.count())).isEqualTo(1);
+      assertThat(kit.find(i.id()).attempt()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void large_groups_claimed_in_halves_by_two_workers_run_every_instance_once() {
+    // Four tasks: the publisher keys by task id, so the records spread over the partitions.
+    List<String> tasks = List.of("many-a", "many-b", "many-c", "many-d");
+    tasks.forEach(t -> kit.task(t, "counting", "{\"duration\":\"1ms\"}"));
+    int n = 400;
+    Instance[] all = new Instance[n];
+    for (int k = 0; k < n; k++) {
+      all[k] = kit.instance(tasks.get(k % tasks.size()), "k" + k, Duration.ofSeconds(30));
+    }
+    // Every instance twice, both copies before any worker starts: the workers' first polls hold
+    // hundreds of records, so groups are claimed as two halves on two connections, and copies of
+    // one id meet in one group, in two halves, or on two workers.
+    kit.publish(all);
+    kit.publish(all);
+    Map<String, String> ahead = Map.of("worker.concurrency", "8", "worker.prefetch", "1000");
+    try (WorkerService w1 = kit.worker("many-1", ahead);
+        WorkerService w2 = kit.worker("many-2", ahead)) {
+      List<WorkerService> workers = List.of(w1, w2);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () ->
+                  assertThat(sum(workers, m -> m.claimed.count() + m.lostClaims.count()))
+                      .isEqualTo(2 * n));
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> executions(tasks) >= n && kit.find(all[n - 1].id()).status().isFinished());
+      for (Instance i : all) {
+        assertThat(kit.find(i.id()).status()).isEqualTo(InstanceStatus.SUCCESS);
+        assertThat(kit.find(i.id()).attempt()).isEqualTo(1);
+      }
+      assertThat(executions(tasks)).isEqualTo(n);
+      assertThat(sum(workers, m -> m.claimed.count())).isEqualTo(n);
+      assertThat(sum(workers, m -> m.lostClaims.count())).isEqualTo(n);
+    }
+  }
+
+  private static int executions(List<String> tasks) {
+    return tasks.stream().mapToInt(t -> CountingAgent.probe(t).executions.get()).sum();
   }
 
   private static double sum(

@@ -9,6 +9,7 @@ import dev.carillon.store.WorkerQueries;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -17,6 +18,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,25 +34,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's only Kafka consumer, on its own thread. Each poll batch is handled as one unit:
+ * The worker's only Kafka consumer, on its own thread. Records are taken in order, as many valid
+ * messages at a time as the {@link RunPool} has free capacity, and each such group is handled as
+ * one unit:
  *
  * <ol>
- *   <li>records are read in order up to as many valid messages as there are free slots; a malformed
- *       record is logged with its partition and offset, counted and passed over;
- *   <li>the valid ids are claimed in one compare-and-set ({@link InstanceStore#claim}); an id whose
- *       claim is lost is dropped, counted and logged with the instance's current state;
+ *   <li>a malformed record is logged with its partition and offset, counted and passed over;
+ *   <li>the valid ids are claimed in one compare-and-set ({@link InstanceStore#claim}; a group of
+ *       {@value #SPLIT_FROM} or more as two halves at once, each started as soon as it is claimed);
+ *       an id whose claim is lost is dropped, counted and logged with the instance's current state;
  *   <li>the claimed instances go to the {@link RunPool}, which reads their task definitions in one
  *       query and starts them as run slots free ({@code worker.prefetch} lets a claim take more
  *       than the free slots);
- *   <li>each partition is moved back ({@code seek}) to its first record that was not looked at, and
- *       the offsets up to there are committed (asynchronously).
+ *   <li>the offsets past the group are committed (asynchronously).
  * </ol>
  *
- * <p>So claimed work waits on this worker only as far as {@code worker.prefetch} allows: records
- * beyond the free capacity are read again later. When no slot is free the consumer pauses its
- * partitions and keeps polling (to stay in the group) without receiving records; it resumes when a
- * slot frees. When the claim itself fails (database down), nothing is committed and every partition
- * is moved back to the start of the batch.
+ * <p>Records of a poll beyond the free capacity wait here, unclaimed and uncommitted, with every
+ * partition paused, and are taken first as capacity frees (a rebalance that takes a partition away
+ * drops its waiting records: its next owner reads them from the committed offset). Waiting here
+ * instead of seeking back matters under load: a re-read must wait for the fetch already in flight,
+ * which the broker holds up to {@code fetch.max.wait.ms} (500 ms) when the other partitions have
+ * nothing new. When no capacity is free the consumer waits for it, polling without a timeout only
+ * to stay in the group. When a claim itself fails (database down), nothing is committed and its
+ * records are taken again after a pause.
  */
 public final class InstanceConsumer implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(InstanceConsumer.class);
@@ -61,6 +70,8 @@ public final class InstanceConsumer implements Runnable {
   private final String workerId;
   private final Duration pollTimeout;
   private final Duration errorBackoff;
+  private final ArrayDeque<ConsumerRecord<String, byte[]>> waiting = new ArrayDeque<>();
+  private final ExecutorService claimer;
   private volatile boolean stopping;
 
   /**
@@ -88,7 +99,17 @@ public final class InstanceConsumer implements Runnable {
     this.workerId = workerId;
     this.pollTimeout = pollTimeout;
     this.errorBackoff = errorBackoff;
+    this.claimer =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "carillon-claims-" + workerId);
+              t.setDaemon(true);
+              return t;
+            });
   }
+
+  /** Groups of at least this many messages are claimed as two halves at once. */
+  static final int SPLIT_FROM = 100;
 
   @Override
   public void run() {
@@ -108,6 +129,7 @@ public final class InstanceConsumer implements Runnable {
       log.error("Consumer of {} stopped unexpectedly", topic, e);
       throw e;
     } finally {
+      claimer.shutdown();
       try {
         consumer.close(Duration.ofSeconds(5));
       } catch (RuntimeException e) {
@@ -125,75 +147,112 @@ public final class InstanceConsumer implements Runnable {
 
   private void step() {
     int free = pool.freeSlots();
-    if (free == 0) {
-      // Assignment can change on any poll, so pause whatever is assigned now.
+    Duration timeout = pollTimeout;
+    if (free == 0 || !waiting.isEmpty()) {
+      // Nothing new is needed while records wait here or no room is left. Assignment can change
+      // on any poll, so pause whatever is assigned now.
       consumer.pause(consumer.assignment());
+      if (free == 0) {
+        // Wait for room here, not in poll(): a paused poll sleeps its whole timeout even when
+        // runs end meanwhile.
+        free = awaitFreeSlots();
+      }
+      timeout = Duration.ZERO;
     } else if (!consumer.paused().isEmpty()) {
       consumer.resume(consumer.paused());
     }
-    ConsumerRecords<String, byte[]> records = consumer.poll(pollTimeout);
-    if (!records.isEmpty()) {
-      handle(records, free);
+    // While paused this poll only serves the group; a partition it assigns is not paused yet, and
+    // its records wait behind the others.
+    ConsumerRecords<String, byte[]> records = consumer.poll(timeout);
+    if (!records.isEmpty()) metrics.consumed.increment(records.count());
+    records.forEach(waiting::addLast);
+    if (free > 0 && !waiting.isEmpty()) {
+      handle(free);
     }
   }
 
   private record Candidate(ConsumerRecord<String, byte[]> record, InstanceMessage message) {}
 
-  private void handle(ConsumerRecords<String, byte[]> records, int free) {
+  private void handle(int free) {
     Map<TopicPartition, Long> next = new HashMap<>();
-    Set<TopicPartition> stoppedEarly = new HashSet<>();
     List<Candidate> candidates = new ArrayList<>();
-    for (TopicPartition tp : records.partitions()) {
-      for (ConsumerRecord<String, byte[]> r : records.records(tp)) {
-        if (candidates.size() >= free) {
-          next.put(tp, r.offset());
-          stoppedEarly.add(tp);
-          break;
-        }
-        metrics.consumed.increment();
-        next.put(tp, r.offset() + 1);
-        try {
-          candidates.add(new Candidate(r, InstanceMessageCodec.decode(r.value())));
-        } catch (MalformedMessageException e) {
-          metrics.malformed.increment();
-          log.warn(
-              "Skipping record {}-{} at offset {}: {}",
-              r.topic(),
-              r.partition(),
-              r.offset(),
-              e.reason());
-        }
+    while (candidates.size() < free && !waiting.isEmpty()) {
+      ConsumerRecord<String, byte[]> r = waiting.pollFirst();
+      next.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
+      try {
+        candidates.add(new Candidate(r, InstanceMessageCodec.decode(r.value())));
+      } catch (MalformedMessageException e) {
+        metrics.malformed.increment();
+        log.warn(
+            "Skipping record {}-{} at offset {}: {}",
+            r.topic(),
+            r.partition(),
+            r.offset(),
+            e.reason());
       }
     }
+    if (candidates.isEmpty()) {
+      commit(next);
+      return;
+    }
 
-    Set<Long> ids = new LinkedHashSet<>();
-    candidates.forEach(c -> ids.add(c.message().instanceId()));
-    // Read while the claim runs: the two are independent, and both are on every fire's path.
+    // Read while the claims run: they are independent, and all are on every fire's path.
     var definitions =
         pool.readDefinitions(candidates.stream().map(c -> c.message().taskId()).toList());
-    List<Instance> claimed;
-    try {
-      claimed = store.claim(ids, workerId);
-    } catch (RuntimeException e) {
+    // A large group is claimed as two halves at once, on two connections: a claim's database work
+    // grows with its rows (500 rows ~20 ms), and its end is when the group's runs may start.
+    List<List<Candidate>> parts =
+        candidates.size() < SPLIT_FROM
+            ? List.of(candidates)
+            : List.of(
+                candidates.subList(0, candidates.size() / 2),
+                candidates.subList(candidates.size() / 2, candidates.size()));
+    CompletableFuture<List<Instance>> second =
+        parts.size() > 1 ? CompletableFuture.supplyAsync(() -> claim(parts.get(1)), claimer) : null;
+    List<Candidate> failed = new ArrayList<>();
+    RuntimeException failure = null;
+    for (int k = 0; k < parts.size(); k++) {
+      List<Candidate> part = parts.get(k);
+      List<Instance> claimed;
+      try {
+        claimed = k == 0 ? claim(part) : joinUnwrapped(second);
+      } catch (RuntimeException e) {
+        failed.addAll(part);
+        failure = e;
+        continue;
+      }
+      metrics.claimed.increment(claimed.size());
+      pool.startAll(claimed, definitions);
+      reportLostClaims(part, claimed);
+    }
+    if (failure != null) {
       log.warn(
-          "Claiming {} instance(s) failed; reading the batch again after {}: {}",
-          ids.size(),
+          "Claiming {} instance(s) failed; taking them again after {}: {}",
+          failed.size(),
           errorBackoff,
-          e.toString());
-      for (TopicPartition tp : records.partitions()) {
-        consumer.seek(tp, records.records(tp).get(0).offset());
+          failure.toString());
+      // Back to the front, in order, and no offset is committed past them.
+      for (int i = failed.size() - 1; i >= 0; i--) {
+        waiting.addFirst(failed.get(i).record());
       }
       backoff();
       return;
     }
-    metrics.claimed.increment(claimed.size());
-    pool.startAll(claimed, definitions);
-    reportLostClaims(candidates, claimed);
-
-    for (TopicPartition tp : stoppedEarly) {
-      consumer.seek(tp, next.get(tp));
-    }
     commit(next);
+  }
+
+  private List<Instance> claim(List<Candidate> part) {
+    Set<Long> ids = new LinkedHashSet<>();
+    part.forEach(c -> ids.add(c.message().instanceId()));
+    return store.claim(ids, workerId);
+  }
+
+  private static List<Instance> joinUnwrapped(CompletableFuture<List<Instance>> f) {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException re ? re : e;
+    }
   }
 
   private void reportLostClaims(List<Candidate> candidates, List<Instance> claimed) {
@@ -262,6 +321,16 @@ public final class InstanceConsumer implements Runnable {
         });
   }
 
+  private int awaitFreeSlots() {
+    try {
+      return pool.awaitFreeSlots(pollTimeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopping = true;
+      return 0;
+    }
+  }
+
   private void backoff() {
     try {
       // Waiting before re-reading a batch the database refused keeps a down database from turning
@@ -277,7 +346,14 @@ public final class InstanceConsumer implements Runnable {
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
       if (!partitions.isEmpty()) {
-        log.info("Partitions revoked from {}: {}", workerId, partitions);
+        // Uncommitted: the partitions' next owner reads these records from the committed offset.
+        int before = waiting.size();
+        waiting.removeIf(r -> partitions.contains(new TopicPartition(r.topic(), r.partition())));
+        log.info(
+            "Partitions revoked from {}: {} ({} waiting record(s) left to their next owner)",
+            workerId,
+            partitions,
+            before - waiting.size());
       }
     }
 

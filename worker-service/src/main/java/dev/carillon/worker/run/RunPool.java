@@ -254,6 +254,16 @@ public final class RunPool implements AutoCloseable {
   }
 
   /**
+   * Waits until at least one more instance may be claimed, at most {@code timeout}.
+   *
+   * @return {@link #freeSlots()} at the end of the wait
+   */
+  public int awaitFreeSlots(Duration timeout) throws InterruptedException {
+    await(timeout, () -> capacity.availablePermits() > 0);
+    return freeSlots();
+  }
+
+  /**
    * Claimed instances not yet recorded as ended (waiting, running, or having their end written).
    */
   public int running() {
