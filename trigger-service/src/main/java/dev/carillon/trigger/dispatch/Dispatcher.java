@@ -22,12 +22,12 @@ import org.slf4j.LoggerFactory;
  * Publishes new PENDING instances to Kafka on its own thread and stamps {@code dispatched_at} after
  * Kafka acknowledged them, so that a slow or absent Kafka never delays window creation.
  *
- * <p>The stamp is written {@link #STAMP_DELAY} after the acknowledgement, and only on rows still
- * PENDING by then. A worker with room claims a published instance within milliseconds, and a
- * claimed row needs no stamp; stamping at once would update every row a second time and make the
- * workers' claims wait for the stamp's row locks, which is most of the fire lag at 500 fires per
- * second. Until its stamp a row counts as in flight: the sweep leaves unstamped rows alone for
- * {@code sweepEvery}.
+ * <p>The stamp is written {@link #stampDelay()} after the acknowledgement (half the sweep interval,
+ * at most {@link #MAX_STAMP_DELAY}), and only on rows still PENDING by then. A worker with room
+ * claims a published instance within milliseconds, and a claimed row needs no stamp; stamping at
+ * once would update every row a second time and make the workers' claims wait for the stamp's row
+ * locks, which is most of the fire lag at 500 fires per second. Until its stamp a row counts as in
+ * flight: the sweep leaves unstamped rows alone for {@code sweepEvery}.
  *
  * <p>The tick hands over the instances it created ({@link #submit}); every {@code sweepEvery} the
  * dispatcher also asks the database for PENDING instances never dispatched, or dispatched more than
@@ -42,8 +42,13 @@ public final class Dispatcher implements AutoCloseable {
   /** Largest number of messages in one publish call. */
   public static final int BATCH = 1_000;
 
-  /** How long after Kafka's acknowledgement the rows still PENDING are stamped. */
-  public static final Duration STAMP_DELAY = Duration.ofMillis(500);
+  /**
+   * The longest wait between Kafka's acknowledgement and the stamp of the rows still PENDING. Long
+   * enough that a burst's rows are claimed before it (in a 20,000-instance burst a 500 ms delay
+   * still stamped ~17,500 rows: one more index-maintaining update each); short enough that the
+   * sweep's grace (the sweep interval) is never reached by a row waiting for its stamp.
+   */
+  public static final Duration MAX_STAMP_DELAY = Duration.ofSeconds(2);
 
   /** Ids Kafka acknowledged at {@code ackedNanos}, not yet stamped. */
   private record Acked(List<Long> ids, long ackedNanos) {}
@@ -60,6 +65,7 @@ public final class Dispatcher implements AutoCloseable {
   private final LinkedBlockingQueue<Instance> queue = new LinkedBlockingQueue<>();
   private final AtomicReference<Thread> thread = new AtomicReference<>();
   private final ArrayDeque<Acked> unstamped = new ArrayDeque<>();
+  private final long stampDelayNanos;
   private volatile boolean closed;
 
   /**
@@ -87,6 +93,7 @@ public final class Dispatcher implements AutoCloseable {
       throw new IllegalArgumentException("sweepEvery must be at least PT0.1S, was " + sweepEvery);
     }
     this.sweepEvery = sweepEvery;
+    this.stampDelayNanos = Math.min(MAX_STAMP_DELAY.toNanos(), sweepEvery.toNanos() / 2);
     this.active = Objects.requireNonNull(active, "active");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
@@ -98,6 +105,11 @@ public final class Dispatcher implements AutoCloseable {
     synchronized (queue) {
       queue.addAll(created);
     }
+  }
+
+  /** How long after Kafka's acknowledgement the rows still PENDING are stamped. */
+  public Duration stampDelay() {
+    return Duration.ofNanos(stampDelayNanos);
   }
 
   /** Instances queued and not yet handed to Kafka. */
@@ -117,8 +129,8 @@ public final class Dispatcher implements AutoCloseable {
 
   /**
    * Publishes what is queued, stamps everything acknowledged so far (without waiting for {@link
-   * #STAMP_DELAY}), then one sweep of undispatched instances. The publishing thread calls it; tests
-   * may call it directly on a dispatcher that was not started.
+   * #stampDelay()}), then one sweep of undispatched instances. The publishing thread calls it;
+   * tests may call it directly on a dispatcher that was not started.
    *
    * @return the number of instances Kafka acknowledged
    */
@@ -160,7 +172,7 @@ public final class Dispatcher implements AutoCloseable {
     long now = System.nanoTime();
     synchronized (unstamped) {
       while (!unstamped.isEmpty()
-          && (all || now - unstamped.peekFirst().ackedNanos() >= STAMP_DELAY.toNanos())) {
+          && (all || now - unstamped.peekFirst().ackedNanos() >= stampDelayNanos)) {
         due.addAll(unstamped.pollFirst().ids());
       }
     }
@@ -178,8 +190,7 @@ public final class Dispatcher implements AutoCloseable {
     if (oldest == null) {
       return max;
     }
-    return Math.max(
-        0, Math.min(max, oldest.ackedNanos() + STAMP_DELAY.toNanos() - System.nanoTime()));
+    return Math.max(0, Math.min(max, oldest.ackedNanos() + stampDelayNanos - System.nanoTime()));
   }
 
   private int publish(List<Instance> batch) {

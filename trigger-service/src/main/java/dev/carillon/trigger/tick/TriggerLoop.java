@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * The trigger's tick: load the task definitions (cached), find the tasks with a fire time in {@code
  * (cursor, now]}, read their live instances in one query, {@link TickPlanner plan}, and commit
  * rows, decisions and cursors, each task's in one transaction ({@link ChunkCommitter}, {@link
- * InstanceStore#commitTick}). New PENDING instances go to the dispatcher, which publishes them on
- * its own thread.
+ * InstanceStore#commitTick}). New PENDING instances go to the dispatcher as each chunk commits, and
+ * it publishes them on its own thread.
  *
  * <p>{@link #tickOnce()} runs one tick now (tests move a settable clock and call it); {@link
  * #startTicking()} runs ticks on a thread aligned to the tick interval on the clock (whole seconds
@@ -85,7 +85,8 @@ public final class TriggerLoop {
    * @param clock the time source for "now"
    * @param tickInterval time between ticks, at least 100 ms; ticks align to multiples of it
    * @param metrics where to count
-   * @param dispatch receives the new PENDING instances after each commit; must not block
+   * @param dispatch receives the new PENDING instances after each commit (of each chunk, from the
+   *     committing threads); must not block
    * @param mayCommit asked just before each commit; false (leadership lost) drops the tick
    */
   public TriggerLoop(
@@ -187,16 +188,10 @@ public final class TriggerLoop {
         log.warn("Tick at {} dropped before its commit: no longer the leader", now);
         return finish(new TickResult(now, plan, List.of(), List.of(), false, since(t0)));
       }
-      List<Instance> created = committer.commit(plan);
+      List<Instance> created = committer.commit(plan, this::dispatchPending);
       long tCommitted = System.nanoTime();
       plan.cursors().forEach((id, c) -> cursors.merge(id, c, TriggerLoop::later));
       List<Decision> existing = recordNoOps(plan.rows(), created);
-
-      List<Instance> pending =
-          created.stream().filter(i -> i.status() == InstanceStatus.PENDING).toList();
-      if (!pending.isEmpty()) {
-        dispatch.accept(pending);
-      }
       TickResult result = new TickResult(now, plan, created, existing, true, since(t0));
       count(result);
       log(result);
@@ -209,6 +204,15 @@ public final class TriggerLoop {
           (tCommitted - tPlanned) / 1_000_000,
           (System.nanoTime() - tCommitted) / 1_000_000);
       return finish(result);
+    }
+  }
+
+  /** Hands a committed chunk's new PENDING instances to the dispatcher. */
+  private void dispatchPending(List<Instance> created) {
+    List<Instance> pending =
+        created.stream().filter(i -> i.status() == InstanceStatus.PENDING).toList();
+    if (!pending.isEmpty()) {
+      dispatch.accept(pending);
     }
   }
 

@@ -79,7 +79,10 @@ class DispatcherTest {
           .until(() -> instances.find(waiting.id()).orElseThrow().dispatchedAt() != null);
       assertThat(Duration.ofNanos(System.nanoTime() - submitted))
           .as("stamped no earlier than the delay after the acknowledgement")
-          .isGreaterThanOrEqualTo(Dispatcher.STAMP_DELAY);
+          .isGreaterThanOrEqualTo(dispatcher.stampDelay());
+      assertThat(dispatcher.stampDelay())
+          .as("half the sweep interval, capped")
+          .isEqualTo(Dispatcher.MAX_STAMP_DELAY);
       Instance claimed = instances.find(claimedSoon.id()).orElseThrow();
       assertThat(claimed.status()).isEqualTo(InstanceStatus.RUNNING);
       assertThat(claimed.dispatchedAt()).as("a claimed row is not stamped").isNull();

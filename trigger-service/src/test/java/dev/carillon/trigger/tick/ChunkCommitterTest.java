@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -92,9 +93,15 @@ class ChunkCommitterTest {
     apply(ids);
     ChunkCommitter committer = new ChunkCommitter(instances, "trigger:a", 7, 1, 2);
 
-    List<Instance> created = committer.commit(plan(ids, 1));
+    List<List<Instance>> handedOver = new CopyOnWriteArrayList<>();
+    List<Instance> created = committer.commit(plan(ids, 1), handedOver::add);
 
     assertThat(created).extracting(Instance::taskId).containsExactlyElementsOf(ids);
+    assertThat(handedOver)
+        .as("each chunk is handed over once, as it commits")
+        .hasSize(ChunkCommitter.split(plan(ids, 1), 7, 1, 2).size());
+    assertThat(handedOver.stream().flatMap(List::stream))
+        .containsExactlyInAnyOrderElementsOf(created);
     assertThat(tasks.cursors()).containsAllEntriesOf(cursors(ids));
     for (String id : ids) {
       assertThat(instances.windowEvents(id, DAY))
@@ -140,8 +147,14 @@ class ChunkCommitterTest {
     withGhost.add("fail-0149-ghost");
     ChunkCommitter committer = new ChunkCommitter(instances, "trigger:a", 4, 1, 2);
 
-    assertThatThrownBy(() -> committer.commit(plan(withGhost, 1)))
+    List<Instance> handedOver = new CopyOnWriteArrayList<>();
+    assertThatThrownBy(() -> committer.commit(plan(withGhost, 1), handedOver::addAll))
         .isInstanceOf(DataAccessException.class);
+    // Exactly the committed chunks were handed over (to be published).
+    assertThat(handedOver)
+        .extracting(Instance::taskId)
+        .containsExactlyInAnyOrderElementsOf(
+            ids.stream().filter(id -> instances.findByWindow(id, DAY).isPresent()).toList());
 
     Map<String, Instant> stored = tasks.cursors();
     for (String id : ids) {
