@@ -190,6 +190,43 @@ class InstanceStoreTest {
   }
 
   @Test
+  void a_claim_returns_the_stored_rows_and_records_one_event_per_claimed_instance() {
+    String task = newTask("claimcte");
+    List<Instance> pending =
+        instances.insertAll(
+            List.of(
+                Tasks.pending(task, "2026-11-27", Duration.ofMinutes(5)),
+                Tasks.pending(task, "2026-11-28", Duration.ofMinutes(5))),
+            "test");
+    Instance taken = instances.claim(List.of(pending.get(0).id()), "w0").get(0);
+
+    // One of the two is no longer PENDING: only the other is claimed, and only it gets an event.
+    List<Instance> claimed =
+        instances.claim(List.of(pending.get(0).id(), pending.get(1).id()), "w9");
+    assertThat(claimed).extracting(Instance::id).containsExactly(pending.get(1).id());
+    Instance stored = instances.find(pending.get(1).id()).orElseThrow();
+    assertThat(claimed.get(0)).isEqualTo(stored);
+    assertThat(stored.status()).isEqualTo(InstanceStatus.RUNNING);
+    assertThat(stored.attempt()).isEqualTo(1);
+    assertThat(stored.workerId()).isEqualTo("w9");
+    assertThat(stored.leaseUntil()).isAfter(stored.startedAt());
+    assertThat(instances.events(stored.id()))
+        .filteredOn(e -> e.to() == InstanceStatus.RUNNING)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.from()).isEqualTo(InstanceStatus.PENDING);
+              assertThat(e.attempt()).isEqualTo(1);
+              assertThat(e.actor()).isEqualTo("w9");
+              assertThat(e.reason()).isEqualTo("claimed by w9");
+            });
+    assertThat(instances.events(taken.id()))
+        .filteredOn(e -> e.to() == InstanceStatus.RUNNING)
+        .extracting(InstanceEvent::actor)
+        .containsExactly("w0");
+  }
+
+  @Test
   void every_transition_leaves_an_event_row() {
     String task = newTask("history");
     Instance i = claimOne(task, "2026-11-29", "w1");
