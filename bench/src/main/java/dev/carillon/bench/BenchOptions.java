@@ -27,7 +27,8 @@ import java.util.Set;
  *     is at least 1 s)
  * @param grace steady: how long after the last planned fire a late fire still counts
  * @param lead steady: the plan starts this long after registration begins; empty = automatic
- * @param warmup run one small unmeasured burst per system first, so the JIT is warm
+ * @param warmup run unmeasured full-size bursts per system first (see {@code BenchRunner}), so the
+ *     JIT is warm
  * @param out also write the report to this file; empty = stdout only
  */
 public record BenchOptions(

@@ -144,7 +144,14 @@ public final class Report {
         .append(o.poolSize())
         .append(" (threads + 2, fixed size), a fresh database per run, the same PostgreSQL;")
         .append(" repeats interleaved across systems")
-        .append(o.warmup() ? "; one unmeasured warm-up burst per system first\n" : "\n");
+        .append(
+            o.warmup()
+                ? "; unmeasured warm-up first: per system, full-size bursts until "
+                    + BenchRunner.WARMUP_BURSTS
+                    + " ran or "
+                    + BenchRunner.WARMUP_BUDGET.toSeconds()
+                    + " s passed (at least one)\n"
+                : "\n");
     for (BenchSystem s : r.systems()) {
       md.append("- **").append(s.displayName()).append("**\n");
       for (String line : s.settings(o)) {
