@@ -422,8 +422,8 @@ public final class InstanceStore {
   static final int DEADLOCK_TRIES = 5;
 
   /**
-   * Writes the ends of many attempts in one transaction: one {@code UPDATE ... FROM unnest(...)}
-   * and one event insert, whatever the batch size. Each row is fenced exactly like {@link
+   * Writes the ends of many attempts in one statement: an {@code UPDATE ... FROM unnest(...)} and
+   * the insert of its events, whatever the batch size. Each row is fenced exactly like {@link
    * #complete}: it is written only while it is RUNNING at the completion's attempt, and only a
    * written row gets its event. A stale completion in the batch changes nothing and does not stop
    * the others.
@@ -485,9 +485,11 @@ public final class InstanceStore {
       reasons[k] = o.reason();
       nonRetryable[k++] = o.nonRetryable();
     }
+    // One statement: the ends and their events as data-modifying CTEs (one round trip, no event
+    // arrays); only a row the fenced update wrote gets an event.
     Result<Record> rows =
         tx.resultQuery(
-                "UPDATE task_instance t SET status = v.status, lease_until = NULL,"
+                "WITH ended AS (UPDATE task_instance t SET status = v.status, lease_until = NULL,"
                     + " updated_at = now(), fail_reason = v.reason,"
                     + " non_retryable = v.non_retryable,"
                     + " result_summary = CASE WHEN v.status = 'SUCCESS' THEN v.summary"
@@ -502,7 +504,12 @@ public final class InstanceStore {
                     + " {4}::boolean[], {5}::text[], {6}::text[], {7}::boolean[])"
                     + " AS v(id, attempt, status, summary, truncated, uri, reason, non_retryable)"
                     + " WHERE t.id = v.id AND t.status = 'RUNNING' AND t.attempt = v.attempt"
-                    + " RETURNING t.id, t.task_id, t.window_key, t.attempt, t.status",
+                    + " RETURNING t.id, t.task_id, t.window_key, t.attempt, t.status, v.reason),"
+                    + " end_events AS (INSERT INTO instance_event (instance_id, task_id,"
+                    + " window_key, kind, from_status, to_status, attempt, actor, reason)"
+                    + " SELECT id, task_id, window_key, {8}, {9}, status, attempt, {10},"
+                    + " CASE WHEN status = 'SUCCESS' THEN 'succeeded' ELSE reason END FROM ended)"
+                    + " SELECT id, attempt FROM ended",
                 DSL.val(ids),
                 DSL.val(attempts),
                 DSL.val(statuses),
@@ -510,28 +517,15 @@ public final class InstanceStore {
                 DSL.val(truncated),
                 DSL.val(uris),
                 DSL.val(reasons),
-                DSL.val(nonRetryable))
+                DSL.val(nonRetryable),
+                DSL.val(InstanceEvent.Kind.TRANSITION.name()),
+                DSL.val(InstanceStatus.RUNNING.name()),
+                DSL.val(actor))
             .fetch();
     Set<Lease> written = new HashSet<>();
-    List<EventRow> events = new ArrayList<>(rows.size());
     for (Record r : rows) {
-      long id = r.get(0, Long.class);
-      int attempt = r.get(3, Integer.class);
-      Outcome o = byId.get(id).outcome();
-      written.add(new Lease(id, attempt));
-      events.add(
-          new EventRow(
-              id,
-              r.get(1, String.class),
-              r.get(2, String.class),
-              InstanceEvent.Kind.TRANSITION,
-              InstanceStatus.RUNNING,
-              InstanceStatus.valueOf(r.get(4, String.class)),
-              attempt,
-              actor,
-              o.status() == InstanceStatus.SUCCESS ? "succeeded" : o.reason()));
+      written.add(new Lease(r.get(0, Long.class), r.get(1, Integer.class)));
     }
-    insertEvents(tx, events);
     return written;
   }
 
