@@ -62,8 +62,9 @@ public final class CarillonSystem implements BenchSystem {
             + " maps; the services migrate the run's fresh database (Flyway) themselves",
         "trigger: `trigger.tick-interval` "
             + TriggerSettings.DEFAULT_TICK_INTERVAL.toMillis()
-            + " ms (default; ticks aligned to whole seconds), commit chunks of 2,000 rows,"
-            + " publish batches of 1,000, producer `linger.ms` "
+            + " ms (default; ticks aligned to whole seconds), commit chunks of at most 2,000"
+            + " rows on two connections from 200 rows, each handed to the dispatcher as it"
+            + " commits, publish batches of 1,000, producer `linger.ms` "
             + InstancePublisher.LINGER.toMillis()
             + ", `acks=all`, idempotent",
         "worker: `worker.concurrency` "
@@ -73,10 +74,13 @@ public final class CarillonSystem implements BenchSystem {
             + " (a claim may take up to concurrency + prefetch instances, which wait on the"
             + " worker for a run thread); consumer `max.poll.records` "
             + (o.threads() + CarillonRun.PREFETCH)
-            + ", one claim `UPDATE ... WHERE id = ANY(?) AND status = 'PENDING'` and one"
-            + " task-definition `SELECT` per poll batch, poll timeout "
+            + "; records beyond the free capacity wait in the consumer; per group one claim"
+            + " statement (`WITH claimed AS (UPDATE ... FROM unnest(?) ... RETURNING *),"
+            + " claim_events AS (INSERT ...) SELECT ...`; 100 or more ids as two halves on two"
+            + " connections at once) and one task-definition `SELECT` beside it, poll timeout "
             + WorkerService.POLL_TIMEOUT.toMillis()
-            + " ms; ends written in groups (one transaction for all the ends ready at once)",
+            + " ms; ends written in groups (one statement with their events for all the ends"
+            + " ready at once)",
         "pools (HikariCP): worker "
             + o.poolSize()
             + " (threads + 2, as every system), trigger "

@@ -164,7 +164,7 @@ public final class InstanceConsumer implements Runnable {
     // While paused this poll only serves the group; a partition it assigns is not paused yet, and
     // its records wait behind the others.
     ConsumerRecords<String, byte[]> records = consumer.poll(timeout);
-    if (!records.isEmpty()) metrics.consumed.increment(records.count());
+    metrics.consumed.increment(records.count());
     records.forEach(waiting::addLast);
     if (free > 0 && !waiting.isEmpty()) {
       handle(free);
