@@ -26,6 +26,7 @@ import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.InsertValuesStep9;
 import org.jooq.Record;
 import org.jooq.Record7;
 import org.jooq.Result;
@@ -344,17 +345,7 @@ public final class InstanceStore {
     CommonTableExpression<?> events =
         DSL.name("claim_events")
             .as(
-                DSL.insertInto(
-                        INSTANCE_EVENT,
-                        INSTANCE_EVENT.INSTANCE_ID,
-                        INSTANCE_EVENT.TASK_ID,
-                        INSTANCE_EVENT.WINDOW_KEY,
-                        INSTANCE_EVENT.KIND,
-                        INSTANCE_EVENT.FROM_STATUS,
-                        INSTANCE_EVENT.TO_STATUS,
-                        INSTANCE_EVENT.ATTEMPT,
-                        INSTANCE_EVENT.ACTOR,
-                        INSTANCE_EVENT.REASON)
+                insertEvent(dsl)
                     .select(
                         DSL.select(
                                 claimed.field(TASK_INSTANCE.ID),
@@ -908,6 +899,32 @@ public final class InstanceStore {
         reason);
   }
 
+  /** {@code INSERT INTO instance_event} with the columns every event write sets. */
+  private static InsertValuesStep9<
+          InstanceEventRecord,
+          Long,
+          String,
+          String,
+          String,
+          String,
+          String,
+          Integer,
+          String,
+          String>
+      insertEvent(DSLContext ctx) {
+    return ctx.insertInto(
+        INSTANCE_EVENT,
+        INSTANCE_EVENT.INSTANCE_ID,
+        INSTANCE_EVENT.TASK_ID,
+        INSTANCE_EVENT.WINDOW_KEY,
+        INSTANCE_EVENT.KIND,
+        INSTANCE_EVENT.FROM_STATUS,
+        INSTANCE_EVENT.TO_STATUS,
+        INSTANCE_EVENT.ATTEMPT,
+        INSTANCE_EVENT.ACTOR,
+        INSTANCE_EVENT.REASON);
+  }
+
   private static void insertEvents(DSLContext tx, List<EventRow> events) {
     if (events.isEmpty()) {
       return;
@@ -950,17 +967,7 @@ public final class InstanceStore {
             DSL.val(attempts),
             DSL.val(actors),
             DSL.val(reasons));
-    tx.insertInto(
-            INSTANCE_EVENT,
-            INSTANCE_EVENT.INSTANCE_ID,
-            INSTANCE_EVENT.TASK_ID,
-            INSTANCE_EVENT.WINDOW_KEY,
-            INSTANCE_EVENT.KIND,
-            INSTANCE_EVENT.FROM_STATUS,
-            INSTANCE_EVENT.TO_STATUS,
-            INSTANCE_EVENT.ATTEMPT,
-            INSTANCE_EVENT.ACTOR,
-            INSTANCE_EVENT.REASON)
+    insertEvent(tx)
         .select(
             DSL.select(
                     DSL.field(DSL.name("t", "instance_id"), Long.class),
