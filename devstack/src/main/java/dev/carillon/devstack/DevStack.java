@@ -46,6 +46,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.internals.Exit;
 import org.slf4j.Logger;
@@ -274,23 +275,45 @@ public final class DevStack implements AutoCloseable {
           .all()
           .get(30, TimeUnit.SECONDS);
       while (true) {
-        TopicDescription d =
-            admin.describeTopics(List.of(name)).allTopicNames().get(10, TimeUnit.SECONDS).get(name);
-        if (d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+        TopicDescription d = describe(admin, name);
+        if (d != null
+            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
           return;
         }
         if (System.nanoTime() - deadline >= 0) {
           throw new IllegalStateException(
               "topic " + name + " has partitions without a leader: " + d);
         }
-        // Leaders are elected within milliseconds on this one broker; each description is a
-        // round trip, which paces the loop.
+        // Leaders are elected within milliseconds on this one broker; a short pause keeps an
+        // immediate "unknown topic" answer from spinning.
+        Thread.sleep(10);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topic " + name, e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("cannot create topic " + name + ": " + e, e);
+    }
+  }
+
+  /**
+   * The topic's description, or null while the broker does not know the topic yet: creation is
+   * acknowledged by the controller, and the broker's metadata can lag it by a moment (seen once in
+   * CI as UnknownTopicOrPartitionException right after a successful create).
+   */
+  private static TopicDescription describe(Admin admin, String name)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    try {
+      return admin
+          .describeTopics(List.of(name))
+          .allTopicNames()
+          .get(10, TimeUnit.SECONDS)
+          .get(name);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        return null;
+      }
+      throw e;
     }
   }
 
