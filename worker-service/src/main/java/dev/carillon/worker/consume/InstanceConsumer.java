@@ -6,6 +6,7 @@ import dev.carillon.kafka.MalformedMessageException;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.store.InstanceStore;
 import dev.carillon.store.WorkerQueries;
+import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
 import java.time.Duration;
@@ -100,12 +101,7 @@ public final class InstanceConsumer implements Runnable {
     this.pollTimeout = pollTimeout;
     this.errorBackoff = errorBackoff;
     this.claimer =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "carillon-claims-" + workerId);
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadExecutor(DaemonThreads.named("carillon-claims-" + workerId));
   }
 
   /** Groups of at least this many messages are claimed as two halves at once. */

@@ -2,6 +2,7 @@ package dev.carillon.worker.lease;
 
 import dev.carillon.store.InstanceStore;
 import dev.carillon.store.Lease;
+import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
 import dev.carillon.worker.run.RunPool.LiveLease;
@@ -71,13 +72,7 @@ public final class Heartbeater implements AutoCloseable {
     this.fixedInterval = fixedInterval;
     this.nanoTime = System::nanoTime;
     this.thread =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread t = new Thread(r, "carillon-heartbeat-" + workerId);
-              t.setDaemon(true);
-              return t;
-            });
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("carillon-heartbeat-" + workerId));
     thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     thread.scheduleWithFixedDelay(this::tick, 0, TICK.toNanos(), TimeUnit.NANOSECONDS);
   }

@@ -9,6 +9,7 @@ import dev.carillon.store.Completion;
 import dev.carillon.store.InstanceStore;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
+import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.plugin.PluginRegistry;
 import java.time.Clock;
@@ -223,26 +224,17 @@ public final class RunPool implements AutoCloseable {
     // Reused threads (a thread start costs more than a short run); daemon, so that a plugin that
     // never ends does not keep the JVM alive after shutdown. Unbounded only in principle: at most
     // `concurrency` run at once, plus the threads of stopped plugins that ignore interrupts.
-    this.threads = Executors.newCachedThreadPool(daemons("carillon-run-" + workerId));
+    this.threads = Executors.newCachedThreadPool(DaemonThreads.named("carillon-run-" + workerId));
     ScheduledThreadPoolExecutor timers =
-        new ScheduledThreadPoolExecutor(1, daemons("carillon-deadlines-" + workerId));
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("carillon-deadlines-" + workerId));
     // A run's timer is cancelled when the run ends, almost always long before it is due; without
     // this, every cancelled timer would stay queued until its deadline (500 runs a second with a
     // ten-minute timeout is 300,000 dead timers).
     timers.setRemoveOnCancelPolicy(true);
     this.deadlines = timers;
     this.definitionReader =
-        Executors.newSingleThreadExecutor(daemons("carillon-definitions-" + workerId));
+        Executors.newSingleThreadExecutor(DaemonThreads.named("carillon-definitions-" + workerId));
     this.writer = new CompletionWriter(store, metrics, workerId, MAX_END_BATCH);
-  }
-
-  /** Daemon threads named {@code name}: none of the pool's threads may keep the JVM alive. */
-  private static java.util.concurrent.ThreadFactory daemons(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
   }
 
   /** The most ends written in one transaction. */
