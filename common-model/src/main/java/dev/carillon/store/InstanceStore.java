@@ -338,9 +338,9 @@ public final class InstanceStore {
                     .set(TASK_INSTANCE.WORKER_ID, workerId)
                     .set(TASK_INSTANCE.STARTED_AT, NOW)
                     .set(TASK_INSTANCE.UPDATED_AT, NOW)
-                    .from(idTable(ids))
+                    .from(idTable(ids, InstanceStatus.PENDING))
                     .where(TASK_INSTANCE.ID.eq(ID_COLUMN))
-                    .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+                    .and(TASK_INSTANCE.STATUS.eq(EXPECTED_COLUMN))
                     .returning());
     CommonTableExpression<?> events =
         DSL.name("claim_events")
@@ -377,16 +377,18 @@ public final class InstanceStore {
     }
     Long[] ids = new Long[leases.size()];
     Integer[] attempts = new Integer[leases.size()];
+    String[] expected = new String[leases.size()];
     int k = 0;
     for (Lease l : leases) {
       ids[k] = l.instanceId();
+      expected[k] = InstanceStatus.RUNNING.name();
       attempts[k++] = l.attempt();
     }
-    // Joined with unnest for the same reason as idTable: linear whatever the statistics say.
+    // Joined with unnest, the expected status a join column: see idTable(ids, expected).
     Table<?> held =
         DSL.table(
-            "unnest({0}::bigint[], {1}::int[]) as held(id, attempt)",
-            DSL.val(ids), DSL.val(attempts));
+            "unnest({0}::bigint[], {1}::int[], {2}::varchar[]) as held(id, attempt, expected)",
+            DSL.val(ids), DSL.val(attempts), DSL.val(expected));
     return new HashSet<>(
         dsl.update(TASK_INSTANCE)
             .set(TASK_INSTANCE.LEASE_UNTIL, nowPlus(TASK_INSTANCE.TIMEOUT_MS))
@@ -394,7 +396,7 @@ public final class InstanceStore {
             .from(held)
             .where(TASK_INSTANCE.ID.eq(DSL.field(DSL.name("held", "id"), Long.class)))
             .and(TASK_INSTANCE.ATTEMPT.eq(DSL.field(DSL.name("held", "attempt"), Integer.class)))
-            .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.RUNNING.name()))
+            .and(TASK_INSTANCE.STATUS.eq(DSL.field(DSL.name("held", "expected"), String.class)))
             .and(TASK_INSTANCE.WORKER_ID.eq(workerId))
             .returning(TASK_INSTANCE.ID)
             .fetch(TASK_INSTANCE.ID));
@@ -463,6 +465,8 @@ public final class InstanceStore {
     String[] uris = new String[n];
     String[] reasons = new String[n];
     Boolean[] nonRetryable = new Boolean[n];
+    String[] expected = new String[n];
+    java.util.Arrays.fill(expected, InstanceStatus.RUNNING.name());
     int k = 0;
     for (Completion c : byId.values()) {
       Outcome o = c.outcome();
@@ -477,7 +481,8 @@ public final class InstanceStore {
       nonRetryable[k++] = o.nonRetryable();
     }
     // One statement: the ends and their events as data-modifying CTEs (one round trip, no event
-    // arrays); only a row the fenced update wrote gets an event.
+    // arrays); only a row the fenced update wrote gets an event. The expected status is a join
+    // column (v.expected), not a literal: see idTable(ids, expected).
     Result<Record> rows =
         tx.resultQuery(
                 "WITH ended AS (UPDATE task_instance t SET status = v.status, lease_until = NULL,"
@@ -492,9 +497,10 @@ public final class InstanceStore {
                     + " finished_at = CASE WHEN v.status = 'SUCCESS' THEN now()"
                     + " ELSE t.finished_at END"
                     + " FROM unnest({0}::bigint[], {1}::int[], {2}::varchar[], {3}::text[],"
-                    + " {4}::boolean[], {5}::text[], {6}::text[], {7}::boolean[])"
-                    + " AS v(id, attempt, status, summary, truncated, uri, reason, non_retryable)"
-                    + " WHERE t.id = v.id AND t.status = 'RUNNING' AND t.attempt = v.attempt"
+                    + " {4}::boolean[], {5}::text[], {6}::text[], {7}::boolean[], {11}::varchar[])"
+                    + " AS v(id, attempt, status, summary, truncated, uri, reason, non_retryable,"
+                    + " expected)"
+                    + " WHERE t.id = v.id AND t.status = v.expected AND t.attempt = v.attempt"
                     + " RETURNING t.id, t.task_id, t.window_key, t.attempt, t.status, v.reason),"
                     + " end_events AS (INSERT INTO instance_event (instance_id, task_id,"
                     + " window_key, kind, from_status, to_status, attempt, actor, reason)"
@@ -511,7 +517,8 @@ public final class InstanceStore {
                 DSL.val(nonRetryable),
                 DSL.val(InstanceEvent.Kind.TRANSITION.name()),
                 DSL.val(InstanceStatus.RUNNING.name()),
-                DSL.val(actor))
+                DSL.val(actor),
+                DSL.val(expected))
             .fetch();
     Set<Lease> written = new HashSet<>();
     for (Record r : rows) {
@@ -873,16 +880,38 @@ public final class InstanceStore {
       String reason) {}
 
   static final Field<Long> ID_COLUMN = DSL.field(DSL.name("ids", "id"), Long.class);
+  static final Field<String> EXPECTED_COLUMN = DSL.field(DSL.name("ids", "expected"), String.class);
 
   /**
    * The ids as a table {@code ids(id)} to join with. Why not {@code id = ANY(?)}: the planner may
    * then scan a partial status index and test every row against the whole array, which costs (rows
    * × ids). That is what it does when the statistics still say that few rows are PENDING, i.e. at
-   * the start of a burst, and a 1,000-id claim then took seconds. A join against {@code unnest} is
-   * at worst a hash join, linear in both.
+   * the start of a burst, and a 1,000-id claim then took seconds.
    */
   static Table<?> idTable(Collection<Long> ids) {
     return DSL.table("unnest({0}::bigint[]) as ids(id)", DSL.val(ids.toArray(Long[]::new)));
+  }
+
+  /**
+   * The ids as a table {@code ids(id, expected)} for a compare-and-set: join with {@code id =
+   * ids.id AND status = ids.expected}, where {@code expected} is the status every row must still
+   * have. The expected status is a join column, not a literal or a bound value, on purpose: as a
+   * filter on {@code task_instance} its row estimate comes from the statistics, which lag a burst
+   * by up to a minute (autovacuum's naptime) and on a fresh table say ~1 row. With that estimate
+   * the planner drove an end of 300 rows from the partial RUNNING index, or a scan, in a nested
+   * loop that compared every row with every id (the bench's steady run: 150,000 pairs for one end;
+   * 97 ms of every second in ends), and hashed all 10,000-20,000 PENDING rows for every claim of a
+   * burst. As a join column it leaves the table's estimate at the whole table, so the choices are a
+   * primary-key probe per id or, for a batch that is a large part of the table, one hash join:
+   * linear either way; the worker's sessions leave only the probe ({@link
+   * Database#PRIMARY_KEY_PLANS}).
+   */
+  static Table<?> idTable(Collection<Long> ids, InstanceStatus expected) {
+    String[] status = new String[ids.size()];
+    java.util.Arrays.fill(status, expected.name());
+    return DSL.table(
+        "unnest({0}::bigint[], {1}::varchar[]) as ids(id, expected)",
+        DSL.val(ids.toArray(Long[]::new)), DSL.val(status));
   }
 
   private static EventRow transitionEvent(

@@ -75,7 +75,8 @@ public final class WorkerService implements AutoCloseable {
     this.settings = settings;
     this.plugins = plugins;
     this.clock = clock;
-    this.db = Database.open(settings.db());
+    // Every worker statement finds its rows by primary key; see PRIMARY_KEY_PLANS for why.
+    this.db = Database.open(settings.db(), Database.PRIMARY_KEY_PLANS);
     this.store = new InstanceStore(db.dsl());
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RunPool[] poolRef = new RunPool[1];

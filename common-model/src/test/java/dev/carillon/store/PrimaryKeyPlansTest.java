@@ -1,0 +1,114 @@
+package dev.carillon.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.carillon.devstack.DevStack;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.testsupport.Tasks;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The worker's claims and ends read only the rows they name, even when the statistics are stale:
+ * here they were taken on the empty table, as on a fresh database or at the start of a burst, and
+ * then 20,000 rows arrived. Measured with PostgreSQL's own counters of rows read by sequential and
+ * index scans of {@code task_instance}, all on one connection so that the counters of the
+ * statements under test are flushed by the session that ran them.
+ */
+class PrimaryKeyPlansTest {
+  private static final int ROWS = 20_000;
+  private static final int RUNNING = 2_000;
+  private static final int BATCH = 300;
+  private static final String TASK = "keyed-plans";
+
+  private static Database db;
+  private static List<Long> ids;
+
+  @BeforeAll
+  static void open() {
+    DevStack stack = DevStack.shared();
+    db =
+        Database.open(
+            new DbSettings(stack.createDatabase("keyed"), stack.dbUser(), stack.dbPassword(), 2),
+            DevStack.SESSION_TIME_ZONE_SQL + "; " + Database.PRIMARY_KEY_PLANS);
+    InstanceStore instances = new InstanceStore(db.dsl());
+    new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily(TASK).build()));
+    db.dsl().execute("ANALYZE task_instance");
+    List<NewInstance> rows = new ArrayList<>(ROWS);
+    for (int i = 0; i < ROWS; i++) {
+      rows.add(Tasks.pendingKey(TASK, "k" + i, Duration.ofMinutes(10)));
+    }
+    ids = instances.insertAll(rows, "test").stream().map(Instance::id).sorted().toList();
+  }
+
+  @AfterAll
+  static void close() {
+    db.close();
+  }
+
+  @Test
+  void a_claim_and_an_end_read_only_their_own_rows_with_statistics_of_an_empty_table() {
+    db.dsl()
+        .connection(
+            c -> {
+              // One session (with the pool's session settings) for the statements and the counters.
+              DSLContext session = DSL.using(db.dsl().configuration().derive(c));
+              InstanceStore instances = new InstanceStore(session);
+              List<Long> running = ids.subList(0, RUNNING);
+              assertThat(instances.claim(running, "w-1")).hasSize(RUNNING);
+
+              List<Long> claimed = ids.subList(ROWS / 2, ROWS / 2 + BATCH);
+              Reads beforeClaim = reads(session);
+              assertThat(instances.claim(claimed, "w-1")).hasSize(BATCH);
+              Reads claimReads = reads(session).minus(beforeClaim);
+
+              List<Completion> ends = new ArrayList<>();
+              for (Long id : running.subList(RUNNING / 2, RUNNING / 2 + BATCH)) {
+                ends.add(new Completion(new Lease(id, 1), Outcome.success("ok", false, null)));
+              }
+              Reads beforeEnd = reads(session);
+              assertThat(instances.completeAll(ends, "w-1")).hasSize(BATCH);
+              Reads endReads = reads(session).minus(beforeEnd);
+
+              // 300 primary-key probes each. A plan from a partial status index or a scan reads
+              // the other 17,700 PENDING rows (claim), the 2,000 RUNNING ones (end), or all 20,000.
+              assertThat(claimReads.sequential()).as("claim: rows read sequentially").isZero();
+              assertThat(claimReads.index())
+                  .as("claim: rows fetched by index")
+                  .isBetween(1L, 2L * BATCH);
+              assertThat(endReads.sequential()).as("end: rows read sequentially").isZero();
+              assertThat(endReads.index())
+                  .as("end: rows fetched by index")
+                  .isBetween(1L, 2L * BATCH);
+            });
+  }
+
+  private record Reads(long sequential, long index) {
+    Reads minus(Reads earlier) {
+      return new Reads(sequential - earlier.sequential, index - earlier.index);
+    }
+  }
+
+  /**
+   * The table's scan counters as of now. Forcing the next flush and ending a transaction publishes
+   * this session's pending counts (PostgreSQL otherwise flushes them at most once a second).
+   */
+  private static Reads reads(DSLContext dsl) {
+    dsl.execute("SELECT pg_stat_force_next_flush()");
+    dsl.execute("SELECT pg_stat_clear_snapshot()");
+    Record r =
+        dsl.resultQuery(
+                "SELECT coalesce(seq_tup_read, 0), coalesce(idx_tup_fetch, 0)"
+                    + " FROM pg_stat_user_tables WHERE relname = 'task_instance'")
+            .fetchOne();
+    return new Reads(r.get(0, Long.class), r.get(1, Long.class));
+  }
+}
