@@ -28,10 +28,10 @@ import java.util.stream.Collectors;
  */
 public final class BenchRunner {
   /** Unmeasured full-size bursts per system before the measured runs, at most. */
-  static final int WARMUP_BURSTS = 3;
+  static final int WARMUP_BURSTS = 5;
 
   /** No further warm-up burst starts once a system's warm-up took this long. */
-  static final Duration WARMUP_BUDGET = Duration.ofSeconds(60);
+  static final Duration WARMUP_BUDGET = Duration.ofSeconds(120);
 
   private final DevStack stack;
   private final BenchOptions options;
@@ -86,8 +86,9 @@ public final class BenchRunner {
     if (options.warmup()) {
       // Full-size bursts until the JIT has settled: in one run of Carillon's burst, repeat 1 after
       // a 1,000-instance warm-up moved 5,525 instances/s and repeats 2-4 7,141, 8,145 and 8,819,
-      // with the C2 compiler thread using ~1.3 s of CPU inside a 2.8 s repeat. Every system gets
-      // the same rule; the budget keeps a slow one (Quartz: ~100 s per burst) to a single burst.
+      // with the C2 compiler thread using ~1.3 s of CPU inside a 2.8 s repeat; after three
+      // full-size bursts it still used 0.5-1.3 s per burst, falling slowly over six more. Every
+      // system gets the same rule; the budget keeps a slow one (Quartz: ~90 s per burst) to two.
       Workload warm = new BurstWorkload(options.n());
       for (BenchSystem s : chosen) {
         Instant warmStart = clock.instant();

@@ -61,10 +61,11 @@ final class CarillonRun implements SchedulerUnderTest {
   // Long enough that no lease runs out during a burst of 20,000 on a busy machine.
   private static final Duration TASK_TIMEOUT = Duration.ofMinutes(10);
   // Creating N tasks and letting a tick start their cursors happens before the due instant T (not
-  // measured). Since the trigger loads definitions with a semi join, 20,000 tasks take ~5 s on a
-  // quiet machine (apply ~4 s, cursors < 1 s); 2 ms per task leaves room for a busy one.
+  // measured). 20,000 tasks take 2.3-4 s on a quiet machine once warm (apply 2.0-3.3 s, cursors
+  // 0.2-1 s) and ~7 s on the first, cold run: 5 s + 0.5 ms per task (15 s) leaves twice that. It
+  // was 2 ms per task (45 s), which left room for only two warm-up bursts in the warm-up budget.
   private static final Duration BURST_LEAD = Duration.ofSeconds(5);
-  private static final Duration BURST_LEAD_PER_TASK = Duration.ofNanos(2_000_000);
+  private static final Duration BURST_LEAD_PER_TASK = Duration.ofNanos(500_000);
   private static final int APPLY_CHUNK = 500;
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration CHECK_EVERY = Duration.ofMillis(10);
