@@ -103,6 +103,16 @@ public final class DependencyQueries {
                     r.getCreatedAt()));
   }
 
+  /** The id of the newest completion in the event log, or 0 when there is none. */
+  public long newestCompletion() {
+    Long id =
+        dsl.select(DSL.max(INSTANCE_EVENT.ID))
+            .from(INSTANCE_EVENT)
+            .where(INSTANCE_EVENT.TO_STATUS.in(FINISHED))
+            .fetchOne(0, Long.class);
+    return id == null ? 0L : id;
+  }
+
   /** The stored position called {@code name}, or 0 when none was stored. */
   public long offset(String name) {
     return dsl.select(TRIGGER_OFFSET.POSITION)

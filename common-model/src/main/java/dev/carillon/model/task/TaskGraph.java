@@ -69,6 +69,11 @@ public final class TaskGraph {
     return problems;
   }
 
+  /** Whether any task lists another in {@code after}. */
+  public boolean hasDependencies() {
+    return !downstreams.isEmpty();
+  }
+
   /** The tasks that list {@code taskId} in {@code after}, in task-id order. */
   public List<TaskDefinition> downstreams(String taskId) {
     return downstreams.getOrDefault(taskId, List.of());

@@ -54,6 +54,10 @@ import org.slf4j.LoggerFactory;
  * were already handled are remembered in memory and left out of the next read. A new leader starts
  * at the stored offset and handles the last few seconds again, harmlessly.
  *
+ * <p>While no task lists another in {@code after}, a pass reads no completions: it moves the offset
+ * to the newest one, so a dependency declared later is released by the completions that come after
+ * it, as it would have been had the releaser read and dropped each one.
+ *
  * <p>{@link #releaseOnce()} is one pass; tests call it directly. Passes are serialized.
  */
 public final class DependencyReleaser {
@@ -151,6 +155,9 @@ public final class DependencyReleaser {
         graph = TaskGraph.of(defs);
         graphOf = defs;
       }
+      if (!graph.hasDependencies()) {
+        return skipAll();
+      }
       int read = 0;
       List<Instance> created = new ArrayList<>();
       List<Instance> rerun = new ArrayList<>();
@@ -187,6 +194,25 @@ public final class DependencyReleaser {
       }
       return new Pass(read, created, rerun, offset);
     }
+  }
+
+  /**
+   * A pass with no dependency declared: nothing to release, so nothing is read; the offset moves to
+   * the newest completion. At 500 completions a second reading and dropping them cost ~10 ms of
+   * database time and 500 mapped rows every second.
+   */
+  private Pass skipAll() {
+    handled.clear();
+    long newest = deps.newestCompletion();
+    if (newest > offset) {
+      if (!mayCommit.getAsBoolean()) {
+        log.warn("Dependency pass dropped: no longer the leader");
+        return new Pass(0, List.of(), List.of(), offset);
+      }
+      deps.saveOffset(OFFSET, newest);
+      offset = newest;
+    }
+    return new Pass(0, List.of(), List.of(), offset);
   }
 
   /** Moves the stored offset past the handled completions that can no longer be overtaken. */

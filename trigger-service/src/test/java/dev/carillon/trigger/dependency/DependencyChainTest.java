@@ -250,6 +250,43 @@ class DependencyChainTest {
   }
 
   @Test
+  void with_no_dependency_a_pass_reads_nothing_and_a_later_dependency_starts_after_it() {
+    // b and c become plain daily tasks: no task depends on another.
+    tasks.applyAll(List.of(Tasks.daily("b").build(), Tasks.daily("c").build()));
+    DependencyReleaser releaser = releaser("trigger:1");
+    String before = DAYS.get(0);
+    instances.insertAll(List.of(Tasks.pending("a", before, TIMEOUT)), "test");
+    run(window("a", before), Outcome.success("ok", false, null));
+
+    DependencyReleaser.Pass idle = releaser.releaseOnce();
+    assertThat(idle.completions()).isZero();
+    assertThat(idle.offset())
+        .as("the offset moved to a's completion")
+        .isEqualTo(new DependencyQueries(db.dsl()).newestCompletion())
+        .isPositive();
+
+    tasks.applyAll(
+        List.of(
+            TaskDefinition.builder("b")
+                .handler("noop")
+                .window("DAILY")
+                .after(List.of("a"))
+                .build()));
+    assertThat(releaser.releaseOnce().created())
+        .as("a's completion before b depended on it releases nothing")
+        .isEmpty();
+    String after = DAYS.get(1);
+    instances.insertAll(List.of(Tasks.pending("a", after, TIMEOUT)), "test");
+    run(window("a", after), Outcome.success("ok", false, null));
+    assertThat(releaser.releaseOnce().created())
+        .extracting(Instance::taskId, Instance::windowKey)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("b", after));
+    assertThat(releaser("trigger:2").releaseOnce().created())
+        .as("a new leader starts at the stored offset")
+        .isEmpty();
+  }
+
+  @Test
   void a_pass_reads_every_completion_in_batches() {
     int n = DependencyReleaser.BATCH * 2 + 100;
     List<NewInstance> rows = new ArrayList<>();
