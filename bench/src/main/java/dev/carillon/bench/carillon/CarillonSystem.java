@@ -75,12 +75,15 @@ public final class CarillonSystem implements BenchSystem {
             + " worker for a run thread); consumer `max.poll.records` "
             + (o.threads() + CarillonRun.PREFETCH)
             + "; records beyond the free capacity wait in the consumer; per group one claim"
-            + " statement (`WITH claimed AS (UPDATE ... FROM unnest(?) ... RETURNING *),"
-            + " claim_events AS (INSERT ...) SELECT ...`; 100 or more ids as two halves on two"
-            + " connections at once) and one task-definition `SELECT` beside it, poll timeout "
+            + " statement (`WITH claimed AS (UPDATE ... FROM unnest(ids, expected) ..."
+            + " RETURNING *), claim_events AS (INSERT ...) SELECT ...`; 100 or more ids as two"
+            + " halves on two connections at once) and one task-definition `SELECT` beside it,"
+            + " poll timeout "
             + WorkerService.POLL_TIMEOUT.toMillis()
             + " ms; ends written in groups (one statement with their events for all the ends"
-            + " ready at once)",
+            + " ready at once); the worker's sessions plan every statement as a primary-key probe"
+            + " per id (custom plans, no sequential scan, hash or merge join:"
+            + " `Database.PRIMARY_KEY_PLANS`)",
         "pools (HikariCP): worker "
             + o.poolSize()
             + " (threads + 2, as every system), trigger "
