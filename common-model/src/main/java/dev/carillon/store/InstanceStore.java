@@ -898,11 +898,11 @@ public final class InstanceStore {
    * have. The expected status is a join column, not a literal or a bound value, on purpose: as a
    * filter on {@code task_instance} its row estimate comes from the statistics, which lag a burst
    * by up to a minute (autovacuum's naptime) and on a fresh table say ~1 row. With that estimate
-   * the planner drove an end of 300 rows from the partial RUNNING index, or a scan, in a nested
-   * loop that compared every row with every id (the bench's steady run: 150,000 pairs for one end;
-   * 97 ms of every second in ends), and hashed all 10,000-20,000 PENDING rows for every claim of a
-   * burst. As a join column it leaves the table's estimate at the whole table, so the choices are a
-   * primary-key probe per id or, for a batch that is a large part of the table, one hash join:
+   * the planner drove an end of 283 rows from the partial RUNNING index, or a scan, in a nested
+   * loop that compared every row with every id (the bench's steady run: 79,806 pairs for that end;
+   * ~100 ms of every second in ends), and hashed all 10,000-20,000 PENDING rows for every claim of
+   * a burst. As a join column it leaves the table's estimate at the whole table, so the choices are
+   * a primary-key probe per id or, for a batch that is a large part of the table, one hash join:
    * linear either way; the worker's sessions leave only the probe ({@link
    * Database#PRIMARY_KEY_PLANS}).
    */
