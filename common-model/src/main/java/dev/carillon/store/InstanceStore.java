@@ -377,18 +377,16 @@ public final class InstanceStore {
     }
     Long[] ids = new Long[leases.size()];
     Integer[] attempts = new Integer[leases.size()];
-    String[] expected = new String[leases.size()];
     int k = 0;
     for (Lease l : leases) {
       ids[k] = l.instanceId();
-      expected[k] = InstanceStatus.RUNNING.name();
       attempts[k++] = l.attempt();
     }
     // Joined with unnest, the expected status a join column: see idTable(ids, expected).
     Table<?> held =
         DSL.table(
             "unnest({0}::bigint[], {1}::int[], {2}::varchar[]) as held(id, attempt, expected)",
-            DSL.val(ids), DSL.val(attempts), DSL.val(expected));
+            DSL.val(ids), DSL.val(attempts), DSL.val(repeated(InstanceStatus.RUNNING, ids.length)));
     return new HashSet<>(
         dsl.update(TASK_INSTANCE)
             .set(TASK_INSTANCE.LEASE_UNTIL, nowPlus(TASK_INSTANCE.TIMEOUT_MS))
@@ -465,8 +463,6 @@ public final class InstanceStore {
     String[] uris = new String[n];
     String[] reasons = new String[n];
     Boolean[] nonRetryable = new Boolean[n];
-    String[] expected = new String[n];
-    java.util.Arrays.fill(expected, InstanceStatus.RUNNING.name());
     int k = 0;
     for (Completion c : byId.values()) {
       Outcome o = c.outcome();
@@ -518,7 +514,7 @@ public final class InstanceStore {
                 DSL.val(InstanceEvent.Kind.TRANSITION.name()),
                 DSL.val(InstanceStatus.RUNNING.name()),
                 DSL.val(actor),
-                DSL.val(expected))
+                DSL.val(repeated(InstanceStatus.RUNNING, n)))
             .fetch();
     Set<Lease> written = new HashSet<>();
     for (Record r : rows) {
@@ -907,11 +903,16 @@ public final class InstanceStore {
    * Database#PRIMARY_KEY_PLANS}).
    */
   static Table<?> idTable(Collection<Long> ids, InstanceStatus expected) {
-    String[] status = new String[ids.size()];
-    java.util.Arrays.fill(status, expected.name());
     return DSL.table(
         "unnest({0}::bigint[], {1}::varchar[]) as ids(id, expected)",
-        DSL.val(ids.toArray(Long[]::new)), DSL.val(status));
+        DSL.val(ids.toArray(Long[]::new)), DSL.val(repeated(expected, ids.size())));
+  }
+
+  /** {@code n} copies of {@code status}: the expected-status column of an unnest batch. */
+  private static String[] repeated(InstanceStatus status, int n) {
+    String[] column = new String[n];
+    java.util.Arrays.fill(column, status.name());
+    return column;
   }
 
   private static EventRow transitionEvent(

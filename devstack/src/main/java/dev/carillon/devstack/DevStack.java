@@ -284,8 +284,10 @@ public final class DevStack implements AutoCloseable {
           throw new IllegalStateException(
               "topic " + name + " has partitions without a leader: " + d);
         }
-        // Leaders are elected within milliseconds on this one broker; a short pause keeps an
-        // immediate "unknown topic" answer from spinning.
+        // Polling is the only way: the admin client has no call that waits until a topic has
+        // leaders. They are elected within milliseconds on this one broker, and the 30 s deadline
+        // above bounds the loop; the short pause keeps an immediate "unknown topic" answer from
+        // spinning a core.
         Thread.sleep(10);
       }
     } catch (InterruptedException e) {
