@@ -28,10 +28,16 @@ import java.util.stream.Collectors;
  */
 public final class BenchRunner {
   /** Unmeasured full-size bursts per system before the measured runs, at most. */
-  static final int WARMUP_BURSTS = 5;
+  static final int WARMUP_BURSTS = 20;
 
   /** No further warm-up burst starts once a system's warm-up took this long. */
-  static final Duration WARMUP_BUDGET = Duration.ofSeconds(120);
+  static final Duration WARMUP_BUDGET = Duration.ofSeconds(420);
+
+  /**
+   * The JIT counts as settled once a warm-up burst spent at most this share of its end-to-end time
+   * compiling.
+   */
+  static final double SETTLED_COMPILATION_SHARE = 0.10;
 
   private final DevStack stack;
   private final BenchOptions options;
@@ -84,18 +90,21 @@ public final class BenchRunner {
     Instant started = clock.instant();
     List<BenchSystem> chosen = options.systems().stream().map(systems::get).toList();
     if (options.warmup()) {
-      // Full-size bursts until the JIT has settled: in one run of Carillon's burst, repeat 1 after
-      // a 1,000-instance warm-up moved 5,525 instances/s and repeats 2-4 7,141, 8,145 and 8,819,
-      // with the C2 compiler thread using ~1.3 s of CPU inside a 2.8 s repeat; after three
-      // full-size bursts it still used 0.5-1.3 s per burst, falling slowly over six more. Every
-      // system gets the same rule; the budget keeps a slow one (Quartz: ~90 s per burst) to two.
+      // Full-size bursts until the JIT has settled. In one process the bench runs the services,
+      // the Kafka broker and the peers, so there is a lot of code to compile: after five Carillon
+      // bursts the C2 thread still used ~0.8 s of CPU inside a 2 s burst (on 2 cores), and it took
+      // about 14 bursts to fall to ~0.1 s, with the burst going from ~1.9 to ~1.6 s. A fixed count
+      // either wastes time on a system that settles at once or measures one still compiling, so
+      // the rule is the compilation itself. Every system gets the same rule; the budget bounds a
+      // slow one (Quartz: ~80 s per burst).
       Workload warm = new BurstWorkload(options.n());
       for (BenchSystem s : chosen) {
         Instant warmStart = clock.instant();
         for (int i = 1; i <= WARMUP_BURSTS; i++) {
           RunResult r = runOnce(s, warm);
           progress.println("warm-up " + i + "/" + WARMUP_BURSTS + " " + describe(r));
-          if (Duration.between(warmStart, clock.instant()).compareTo(WARMUP_BUDGET) > 0) {
+          if (settled(r)
+              || Duration.between(warmStart, clock.instant()).compareTo(WARMUP_BUDGET) > 0) {
             break;
           }
         }
@@ -175,15 +184,23 @@ public final class BenchRunner {
     }
   }
 
+  /** Whether a warm-up run compiled little enough (a failed or timed-out run never settles). */
+  static boolean settled(RunResult r) {
+    return r instanceof RunResult.Burst b
+        && b.endToEnd() != null
+        && b.compilation().toNanos() <= SETTLED_COMPILATION_SHARE * b.endToEnd().toNanos();
+  }
+
   static String describe(RunResult r) {
     if (r instanceof RunResult.Burst b) {
       return String.format(
           Locale.ROOT,
-          "%s burst n=%d: %s, %.0f/s, %s",
+          "%s burst n=%d: %s, %.0f/s, JIT compiling %d ms, %s",
           b.system(),
           b.n(),
           b.endToEnd() == null ? "TIMED OUT" : b.endToEnd().toMillis() + " ms",
           b.perSecond(),
+          b.compilation().toMillis(),
           b.check());
     }
     if (r instanceof RunResult.Steady s) {

@@ -56,8 +56,8 @@ public final class Report {
           .append(o.threads())
           .append(" worker threads\n\n");
       md.append("| system | end-to-end (instances/s) | first due → last SUCCESS (s) |")
-          .append(" stages (instances/s) | duplicates | misses |\n");
-      md.append("|---|---:|---:|---|---|---|\n");
+          .append(" stages (instances/s) | JIT compiling (ms) | duplicates | misses |\n");
+      md.append("|---|---:|---:|---|---:|---|---|\n");
       for (BenchSystem s : r.systems()) {
         List<RunResult.Burst> mine = bySystem(bursts, s.displayName());
         if (mine.isEmpty()) {
@@ -75,6 +75,8 @@ public final class Report {
                     .format(2))
             .append(" | ")
             .append(stages(mine))
+            .append(" | ")
+            .append(summary(mine, b -> b.compilation().toMillis()).format(0))
             .append(" | ")
             .append(list(mine, b -> b.check().duplicates() + b.check().unexpected()))
             .append(" | ")
@@ -146,7 +148,10 @@ public final class Report {
         .append(" repeats interleaved across systems")
         .append(
             o.warmup()
-                ? "; unmeasured warm-up first: per system, full-size bursts until "
+                ? "; unmeasured warm-up first: per system, full-size bursts until one spent at"
+                    + " most "
+                    + Math.round(BenchRunner.SETTLED_COMPILATION_SHARE * 100)
+                    + " % of its time in JIT compilation, "
                     + BenchRunner.WARMUP_BURSTS
                     + " ran or "
                     + BenchRunner.WARMUP_BUDGET.toSeconds()

@@ -16,8 +16,16 @@ public sealed interface RunResult {
    *
    * @param endToEnd from the due instant to the last SUCCESS visible in the store; null if the run
    *     timed out
+   * @param compilation the JIT's compilation time during that span (all compiler threads, as {@link
+   *     java.lang.management.CompilationMXBean} counts it): the warm-up runs until it is small
    */
-  record Burst(String system, int n, Duration endToEnd, List<Stage> stages, FireCheck check)
+  record Burst(
+      String system,
+      int n,
+      Duration endToEnd,
+      List<Stage> stages,
+      FireCheck check,
+      Duration compilation)
       implements RunResult {
     public Burst {
       stages = List.copyOf(stages);
