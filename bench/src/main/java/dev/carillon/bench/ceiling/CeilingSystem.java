@@ -31,7 +31,7 @@ public final class CeilingSystem implements BenchSystem {
   @Override
   public List<String> settings(BenchOptions o) {
     return List.of(
-        "table: Carillon's `task_instance` (and `task_definition` for its foreign key), created by"
+        "table: Carillon's `task_instance` (and a `task_definition` row per task), created by"
             + " Carillon's own Flyway migrations, with all their indexes",
         "per instance: `INSERT ... ON CONFLICT (task_id, window_key) DO NOTHING RETURNING id`;"
             + " `UPDATE ... SET status='RUNNING', attempt=attempt+1, lease_until, worker_id,"

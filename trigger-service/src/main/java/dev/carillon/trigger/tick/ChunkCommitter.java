@@ -30,8 +30,8 @@ import java.util.function.Consumer;
  * own: the UNIQUE window index decides which rows exist and a cursor only moves forward, whatever
  * order the chunks (or a second leader's chunks) commit in. Chunks of one plan cover disjoint
  * tasks, so they lock disjoint rows and cannot wait for each other. Committing two at once matters
- * because most of a large tick's time is the database maintaining indexes and checking the task
- * foreign key row by row on one backend; a second connection puts the second core to work.
+ * because most of a large tick's time is the database maintaining indexes row by row on one
+ * backend; a second connection puts the second core to work.
  *
  * <p>Failure is as with one chunk after another: the chunks that committed stay committed, no chunk
  * starts after one failed, and the first failure is thrown once every started chunk ended.
