@@ -1,11 +1,11 @@
 package dev.carillon.store;
 
 import static dev.carillon.store.jooq.Tables.TASK_DEFINITION;
+import static dev.carillon.store.jooq.Tables.TASK_DEFINITION_CHANGE;
 import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -22,8 +22,10 @@ import org.jooq.impl.SQLDataType;
  * detection on task definitions, loading only the changed rows, the live instances of the due
  * tasks, and the current state of windows whose insert turned out to be a no-op.
  *
- * <p>Change detection uses PostgreSQL's {@code xmin} system column (the id of the transaction that
- * wrote the row version) as a row stamp, because an operator editing a row by hand in SQL changes
+ * <p>Change detection is in two steps, both of which notice an operator editing a row by hand in
+ * SQL: a one-row counter that a database trigger moves on every changing statement ({@link
+ * #taskFingerprint}), then, only when it moved, PostgreSQL's {@code xmin} system column (the id of
+ * the transaction that wrote the row version) as each row's stamp, because a hand edit changes
  * neither {@code version} nor {@code updated_at}, but always changes {@code xmin}.
  *
  * <p>Thread-safe; every method is one statement.
@@ -38,23 +40,26 @@ public final class TriggerQueries {
   }
 
   /**
-   * A value that changes whenever a task row is inserted, updated or deleted.
+   * A value that changes whenever a statement inserts, updates or deletes task rows.
    *
-   * @param rows the number of task rows
-   * @param stampSum the sum of the rows' stamps; an update gives a row a new, larger stamp
+   * @param changes the count of such statements, kept by a database trigger (migration V5), so a
+   *     change made by hand in SQL counts too
    */
-  public record TaskFingerprint(long rows, long stampSum) {}
+  public record TaskFingerprint(long changes) {}
 
   /** A task row as read back, with its row stamp. */
   public record StampedTask(LoadedTask task, long stamp) {}
 
-  /** One aggregate over {@code task_definition}: cheap enough to run every tick. */
+  /**
+   * One row, whatever the number of tasks: cheap enough for every pass of every loop. (It was
+   * count(*) and the sum of the rows' stamps, a scan of the whole table: 11 ms with 20,000 tasks.)
+   */
   public TaskFingerprint taskFingerprint() {
-    var r =
-        dsl.select(DSL.count(), DSL.coalesce(DSL.sum(STAMP), BigDecimal.ZERO))
-            .from(TASK_DEFINITION)
-            .fetchSingle();
-    return new TaskFingerprint(r.value1(), r.value2().longValue());
+    return new TaskFingerprint(
+        dsl.select(TASK_DEFINITION_CHANGE.CHANGES)
+            .from(TASK_DEFINITION_CHANGE)
+            .where(TASK_DEFINITION_CHANGE.ID.eq(1))
+            .fetchSingle(TASK_DEFINITION_CHANGE.CHANGES));
   }
 
   /** Every task id with its row stamp. */

@@ -2,17 +2,27 @@ package dev.carillon.store;
 
 import static dev.carillon.store.jooq.Tables.TASK_DEFINITION;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.TriggerQueries.StampedTask;
+import dev.carillon.store.TriggerQueries.TaskFingerprint;
 import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -83,6 +93,83 @@ class TriggerQueriesTest {
     assertThat(live).extracting(Instance::id).containsExactly(a1.id(), a2.id(), b1.id());
     assertThat(live).allMatch(i -> i.status() == InstanceStatus.PENDING);
     assertThat(queries.liveInstances(List.of())).isEmpty();
+  }
+
+  @Test
+  void the_fingerprint_moves_with_every_committed_change_made_through_carillon_or_by_hand() {
+    TaskFingerprint start = queries.taskFingerprint();
+    assertThat(queries.taskFingerprint()).as("reading moves nothing").isEqualTo(start);
+
+    tasks.applyAll(List.of(Tasks.daily("fp-a").build(), Tasks.daily("fp-b").build()));
+    TaskFingerprint applied = queries.taskFingerprint();
+    assertThat(applied).isNotEqualTo(start);
+
+    tasks.setPaused("fp-a", true);
+    TaskFingerprint paused = queries.taskFingerprint();
+    assertThat(paused).isNotEqualTo(applied);
+
+    db.dsl()
+        .update(TASK_DEFINITION)
+        .set(TASK_DEFINITION.CRON, "0 0 9 * * ?")
+        .where(TASK_DEFINITION.TASK_ID.eq("fp-b"))
+        .execute();
+    TaskFingerprint edited = queries.taskFingerprint();
+    assertThat(edited).as("a hand edit in SQL").isNotEqualTo(paused);
+
+    db.dsl().deleteFrom(TASK_DEFINITION).where(TASK_DEFINITION.TASK_ID.eq("fp-b")).execute();
+    TaskFingerprint deleted = queries.taskFingerprint();
+    assertThat(deleted).as("a hand delete in SQL").isNotEqualTo(edited);
+
+    assertThatThrownBy(
+            () ->
+                db.dsl()
+                    .transaction(
+                        cfg -> {
+                          DSL.using(cfg)
+                              .update(TASK_DEFINITION)
+                              .set(TASK_DEFINITION.CRON, "0 0 10 * * ?")
+                              .where(TASK_DEFINITION.TASK_ID.eq("fp-a"))
+                              .execute();
+                          throw new IllegalStateException("rolled back");
+                        }))
+        .hasMessageContaining("rolled back");
+    assertThat(queries.taskFingerprint()).as("a rolled-back change").isEqualTo(deleted);
+  }
+
+  @Test
+  void concurrent_applies_of_overlapping_tasks_in_different_orders_all_commit() throws Exception {
+    // Each apply is one transaction of one upsert per task. Without a common first lock, two of
+    // them taking the same rows in different orders deadlock and one fails; the fingerprint
+    // counter is locked before any task row (migration V5), so they queue instead.
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      ids.add(String.format("race-%02d", i));
+    }
+    int appliers = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(appliers);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<List<String>>> results = new ArrayList<>();
+    try {
+      for (int a = 0; a < appliers; a++) {
+        List<String> order = new ArrayList<>(ids);
+        Collections.shuffle(order, new Random(a));
+        String cron = "0 0 " + a + " * * ?";
+        results.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  return tasks.applyAll(
+                      order.stream().map(id -> Tasks.daily(id).cron(cron).build()).toList());
+                }));
+      }
+      go.countDown();
+      for (Future<List<String>> r : results) {
+        assertThat(r.get(60, TimeUnit.SECONDS)).hasSize(ids.size());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(queries.loadTasks(ids)).hasSize(ids.size());
   }
 
   private static Instance insert(String task, String day) {
