@@ -50,9 +50,7 @@ public final class ArchiveStore {
           List<Long> ids =
               tx.select(TASK_INSTANCE.ID)
                   .from(TASK_INSTANCE)
-                  .where(
-                      TASK_INSTANCE.STATUS.in(
-                          InstanceStatus.FINISHED.stream().map(Enum::name).toList()))
+                  .where(InstanceStore.statusIn(TASK_INSTANCE.STATUS, InstanceStatus.FINISHED))
                   .and(TASK_INSTANCE.FINISHED_AT.lt(cutoff))
                   .orderBy(TASK_INSTANCE.FINISHED_AT, TASK_INSTANCE.ID)
                   .limit(limit)

@@ -23,8 +23,6 @@ import org.jooq.impl.DSL;
  * <p>Thread-safe; every method is one statement.
  */
 public final class DependencyQueries {
-  private static final List<String> FINISHED =
-      InstanceStatus.FINISHED.stream().map(Enum::name).sorted().toList();
   private static final Field<Long> HANDLED_ID = DSL.field(DSL.name("handled", "id"), Long.class);
 
   private final DSLContext dsl;
@@ -87,7 +85,7 @@ public final class DependencyQueries {
   private List<Completion> read(Condition range, int limit) {
     return dsl.selectFrom(INSTANCE_EVENT)
         .where(range)
-        .and(INSTANCE_EVENT.TO_STATUS.in(FINISHED))
+        .and(InstanceStore.statusIn(INSTANCE_EVENT.TO_STATUS, InstanceStatus.FINISHED))
         .and(INSTANCE_EVENT.INSTANCE_ID.isNotNull())
         .and(INSTANCE_EVENT.WINDOW_KEY.isNotNull())
         .orderBy(INSTANCE_EVENT.ID)
@@ -108,7 +106,7 @@ public final class DependencyQueries {
     Long id =
         dsl.select(DSL.max(INSTANCE_EVENT.ID))
             .from(INSTANCE_EVENT)
-            .where(INSTANCE_EVENT.TO_STATUS.in(FINISHED))
+            .where(InstanceStore.statusIn(INSTANCE_EVENT.TO_STATUS, InstanceStatus.FINISHED))
             .fetchOne(0, Long.class);
     return id == null ? 0L : id;
   }

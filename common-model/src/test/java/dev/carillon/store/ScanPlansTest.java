@@ -1,0 +1,151 @@
+package dev.carillon.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.carillon.devstack.DevStack;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.testsupport.Tasks;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The background scans (lease expiry, due retries, failed instances, the stranded-PENDING sweep,
+ * the archiver, the dependency releaser's newest completion) read their partial indexes even under
+ * a cached generic plan, which PostgreSQL may switch a prepared statement to after five runs. A
+ * generic plan can use a partial index only when the status in the query is a literal ({@link
+ * InstanceStore#statusIn}); here the session forces generic plans, the statistics are those of the
+ * empty tables, and 20,000 rows that none of the scans may act on are in the way. Rows read are
+ * counted with PostgreSQL's own per-table counters, on the session that ran the scans.
+ */
+class ScanPlansTest {
+  private static final int ROWS = 20_000;
+  private static final int RUNNING = 300;
+  private static final String TASK = "scan-plans";
+
+  private static Database db;
+
+  @BeforeAll
+  static void open() {
+    DevStack stack = DevStack.shared();
+    db =
+        Database.open(
+            new DbSettings(stack.createDatabase("scans"), stack.dbUser(), stack.dbPassword(), 2),
+            DevStack.SESSION_TIME_ZONE_SQL + "; SET plan_cache_mode = force_generic_plan");
+    InstanceStore instances = new InstanceStore(db.dsl());
+    new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily(TASK).build()));
+    db.dsl().execute("ANALYZE task_instance");
+    db.dsl().execute("ANALYZE instance_event");
+    List<NewInstance> rows = new ArrayList<>(ROWS);
+    for (int i = 0; i < ROWS; i++) {
+      rows.add(Tasks.pendingKey(TASK, "k" + i, Duration.ofMinutes(10)));
+    }
+    List<Long> ids = instances.insertAll(rows, "test").stream().map(Instance::id).toList();
+    // 20,000 PENDING rows (just created, so not stranded) with their CREATED events, of which 300
+    // RUNNING with leases far from expiring.
+    assertThat(instances.claim(ids.subList(0, RUNNING), "w-1")).hasSize(RUNNING);
+  }
+
+  @AfterAll
+  static void close() {
+    db.close();
+  }
+
+  @Test
+  void every_scan_reads_only_its_partial_index_under_a_generic_plan_and_stale_statistics() {
+    db.dsl()
+        .connection(
+            c -> {
+              DSLContext session = DSL.using(db.dsl().configuration().derive(c));
+              InstanceStore instances = new InstanceStore(session);
+              DependencyQueries dependencies = new DependencyQueries(session);
+              ArchiveStore archive = new ArchiveStore(session);
+              Map<String, Reads> reads = new TreeMap<>();
+              // Six runs each, past the five after which a prepared statement may go generic.
+              for (int run = 0; run < 6; run++) {
+                Reads before = reads(session);
+                assertThat(instances.expireLeases(50, "retry")).isEmpty();
+                reads.merge("expireLeases", reads(session).minus(before), Reads::plus);
+
+                before = reads(session);
+                assertThat(instances.promoteDueRetries(50, "retry")).isEmpty();
+                reads.merge("promoteDueRetries", reads(session).minus(before), Reads::plus);
+
+                before = reads(session);
+                assertThat(instances.awaitingDecision(50)).isEmpty();
+                reads.merge("awaitingDecision", reads(session).minus(before), Reads::plus);
+
+                before = reads(session);
+                assertThat(archive.archiveFinished(Duration.ofDays(1), 50)).isEmpty();
+                reads.merge("archiveFinished", reads(session).minus(before), Reads::plus);
+
+                before = reads(session);
+                assertThat(dependencies.newestCompletion()).isZero();
+                reads.merge("newestCompletion", reads(session).minus(before), Reads::plus);
+              }
+              // Nothing in the way is read: a sequential scan reads 20,000 rows per run, an index
+              // that is not the partial one at least the 300 RUNNING or 20,000 PENDING rows.
+              reads.forEach(
+                  (scan, r) -> {
+                    assertThat(r.sequential()).as(scan + ": rows read sequentially").isZero();
+                    assertThat(r.index()).as(scan + ": rows fetched by index").isZero();
+                  });
+            });
+  }
+
+  @Test
+  void the_stranded_pending_sweep_reads_only_pending_rows_under_a_generic_plan() {
+    db.dsl()
+        .connection(
+            c -> {
+              DSLContext session = DSL.using(db.dsl().configuration().derive(c));
+              InstanceStore instances = new InstanceStore(session);
+              Reads total = new Reads(0, 0);
+              for (int run = 0; run < 6; run++) {
+                Reads before = reads(session);
+                assertThat(instances.undispatched(Duration.ofMinutes(5), Duration.ofMinutes(5), 50))
+                    .isEmpty();
+                total = total.plus(reads(session).minus(before));
+              }
+              // The PENDING index is ordered by dispatched_at, not updated_at, so the sweep walks
+              // the PENDING rows; it must not read the table sequentially.
+              assertThat(total.sequential()).as("rows read sequentially").isZero();
+            });
+  }
+
+  private record Reads(long sequential, long index) {
+    Reads minus(Reads earlier) {
+      return new Reads(sequential - earlier.sequential, index - earlier.index);
+    }
+
+    Reads plus(Reads other) {
+      return new Reads(sequential + other.sequential, index + other.index);
+    }
+  }
+
+  /**
+   * The scan counters of both tables as of now. Forcing the next flush and ending a transaction
+   * publishes this session's pending counts (PostgreSQL otherwise flushes them at most once a
+   * second).
+   */
+  private static Reads reads(DSLContext dsl) {
+    dsl.execute("SELECT pg_stat_force_next_flush()");
+    dsl.execute("SELECT pg_stat_clear_snapshot()");
+    Record r =
+        dsl.resultQuery(
+                "SELECT coalesce(sum(seq_tup_read), 0), coalesce(sum(idx_tup_fetch), 0)"
+                    + " FROM pg_stat_user_tables"
+                    + " WHERE relname IN ('task_instance', 'instance_event')")
+            .fetchOne();
+    return new Reads(r.get(0, Long.class), r.get(1, Long.class));
+  }
+}
