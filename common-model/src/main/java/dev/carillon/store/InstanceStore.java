@@ -419,9 +419,10 @@ public final class InstanceStore {
    * written row gets its event. A stale completion in the batch changes nothing and does not stop
    * the others.
    *
-   * <p>Runs the transaction again (a few times) when PostgreSQL aborts it as a deadlock victim;
-   * that can happen when another multi-row statement (a heartbeat, another batch) locks some of the
-   * same rows in another order.
+   * <p>One statement in autocommit, so atomic on its own: a transaction block around it only cost
+   * two more round trips ({@code BEGIN}, {@code COMMIT}) per group of ends. Runs it again (a few
+   * times) when PostgreSQL aborts it as a deadlock victim; that can happen when another multi-row
+   * statement (a heartbeat, another batch) locks some of the same rows in another order.
    *
    * @param completions at most one per instance
    * @return the leases whose end was written; the others were stale or no longer RUNNING
@@ -441,7 +442,7 @@ public final class InstanceStore {
     }
     for (int tried = 1; ; tried++) {
       try {
-        return dsl.transactionResult(cfg -> completeIn(DSL.using(cfg), byId, actor));
+        return completeIn(dsl, byId, actor);
       } catch (org.jooq.exception.DataAccessException e) {
         if (tried >= DEADLOCK_TRIES || !"40P01".equals(e.sqlState())) {
           throw e;
@@ -451,7 +452,7 @@ public final class InstanceStore {
     }
   }
 
-  private static Set<Lease> completeIn(DSLContext tx, Map<Long, Completion> byId, String actor) {
+  private static Set<Lease> completeIn(DSLContext dsl, Map<Long, Completion> byId, String actor) {
     // Sorted by id (byId is a TreeMap), so two batches over the same rows usually lock them in the
     // same order; the deadlock retry above covers the rest.
     int n = byId.size();
@@ -480,7 +481,7 @@ public final class InstanceStore {
     // arrays); only a row the fenced update wrote gets an event. The expected status is a join
     // column (v.expected), not a literal: see idTable(ids, expected).
     Result<Record> rows =
-        tx.resultQuery(
+        dsl.resultQuery(
                 "WITH ended AS (UPDATE task_instance t SET status = v.status, lease_until = NULL,"
                     + " updated_at = now(), fail_reason = v.reason,"
                     + " non_retryable = v.non_retryable,"
