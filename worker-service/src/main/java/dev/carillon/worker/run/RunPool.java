@@ -103,7 +103,13 @@ public final class RunPool implements AutoCloseable {
       this.state = new AtomicReference<>(initial);
     }
 
-    String name() {
+    /**
+     * The run's name in log lines. Log calls pass the run itself, so that the name is only built
+     * for a line that is written (the worker logs at INFO twice per instance, and many deployments
+     * run at WARN).
+     */
+    @Override
+    public String toString() {
       return "instance "
           + instance.id()
           + " ("
@@ -376,7 +382,7 @@ public final class RunPool implements AutoCloseable {
       } catch (RejectedExecutionException e) {
         // Closed: the run stays QUEUED with its lease, which expires without heartbeats.
         threadSlots.release();
-        log.warn("{} was not started: the pool is closed", next.name());
+        log.warn("{} was not started: the pool is closed", next);
         return;
       }
     }
@@ -418,10 +424,7 @@ public final class RunPool implements AutoCloseable {
           deadlines.schedule(
               () -> deadlineReached(run), run.timeout.toNanos(), TimeUnit.NANOSECONDS);
       log.info(
-          "Starting {} with handler '{}', timeout {}",
-          run.name(),
-          run.definition.handler(),
-          run.timeout);
+          "Starting {} with handler '{}', timeout {}", run, run.definition.handler(), run.timeout);
       Outcome outcome;
       try {
         AgentResult result = run.task.run(run.context);
@@ -440,7 +443,7 @@ public final class RunPool implements AutoCloseable {
       }
       finish(run, outcome);
     } catch (Throwable t) {
-      log.error("Could not record the end of {}: {}", run.name(), t.toString());
+      log.error("Could not record the end of {}: {}", run, t.toString());
     } finally {
       ScheduledFuture<?> timer = run.deadlineTimer;
       if (timer != null) {
@@ -462,7 +465,7 @@ public final class RunPool implements AutoCloseable {
       metrics.discarded.increment();
       log.info(
           "{} ended after it was stopped ({}); its outcome {} is discarded",
-          run.name(),
+          run,
           run.state.get(),
           outcome.status());
       return;
@@ -503,7 +506,7 @@ public final class RunPool implements AutoCloseable {
             (written, error) -> {
               try {
                 if (error != null) {
-                  log.error("Could not record the end of {}: {}", run.name(), error.toString());
+                  log.error("Could not record the end of {}: {}", run, error.toString());
                 } else {
                   recorded(run, outcome, written);
                 }
@@ -522,19 +525,19 @@ public final class RunPool implements AutoCloseable {
       log.warn(
           "{} ended with {} but the instance no longer carries this attempt or is no longer"
               + " RUNNING; nothing was written",
-          run.name(),
+          run,
           outcome.status());
     } else if (outcome.status() == InstanceStatus.SUCCESS) {
       metrics.succeeded.increment();
-      log.info("{} succeeded{}", run.name(), outcome.truncated() ? " (summary truncated)" : "");
+      log.info("{} succeeded{}", run, outcome.truncated() ? " (summary truncated)" : "");
     } else if (outcome.status() == InstanceStatus.TIMEOUT) {
       metrics.timedOut.increment();
-      log.warn("{} {}", run.name(), outcome.reason());
+      log.warn("{} {}", run, outcome.reason());
     } else {
       metrics.failed.increment();
       log.info(
           "{} failed{}: {}",
-          run.name(),
+          run,
           outcome.nonRetryable() ? " (non-retryable)" : "",
           outcome.reason());
     }
@@ -587,15 +590,13 @@ public final class RunPool implements AutoCloseable {
     if (run.move(State.QUEUED, State.LEASE_LOST)) {
       metrics.leasesLost.increment();
       log.warn(
-          "{} lost its lease while waiting for a thread ({}); it will not run here",
-          run.name(),
-          reason);
+          "{} lost its lease while waiting for a thread ({}); it will not run here", run, reason);
       dequeue(run);
     } else if (run.move(State.RUNNING, State.LEASE_LOST)) {
       metrics.leasesLost.increment();
       log.warn(
           "{} lost its lease ({}); cancelling the run, its result will not be written",
-          run.name(),
+          run,
           reason);
       run.cancel();
     }
@@ -696,12 +697,12 @@ public final class RunPool implements AutoCloseable {
         if (store.release(run.lease, workerId, reason)) {
           metrics.released.increment();
           released.add(run.instance);
-          log.info("Released {} back to PENDING: {}", run.name(), reason);
+          log.info("Released {} back to PENDING: {}", run, reason);
         } else {
-          log.warn("Could not release {}: its attempt was already over", run.name());
+          log.warn("Could not release {}: its attempt was already over", run);
         }
       } catch (RuntimeException e) {
-        log.error("Could not release {}; its lease will expire: {}", run.name(), e.toString());
+        log.error("Could not release {}; its lease will expire: {}", run, e.toString());
       }
     }
     signal();
