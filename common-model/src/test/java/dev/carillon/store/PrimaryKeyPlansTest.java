@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jooq.DSLContext;
-import org.jooq.Record;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,17 +65,17 @@ class PrimaryKeyPlansTest {
               assertThat(instances.claim(running, "w-1")).hasSize(RUNNING);
 
               List<Long> claimed = ids.subList(ROWS / 2, ROWS / 2 + BATCH);
-              Reads beforeClaim = reads(session);
+              TableReads beforeClaim = TableReads.of(session, "task_instance");
               assertThat(instances.claim(claimed, "w-1")).hasSize(BATCH);
-              Reads claimReads = reads(session).minus(beforeClaim);
+              TableReads claimReads = TableReads.of(session, "task_instance").minus(beforeClaim);
 
               List<Completion> ends = new ArrayList<>();
               for (Long id : running.subList(RUNNING / 2, RUNNING / 2 + BATCH)) {
                 ends.add(new Completion(new Lease(id, 1), Outcome.success("ok", false, null)));
               }
-              Reads beforeEnd = reads(session);
+              TableReads beforeEnd = TableReads.of(session, "task_instance");
               assertThat(instances.completeAll(ends, "w-1")).hasSize(BATCH);
-              Reads endReads = reads(session).minus(beforeEnd);
+              TableReads endReads = TableReads.of(session, "task_instance").minus(beforeEnd);
 
               // 300 primary-key probes each. A plan from a partial status index or a scan reads
               // the other 17,700 PENDING rows (claim), the 2,000 RUNNING ones (end), or all 20,000.
@@ -89,26 +88,5 @@ class PrimaryKeyPlansTest {
                   .as("end: rows fetched by index")
                   .isBetween(1L, 2L * BATCH);
             });
-  }
-
-  private record Reads(long sequential, long index) {
-    Reads minus(Reads earlier) {
-      return new Reads(sequential - earlier.sequential, index - earlier.index);
-    }
-  }
-
-  /**
-   * The table's scan counters as of now. Forcing the next flush and ending a transaction publishes
-   * this session's pending counts (PostgreSQL otherwise flushes them at most once a second).
-   */
-  private static Reads reads(DSLContext dsl) {
-    dsl.execute("SELECT pg_stat_force_next_flush()");
-    dsl.execute("SELECT pg_stat_clear_snapshot()");
-    Record r =
-        dsl.resultQuery(
-                "SELECT coalesce(seq_tup_read, 0), coalesce(idx_tup_fetch, 0)"
-                    + " FROM pg_stat_user_tables WHERE relname = 'task_instance'")
-            .fetchOne();
-    return new Reads(r.get(0, Long.class), r.get(1, Long.class));
   }
 }

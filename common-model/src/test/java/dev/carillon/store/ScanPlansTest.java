@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
-import org.jooq.Record;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,90 +61,68 @@ class ScanPlansTest {
 
   @Test
   void every_scan_reads_only_its_partial_index_under_a_generic_plan_and_stale_statistics() {
-    db.dsl()
-        .connection(
-            c -> {
-              DSLContext session = DSL.using(db.dsl().configuration().derive(c));
-              InstanceStore instances = new InstanceStore(session);
-              DependencyQueries dependencies = new DependencyQueries(session);
-              ArchiveStore archive = new ArchiveStore(session);
-              Map<String, Reads> reads = new TreeMap<>();
-              // Six runs each, past the five after which a prepared statement may go generic.
-              for (int run = 0; run < 6; run++) {
-                Reads before = reads(session);
-                assertThat(instances.expireLeases(50, "retry")).isEmpty();
-                reads.merge("expireLeases", reads(session).minus(before), Reads::plus);
+    onOneSession(
+        session -> {
+          InstanceStore instances = new InstanceStore(session);
+          DependencyQueries dependencies = new DependencyQueries(session);
+          ArchiveStore archive = new ArchiveStore(session);
+          Map<String, TableReads> reads = new TreeMap<>();
+          // Six runs each, past the five after which a prepared statement may go generic.
+          for (int run = 0; run < 6; run++) {
+            TableReads before = reads(session);
+            assertThat(instances.expireLeases(50, "retry")).isEmpty();
+            reads.merge("expireLeases", reads(session).minus(before), TableReads::plus);
 
-                before = reads(session);
-                assertThat(instances.promoteDueRetries(50, "retry")).isEmpty();
-                reads.merge("promoteDueRetries", reads(session).minus(before), Reads::plus);
+            before = reads(session);
+            assertThat(instances.promoteDueRetries(50, "retry")).isEmpty();
+            reads.merge("promoteDueRetries", reads(session).minus(before), TableReads::plus);
 
-                before = reads(session);
-                assertThat(instances.awaitingDecision(50)).isEmpty();
-                reads.merge("awaitingDecision", reads(session).minus(before), Reads::plus);
+            before = reads(session);
+            assertThat(instances.awaitingDecision(50)).isEmpty();
+            reads.merge("awaitingDecision", reads(session).minus(before), TableReads::plus);
 
-                before = reads(session);
-                assertThat(archive.archiveFinished(Duration.ofDays(1), 50)).isEmpty();
-                reads.merge("archiveFinished", reads(session).minus(before), Reads::plus);
+            before = reads(session);
+            assertThat(archive.archiveFinished(Duration.ofDays(1), 50)).isEmpty();
+            reads.merge("archiveFinished", reads(session).minus(before), TableReads::plus);
 
-                before = reads(session);
-                assertThat(dependencies.newestCompletion()).isZero();
-                reads.merge("newestCompletion", reads(session).minus(before), Reads::plus);
-              }
-              // Nothing in the way is read: a sequential scan reads 20,000 rows per run, an index
-              // that is not the partial one at least the 300 RUNNING or 20,000 PENDING rows.
-              reads.forEach(
-                  (scan, r) -> {
-                    assertThat(r.sequential()).as(scan + ": rows read sequentially").isZero();
-                    assertThat(r.index()).as(scan + ": rows fetched by index").isZero();
-                  });
-            });
+            before = reads(session);
+            assertThat(dependencies.newestCompletion()).isZero();
+            reads.merge("newestCompletion", reads(session).minus(before), TableReads::plus);
+          }
+          // Nothing in the way is read: a sequential scan reads 20,000 rows per run, an index
+          // that is not the partial one at least the 300 RUNNING or 20,000 PENDING rows.
+          reads.forEach(
+              (scan, r) -> {
+                assertThat(r.sequential()).as(scan + ": rows read sequentially").isZero();
+                assertThat(r.index()).as(scan + ": rows fetched by index").isZero();
+              });
+        });
   }
 
   @Test
   void the_stranded_pending_sweep_reads_only_pending_rows_under_a_generic_plan() {
-    db.dsl()
-        .connection(
-            c -> {
-              DSLContext session = DSL.using(db.dsl().configuration().derive(c));
-              InstanceStore instances = new InstanceStore(session);
-              Reads total = new Reads(0, 0);
-              for (int run = 0; run < 6; run++) {
-                Reads before = reads(session);
-                assertThat(instances.undispatched(Duration.ofMinutes(5), Duration.ofMinutes(5), 50))
-                    .isEmpty();
-                total = total.plus(reads(session).minus(before));
-              }
-              // The PENDING index is ordered by dispatched_at, not updated_at, so the sweep walks
-              // the PENDING rows; it must not read the table sequentially.
-              assertThat(total.sequential()).as("rows read sequentially").isZero();
-            });
+    onOneSession(
+        session -> {
+          InstanceStore instances = new InstanceStore(session);
+          TableReads total = TableReads.NONE;
+          for (int run = 0; run < 6; run++) {
+            TableReads before = reads(session);
+            assertThat(instances.undispatched(Duration.ofMinutes(5), Duration.ofMinutes(5), 50))
+                .isEmpty();
+            total = total.plus(reads(session).minus(before));
+          }
+          // The PENDING index is ordered by dispatched_at, not updated_at, so the sweep walks
+          // the PENDING rows; it must not read the table sequentially.
+          assertThat(total.sequential()).as("rows read sequentially").isZero();
+        });
   }
 
-  private record Reads(long sequential, long index) {
-    Reads minus(Reads earlier) {
-      return new Reads(sequential - earlier.sequential, index - earlier.index);
-    }
-
-    Reads plus(Reads other) {
-      return new Reads(sequential + other.sequential, index + other.index);
-    }
+  /** Runs {@code body} on one session of the pool, so that its counters are the ones read. */
+  private static void onOneSession(java.util.function.Consumer<DSLContext> body) {
+    db.dsl().connection(c -> body.accept(DSL.using(db.dsl().configuration().derive(c))));
   }
 
-  /**
-   * The scan counters of both tables as of now. Forcing the next flush and ending a transaction
-   * publishes this session's pending counts (PostgreSQL otherwise flushes them at most once a
-   * second).
-   */
-  private static Reads reads(DSLContext dsl) {
-    dsl.execute("SELECT pg_stat_force_next_flush()");
-    dsl.execute("SELECT pg_stat_clear_snapshot()");
-    Record r =
-        dsl.resultQuery(
-                "SELECT coalesce(sum(seq_tup_read), 0), coalesce(sum(idx_tup_fetch), 0)"
-                    + " FROM pg_stat_user_tables"
-                    + " WHERE relname IN ('task_instance', 'instance_event')")
-            .fetchOne();
-    return new Reads(r.get(0, Long.class), r.get(1, Long.class));
+  private static TableReads reads(DSLContext session) {
+    return TableReads.of(session, "task_instance", "instance_event");
   }
 }
