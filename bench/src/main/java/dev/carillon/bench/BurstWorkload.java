@@ -64,8 +64,8 @@ public final class BurstWorkload implements Workload {
         LockSupport.parkNanos(STORE_POLL.toNanos());
       }
     }
-    FireCheck check = FireCheck.byJob(new HashSet<>(ids), ctx.recorder().fires());
     Duration compilation = Duration.ofMillis(compilationMillis() - compiledBefore);
+    FireCheck check = FireCheck.byJob(new HashSet<>(ids), ctx.recorder().fires());
     return new RunResult.Burst(systemName, n, endToEnd, system.burstStages(), check, compilation);
   }
 
