@@ -23,7 +23,7 @@ import org.jooq.impl.SQLDataType;
  * tasks, and the current state of windows whose insert turned out to be a no-op.
  *
  * <p>Change detection is in two steps, both of which notice an operator editing a row by hand in
- * SQL: a one-row counter that a database trigger moves on every changing statement ({@link
+ * SQL: a one-row counter that a database trigger moves once in every changing transaction ({@link
  * #taskFingerprint}), then, only when it moved, PostgreSQL's {@code xmin} system column (the id of
  * the transaction that wrote the row version) as each row's stamp, because a hand edit changes
  * neither {@code version} nor {@code updated_at}, but always changes {@code xmin}.
@@ -40,10 +40,11 @@ public final class TriggerQueries {
   }
 
   /**
-   * A value that changes whenever a statement inserts, updates or deletes task rows.
+   * A value that changes whenever a transaction that inserted, updated or deleted task rows
+   * commits.
    *
-   * @param changes the count of such statements, kept by a database trigger (migration V5), so a
-   *     change made by hand in SQL counts too
+   * @param changes the count of such transactions, kept by a database trigger (migrations V5 and
+   *     V6), so a change made by hand in SQL counts too
    */
   public record TaskFingerprint(long changes) {}
 
