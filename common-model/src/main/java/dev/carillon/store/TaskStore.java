@@ -13,12 +13,18 @@ import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.jooq.tables.records.TaskDefinitionRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jooq.DSLContext;
+import org.jooq.InsertResultStep;
+import org.jooq.InsertSetMoreStep;
 import org.jooq.impl.DSL;
 
 /**
@@ -35,72 +41,95 @@ public final class TaskStore {
     this.dsl = dsl;
   }
 
+  /** Definitions per upsert statement: 14 bind values each, well under PostgreSQL's 32,767. */
+  static final int APPLY_CHUNK = 1_000;
+
   /**
    * Inserts or updates every definition in one transaction. A definition whose content changed gets
    * {@code version + 1}; an unchanged one is left alone. The paused flag is operational state and
-   * is only set on insert ({@code pause}/{@code resume} change it).
+   * is only set on insert ({@code pause}/{@code resume} change it). When an id appears more than
+   * once, the last definition given wins.
    *
-   * @return the ids whose row was inserted or changed
+   * <p>One multi-row upsert per {@value #APPLY_CHUNK} definitions, not one per definition: besides
+   * the round trips, every statement on {@code task_definition} runs the change counter's trigger
+   * (migrations V5, V6), and applying 20,000 definitions one statement at a time took 4-6 s.
+   *
+   * @return the ids whose row was inserted or changed, in the order given
    */
   public List<String> applyAll(List<TaskDefinition> defs) {
+    Map<String, TaskDefinition> byId = new LinkedHashMap<>();
+    for (TaskDefinition d : defs) {
+      byId.put(d.id(), d);
+    }
+    List<TaskDefinition> unique = new ArrayList<>(byId.values());
     return dsl.transactionResult(
         cfg -> {
           DSLContext tx = DSL.using(cfg);
-          List<String> changed = new java.util.ArrayList<>();
-          for (TaskDefinition d : defs) {
-            TaskDefinitionRecord r = toRecord(d);
-            var t = TASK_DEFINITION;
-            int n =
-                tx.insertInto(t)
-                    .set(r)
-                    .onConflict(t.TASK_ID)
-                    .doUpdate()
-                    .set(t.HANDLER, DSL.excluded(t.HANDLER))
-                    .set(t.TRIGGER_KIND, DSL.excluded(t.TRIGGER_KIND))
-                    .set(t.CRON, DSL.excluded(t.CRON))
-                    .set(t.ZONE, DSL.excluded(t.ZONE))
-                    .set(t.WINDOW_KIND, DSL.excluded(t.WINDOW_KIND))
-                    .set(t.OVERLAP_POLICY, DSL.excluded(t.OVERLAP_POLICY))
-                    .set(t.CATCHUP_MS, DSL.excluded(t.CATCHUP_MS))
-                    .set(t.TIMEOUT_MS, DSL.excluded(t.TIMEOUT_MS))
-                    .set(t.RETRY_POLICY, DSL.excluded(t.RETRY_POLICY))
-                    .set(t.PARAMS, DSL.excluded(t.PARAMS))
-                    .set(t.SPEC, DSL.excluded(t.SPEC))
-                    .set(t.VERSION, t.VERSION.plus(1))
-                    .set(t.UPDATED_AT, InstanceStore.NOW)
-                    .where(
-                        DSL.row(
-                                t.HANDLER,
-                                t.CRON,
-                                t.ZONE,
-                                t.WINDOW_KIND,
-                                t.OVERLAP_POLICY,
-                                t.CATCHUP_MS,
-                                t.TIMEOUT_MS,
-                                t.RETRY_POLICY,
-                                t.PARAMS,
-                                t.TRIGGER_KIND,
-                                t.SPEC)
-                            .isDistinctFrom(
-                                DSL.row(
-                                    DSL.excluded(t.HANDLER),
-                                    DSL.excluded(t.CRON),
-                                    DSL.excluded(t.ZONE),
-                                    DSL.excluded(t.WINDOW_KIND),
-                                    DSL.excluded(t.OVERLAP_POLICY),
-                                    DSL.excluded(t.CATCHUP_MS),
-                                    DSL.excluded(t.TIMEOUT_MS),
-                                    DSL.excluded(t.RETRY_POLICY),
-                                    DSL.excluded(t.PARAMS),
-                                    DSL.excluded(t.TRIGGER_KIND),
-                                    DSL.excluded(t.SPEC))))
-                    .execute();
-            if (n > 0) {
-              changed.add(d.id());
+          Set<String> written = new HashSet<>();
+          for (int from = 0; from < unique.size(); from += APPLY_CHUNK) {
+            List<TaskDefinition> chunk =
+                unique.subList(from, Math.min(unique.size(), from + APPLY_CHUNK));
+            InsertSetMoreStep<TaskDefinitionRecord> rows = null;
+            for (TaskDefinition d : chunk) {
+              rows =
+                  (rows == null ? tx.insertInto(TASK_DEFINITION) : rows.newRecord())
+                      .set(toRecord(d));
             }
+            written.addAll(upsert(rows).fetch(TASK_DEFINITION.TASK_ID));
           }
-          return changed;
+          return byId.keySet().stream().filter(written::contains).toList();
         });
+  }
+
+  /**
+   * The rows as an upsert that changes a stored definition only when its content differs, and
+   * returns the ids it inserted or changed.
+   */
+  private static InsertResultStep<TaskDefinitionRecord> upsert(
+      InsertSetMoreStep<TaskDefinitionRecord> rows) {
+    var t = TASK_DEFINITION;
+    return rows.onConflict(t.TASK_ID)
+        .doUpdate()
+        .set(t.HANDLER, DSL.excluded(t.HANDLER))
+        .set(t.TRIGGER_KIND, DSL.excluded(t.TRIGGER_KIND))
+        .set(t.CRON, DSL.excluded(t.CRON))
+        .set(t.ZONE, DSL.excluded(t.ZONE))
+        .set(t.WINDOW_KIND, DSL.excluded(t.WINDOW_KIND))
+        .set(t.OVERLAP_POLICY, DSL.excluded(t.OVERLAP_POLICY))
+        .set(t.CATCHUP_MS, DSL.excluded(t.CATCHUP_MS))
+        .set(t.TIMEOUT_MS, DSL.excluded(t.TIMEOUT_MS))
+        .set(t.RETRY_POLICY, DSL.excluded(t.RETRY_POLICY))
+        .set(t.PARAMS, DSL.excluded(t.PARAMS))
+        .set(t.SPEC, DSL.excluded(t.SPEC))
+        .set(t.VERSION, t.VERSION.plus(1))
+        .set(t.UPDATED_AT, InstanceStore.NOW)
+        .where(
+            DSL.row(
+                    t.HANDLER,
+                    t.CRON,
+                    t.ZONE,
+                    t.WINDOW_KIND,
+                    t.OVERLAP_POLICY,
+                    t.CATCHUP_MS,
+                    t.TIMEOUT_MS,
+                    t.RETRY_POLICY,
+                    t.PARAMS,
+                    t.TRIGGER_KIND,
+                    t.SPEC)
+                .isDistinctFrom(
+                    DSL.row(
+                        DSL.excluded(t.HANDLER),
+                        DSL.excluded(t.CRON),
+                        DSL.excluded(t.ZONE),
+                        DSL.excluded(t.WINDOW_KIND),
+                        DSL.excluded(t.OVERLAP_POLICY),
+                        DSL.excluded(t.CATCHUP_MS),
+                        DSL.excluded(t.TIMEOUT_MS),
+                        DSL.excluded(t.RETRY_POLICY),
+                        DSL.excluded(t.PARAMS),
+                        DSL.excluded(t.TRIGGER_KIND),
+                        DSL.excluded(t.SPEC))))
+        .returning(t.TASK_ID);
   }
 
   /** Every task row, each validated again. */
