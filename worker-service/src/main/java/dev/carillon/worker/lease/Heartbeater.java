@@ -111,6 +111,7 @@ public final class Heartbeater implements AutoCloseable {
     for (Lease l : leases) {
       if (renewed.contains(l.instanceId())) {
         lastRenewed.put(l, now);
+        pool.leaseRenewed(l, now);
       } else {
         pool.leaseLost(
             l,

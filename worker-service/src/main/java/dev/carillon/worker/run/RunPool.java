@@ -83,6 +83,9 @@ public final class RunPool implements AutoCloseable {
     final TaskDefinition definition;
     final AgentTask task;
     final long claimedNanos = System.nanoTime();
+    // When the lease was last known to be renewed (System.nanoTime(); the claim, then each
+    // heartbeat that renewed it): the lease holds at least until this plus the timeout.
+    volatile long renewedNanos = claimedNanos;
     final AtomicReference<State> state;
     volatile RunContext context;
     volatile ScheduledFuture<?> deadlineTimer;
@@ -409,6 +412,22 @@ public final class RunPool implements AutoCloseable {
 
   /** Runs one claimed instance on the calling thread, which holds a slot. */
   private void execute(Run run) {
+    long sinceRenewal = System.nanoTime() - run.renewedNanos;
+    if (sinceRenewal >= run.timeout.toNanos() && run.move(State.QUEUED, State.LEASE_LOST)) {
+      // The lease may have run out while the run waited: the process was paused (a stopped
+      // container, a long GC) or the heartbeat could not reach the database. Another worker may
+      // already run the retry, so starting the plugin now would execute the window twice. Its end
+      // would be fenced out anyway; what this prevents is the run's side effects.
+      metrics.leasesLost.increment();
+      log.warn(
+          "{} was not started: its lease was last renewed {} ago, not less than its timeout {}"
+              + " (the worker was paused or could not renew it), so another worker may run it",
+          run,
+          Duration.ofNanos(sinceRenewal),
+          run.timeout);
+      dequeue(run);
+      return;
+    }
     Thread me = Thread.currentThread();
     Instant startedAt = clock.instant();
     run.context =
@@ -575,6 +594,17 @@ public final class RunPool implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * A heartbeat renewed {@code lease} with a statement sent at {@code sentNanos} ({@link
+   * System#nanoTime()}), so the lease holds at least until then plus its timeout.
+   */
+  public void leaseRenewed(Lease lease, long sentNanos) {
+    Run run = runs.get(lease.instanceId());
+    if (run != null && run.lease.equals(lease) && sentNanos > run.renewedNanos) {
+      run.renewedNanos = sentNanos;
+    }
   }
 
   /**
