@@ -203,6 +203,8 @@ public final class InstanceConsumer implements Runnable {
             : List.of(
                 candidates.subList(0, candidates.size() / 2),
                 candidates.subList(candidates.size() / 2, candidates.size()));
+    // Before any claim is sent: the leases begin after this (see RunPool#startAll).
+    long claimedNanos = System.nanoTime();
     CompletableFuture<List<Instance>> second =
         parts.size() > 1 ? CompletableFuture.supplyAsync(() -> claim(parts.get(1)), claimer) : null;
     List<Candidate> failed = new ArrayList<>();
@@ -218,7 +220,7 @@ public final class InstanceConsumer implements Runnable {
         continue;
       }
       metrics.claimed.increment(claimed.size());
-      pool.startAll(claimed, definitions);
+      pool.startAll(claimed, definitions, claimedNanos);
       reportLostClaims(part, claimed);
     }
     if (failure != null) {

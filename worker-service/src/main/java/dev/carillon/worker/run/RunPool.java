@@ -82,10 +82,12 @@ public final class RunPool implements AutoCloseable {
     final Duration timeout;
     final TaskDefinition definition;
     final AgentTask task;
-    final long claimedNanos = System.nanoTime();
-    // When the lease was last known to be renewed (System.nanoTime(); the claim, then each
-    // heartbeat that renewed it): the lease holds at least until this plus the timeout.
-    volatile long renewedNanos = claimedNanos;
+    // System.nanoTime() before the claim statement was sent: the lease began after it.
+    final long claimedNanos;
+    // When the lease was last known to be renewed (the claim, then each heartbeat that renewed
+    // it, as System.nanoTime() before the statement was sent): it holds at least until this plus
+    // the timeout.
+    volatile long renewedNanos;
     final AtomicReference<State> state;
     volatile RunContext context;
     volatile ScheduledFuture<?> deadlineTimer;
@@ -97,7 +99,14 @@ public final class RunPool implements AutoCloseable {
     private boolean endPending;
     private boolean retired;
 
-    Run(Instance instance, TaskDefinition definition, AgentTask task, State initial) {
+    Run(
+        Instance instance,
+        TaskDefinition definition,
+        AgentTask task,
+        State initial,
+        long claimedNanos) {
+      this.claimedNanos = claimedNanos;
+      this.renewedNanos = claimedNanos;
       this.instance = instance;
       this.lease = new Lease(instance.id(), instance.attempt());
       this.timeout = instance.timeout();
@@ -273,7 +282,7 @@ public final class RunPool implements AutoCloseable {
 
   /**
    * Starts reading the definitions of {@code taskIds} on the pool's reader thread, so that the read
-   * overlaps the claim; hand the result to {@link #startAll(List, CompletableFuture)}.
+   * overlaps the claim; hand the result to {@link #startAll(List, CompletableFuture, long)}.
    */
   public CompletableFuture<Map<String, Optional<TaskDefinition>>> readDefinitions(
       Collection<String> taskIds) {
@@ -287,11 +296,16 @@ public final class RunPool implements AutoCloseable {
    * waits for a thread, in order. An instance that cannot run here (no valid task, no plugin for
    * its handler) is recorded as FAILED at once, retryable.
    *
+   * @param claimedNanos {@link System#nanoTime()} taken before the claim statement was sent: the
+   *     leases began after it, so a run that has not started by this plus its timeout (and was not
+   *     renewed meanwhile) may have lost its lease and is not started
    * @throws IllegalStateException when there is not enough capacity (the consumer claimed more than
    *     {@link #freeSlots()})
    */
   public void startAll(
-      List<Instance> claimed, CompletableFuture<Map<String, Optional<TaskDefinition>>> read) {
+      List<Instance> claimed,
+      CompletableFuture<Map<String, Optional<TaskDefinition>>> read,
+      long claimedNanos) {
     if (claimed.isEmpty()) {
       return;
     }
@@ -324,12 +338,12 @@ public final class RunPool implements AutoCloseable {
       return;
     }
     for (Instance i : claimed) {
-      admit(i, defs.getOrDefault(i.taskId(), Optional.empty()));
+      admit(i, defs.getOrDefault(i.taskId(), Optional.empty()), claimedNanos);
     }
     dispatch();
   }
 
-  private void admit(Instance claimed, Optional<TaskDefinition> def) {
+  private void admit(Instance claimed, Optional<TaskDefinition> def, long claimedNanos) {
     if (def.isEmpty()) {
       failAtOnce(
           claimed,
@@ -352,7 +366,7 @@ public final class RunPool implements AutoCloseable {
               + "; retryable, since a worker with that plugin may run it");
       return;
     }
-    Run run = new Run(claimed, def.get(), task.get(), State.QUEUED);
+    Run run = new Run(claimed, def.get(), task.get(), State.QUEUED, claimedNanos);
     runs.put(claimed.id(), run);
     synchronized (queue) {
       queue.add(run);
@@ -361,7 +375,7 @@ public final class RunPool implements AutoCloseable {
 
   private void failAtOnce(Instance claimed, String reason) {
     log.warn("Instance {} attempt {} cannot run here: {}", claimed.id(), claimed.attempt(), reason);
-    Run run = new Run(claimed, null, null, State.COMPLETING);
+    Run run = new Run(claimed, null, null, State.COMPLETING, System.nanoTime());
     synchronized (run) {
       run.endPending = true;
     }
