@@ -923,6 +923,7 @@ public final class InstanceStore {
     return column.in(statuses.stream().map(st -> DSL.inline(st.name())).toList());
   }
 
+  /** {@code column = 'STATUS'} as a literal, for the reason given at {@link #statusIn}. */
   static Condition statusIs(Field<String> column, InstanceStatus status) {
     return column.eq(DSL.inline(status.name()));
   }

@@ -7,9 +7,7 @@ import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
 import dev.carillon.worker.run.RunPool.LiveLease;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -49,9 +47,6 @@ public final class Heartbeater implements AutoCloseable {
   private final LongSupplier nanoTime;
   private final ScheduledThreadPoolExecutor thread;
 
-  /** Last renewal per lease; touched only by the heartbeat thread. */
-  private final Map<Lease, Long> lastRenewed = new HashMap<>();
-
   private boolean failing;
 
   /**
@@ -81,13 +76,8 @@ public final class Heartbeater implements AutoCloseable {
     try {
       List<LiveLease> live = pool.liveLeases();
       long now = nanoTime.getAsLong();
-      lastRenewed.keySet().retainAll(live.stream().map(LiveLease::lease).toList());
       boolean due =
-          live.stream()
-              .anyMatch(
-                  l ->
-                      now - lastRenewed.getOrDefault(l.lease(), l.startedNanos())
-                          >= interval(l.timeout()).toNanos());
+          live.stream().anyMatch(l -> now - l.renewedNanos() >= interval(l.timeout()).toNanos());
       if (due) {
         beat(live, now);
       }
@@ -110,7 +100,6 @@ public final class Heartbeater implements AutoCloseable {
     metrics.leaseRenewals.increment(renewed.size());
     for (Lease l : leases) {
       if (renewed.contains(l.instanceId())) {
-        lastRenewed.put(l, now);
         pool.leaseRenewed(l, now);
       } else {
         pool.leaseLost(

@@ -82,11 +82,9 @@ public final class RunPool implements AutoCloseable {
     final Duration timeout;
     final TaskDefinition definition;
     final AgentTask task;
-    // System.nanoTime() before the claim statement was sent: the lease began after it.
-    final long claimedNanos;
     // When the lease was last known to be renewed (the claim, then each heartbeat that renewed
     // it, as System.nanoTime() before the statement was sent): it holds at least until this plus
-    // the timeout.
+    // the timeout. The heartbeat's schedule and the start check both read it.
     volatile long renewedNanos;
     final AtomicReference<State> state;
     volatile RunContext context;
@@ -105,7 +103,6 @@ public final class RunPool implements AutoCloseable {
         AgentTask task,
         State initial,
         long claimedNanos) {
-      this.claimedNanos = claimedNanos;
       this.renewedNanos = claimedNanos;
       this.instance = instance;
       this.lease = new Lease(instance.id(), instance.attempt());
@@ -587,9 +584,11 @@ public final class RunPool implements AutoCloseable {
    *
    * @param lease the claim to renew
    * @param timeout the lease length
-   * @param startedNanos {@link System#nanoTime()} when the instance was claimed (its lease began)
+   * @param renewedNanos {@link System#nanoTime()} when the lease was last known to be renewed
+   *     (before its claim was sent, or its last renewal): it holds until at least this plus the
+   *     timeout
    */
-  public record LiveLease(Lease lease, Duration timeout, long startedNanos) {}
+  public record LiveLease(Lease lease, Duration timeout, long renewedNanos) {}
 
   /**
    * The leases to keep alive: instances waiting for a thread, runs in progress, and runs whose end
@@ -604,7 +603,7 @@ public final class RunPool implements AutoCloseable {
           || state == State.RUNNING
           || state == State.COMPLETING
           || state == State.TIMED_OUT) {
-        out.add(new LiveLease(r.lease, r.timeout, r.claimedNanos));
+        out.add(new LiveLease(r.lease, r.timeout, r.renewedNanos));
       }
     }
     return out;
