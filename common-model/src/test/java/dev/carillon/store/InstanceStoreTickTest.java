@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.Window;
@@ -72,6 +73,27 @@ class InstanceStoreTickTest {
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(
                 InstanceEvent.Kind.CREATED, created.get(1).failReason()));
+    // Every field of a created window's event, which the insert writes from the inserted row.
+    assertThat(instances.windowEvents("tick-equal", "w1"))
+        .extracting(
+            InstanceEvent::instanceId,
+            InstanceEvent::taskId,
+            InstanceEvent::kind,
+            InstanceEvent::from,
+            InstanceEvent::to,
+            InstanceEvent::attempt,
+            InstanceEvent::actor,
+            InstanceEvent::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                created.get(0).id(),
+                "tick-equal",
+                InstanceEvent.Kind.CREATED,
+                null,
+                InstanceStatus.PENDING,
+                0,
+                "trigger:t",
+                "created for window w1 (CATCHUP)"));
   }
 
   @Test
