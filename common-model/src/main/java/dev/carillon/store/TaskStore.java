@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.carillon.model.retry.RetryPolicies;
 import dev.carillon.model.task.InvalidTaskException;
 import dev.carillon.model.task.Problem;
+import dev.carillon.model.task.RunSpec;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.jooq.tables.records.TaskDefinitionRecord;
 import java.time.Duration;
@@ -32,6 +33,8 @@ import org.jooq.impl.DSL;
  * every row again, because a row may have been edited by hand.
  */
 public final class TaskStore {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TaskStore.class);
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
@@ -169,6 +172,37 @@ public final class TaskStore {
         .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
         .fetchInto(TASK_DEFINITION)
         .forEach(r -> load(r).definition().ifPresent(d -> out.put(d.id(), d)));
+    return out;
+  }
+
+  /**
+   * What a worker needs to run instances of {@code ids}, read in one query of four columns; ids
+   * that do not exist, or whose handler or params are invalid, are absent from the answer. The
+   * trigger settings are neither read nor checked (see {@link RunSpec}).
+   */
+  public Map<String, RunSpec> runSpecs(Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, RunSpec> out = new HashMap<>();
+    dsl.select(
+            TASK_DEFINITION.TASK_ID,
+            TASK_DEFINITION.HANDLER,
+            TASK_DEFINITION.PARAMS,
+            TASK_DEFINITION.VERSION)
+        .from(TASK_DEFINITION)
+        .join(DSL.table("unnest({0}::varchar[]) as ids(id)", DSL.val(ids.toArray(String[]::new))))
+        .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
+        .fetch()
+        .forEach(
+            r -> {
+              try {
+                out.put(r.value1(), new RunSpec(r.value1(), r.value2(), r.value3(), r.value4()));
+              } catch (InvalidTaskException e) {
+                // Absent, so the worker fails the attempt (retryable); the why is only known here.
+                log.warn("Task '{}' cannot be run: {}", r.value1(), e.getMessage());
+              }
+            });
     return out;
   }
 

@@ -2,6 +2,7 @@ package dev.carillon.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.carillon.model.task.RunSpec;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
@@ -54,7 +55,10 @@ class TaskStoreTest {
         .as("paused is operational state, kept by an apply")
         .isTrue();
     assertThat(tasks.load("apply-00007").orElseThrow().version()).isEqualTo(1);
-    assertThat(tasks.loadAll()).hasSize(n);
+    assertThat(tasks.loadAll())
+        .as("the other tests share the database")
+        .filteredOn(t -> t.id().startsWith("apply-"))
+        .hasSize(n);
   }
 
   @Test
@@ -70,5 +74,35 @@ class TaskStoreTest {
     LoadedTask twice = tasks.load("twice").orElseThrow();
     assertThat(twice.version()).isEqualTo(1);
     assertThat(twice.definition().orElseThrow().trigger().cron()).isEqualTo("0 0 2 * * ?");
+  }
+
+  @Test
+  void a_run_spec_is_read_without_the_trigger_and_only_where_handler_and_params_are_valid() {
+    tasks.applyAll(
+        List.of(
+            Tasks.daily("spec-ok").handler("noop").paramsJson("{\"topic\":\"ai\"}").build(),
+            Tasks.daily("spec-bad-cron").build(),
+            Tasks.daily("spec-bad-params").build(),
+            Tasks.daily("spec-bad-handler").build()));
+    // Edited by hand, past the checks of an apply.
+    db.dsl()
+        .execute("UPDATE task_definition SET cron = 'not a cron' WHERE task_id = 'spec-bad-cron'");
+    db.dsl()
+        .execute("UPDATE task_definition SET params = '[1, 2]' WHERE task_id = 'spec-bad-params'");
+    db.dsl()
+        .execute(
+            "UPDATE task_definition SET handler = 'Bad Handler' WHERE task_id = 'spec-bad-handler'");
+
+    var specs =
+        tasks.runSpecs(
+            List.of(
+                "spec-ok", "spec-bad-cron", "spec-bad-params", "spec-bad-handler", "spec-gone"));
+
+    assertThat(specs.keySet()).containsExactlyInAnyOrder("spec-ok", "spec-bad-cron");
+    assertThat(specs.get("spec-ok"))
+        .isEqualTo(new RunSpec("spec-ok", "noop", "{\"topic\":\"ai\"}", 1));
+    assertThat(tasks.find("spec-bad-cron"))
+        .as("the whole definition is invalid, but a run needs only handler and params")
+        .isEmpty();
   }
 }

@@ -38,8 +38,11 @@ class FailureModesTest {
     kit.close();
   }
 
+  /** Runs one instance of {@code taskId}; a {@code null} handler uses the task as it is. */
   private static Instance runToEnd(String taskId, String handler, String params, Duration timeout) {
-    kit.task(taskId, handler, params);
+    if (handler != null) {
+      kit.task(taskId, handler, params);
+    }
     Instance i = kit.instance(taskId, "w1", timeout);
     kit.publish(i);
     await()
@@ -137,5 +140,25 @@ class FailureModesTest {
         .startsWith(
             "no plugin for handler 'nope' on worker faults-1; known: [counting, digest, noop, report, sleep]")
         .contains("retryable");
+  }
+
+  @Test
+  void a_task_edited_by_hand_runs_with_a_broken_schedule_but_not_with_broken_params() {
+    kit.task("hand-cron", "noop", "{}");
+    kit.task("hand-params", "noop", "{}");
+    // Past the checks of an apply: a run needs only the handler and the params.
+    kit.db
+        .dsl()
+        .execute("UPDATE task_definition SET cron = 'nonsense' WHERE task_id = 'hand-cron'");
+    kit.db.dsl().execute("UPDATE task_definition SET params = '[1]' WHERE task_id = 'hand-params'");
+
+    assertThat(runToEnd("hand-cron", null, null, Duration.ofSeconds(30)).status())
+        .isEqualTo(InstanceStatus.SUCCESS);
+    Instance broken = runToEnd("hand-params", null, null, Duration.ofSeconds(30));
+    assertThat(broken.status()).isEqualTo(InstanceStatus.FAILED);
+    assertThat(broken.nonRetryable()).isFalse();
+    assertThat(broken.failReason())
+        .startsWith("task 'hand-params' has no runnable definition")
+        .endsWith("retryable");
   }
 }

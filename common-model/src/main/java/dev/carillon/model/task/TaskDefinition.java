@@ -254,7 +254,7 @@ public record TaskDefinition(
     }
   }
 
-  private static void checkParams(List<Problem> problems, String paramsJson) {
+  static void checkParams(List<Problem> problems, String paramsJson) {
     int bytes = paramsJson.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > MAX_PARAMS_BYTES) {
       problems.add(

@@ -4,7 +4,7 @@ import dev.carillon.api.AgentResult;
 import dev.carillon.api.AgentTask;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
-import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.Completion;
 import dev.carillon.store.InstanceStore;
 import dev.carillon.store.Lease;
@@ -80,7 +80,7 @@ public final class RunPool implements AutoCloseable {
     final Instance instance;
     final Lease lease;
     final Duration timeout;
-    final TaskDefinition definition;
+    final RunSpec spec;
     final AgentTask task;
     // When the lease was last known to be renewed (the claim, then each heartbeat that renewed
     // it, as System.nanoTime() before the statement was sent): it holds at least until this plus
@@ -97,17 +97,12 @@ public final class RunPool implements AutoCloseable {
     private boolean endPending;
     private boolean retired;
 
-    Run(
-        Instance instance,
-        TaskDefinition definition,
-        AgentTask task,
-        State initial,
-        long claimedNanos) {
+    Run(Instance instance, RunSpec spec, AgentTask task, State initial, long claimedNanos) {
       this.renewedNanos = claimedNanos;
       this.instance = instance;
       this.lease = new Lease(instance.id(), instance.attempt());
       this.timeout = instance.timeout();
-      this.definition = definition;
+      this.spec = spec;
       this.task = task;
       this.state = new AtomicReference<>(initial);
     }
@@ -208,7 +203,7 @@ public final class RunPool implements AutoCloseable {
 
   /**
    * @param store where claims are completed and released
-   * @param tasks task definitions (handler, params)
+   * @param tasks what each task runs with (handler, params)
    * @param plugins the agents this worker can run
    * @param metrics the worker's meters
    * @param workerId this worker's name in events and logs
@@ -281,7 +276,7 @@ public final class RunPool implements AutoCloseable {
    * Starts reading the definitions of {@code taskIds} on the pool's reader thread, so that the read
    * overlaps the claim; hand the result to {@link #startAll(List, CompletableFuture, long)}.
    */
-  public CompletableFuture<Map<String, Optional<TaskDefinition>>> readDefinitions(
+  public CompletableFuture<Map<String, Optional<RunSpec>>> readDefinitions(
       Collection<String> taskIds) {
     Set<String> ids = Set.copyOf(taskIds);
     return CompletableFuture.supplyAsync(() -> tasks.findAll(ids), definitionReader);
@@ -301,7 +296,7 @@ public final class RunPool implements AutoCloseable {
    */
   public void startAll(
       List<Instance> claimed,
-      CompletableFuture<Map<String, Optional<TaskDefinition>>> read,
+      CompletableFuture<Map<String, Optional<RunSpec>>> read,
       long claimedNanos) {
     if (claimed.isEmpty()) {
       return;
@@ -312,7 +307,7 @@ public final class RunPool implements AutoCloseable {
               + claimed.size()
               + " claimed instance(s): claims must not exceed freeSlots()");
     }
-    Map<String, Optional<TaskDefinition>> defs;
+    Map<String, Optional<RunSpec>> defs;
     try {
       defs = new HashMap<>(read.join());
       Set<String> missing =
@@ -340,13 +335,14 @@ public final class RunPool implements AutoCloseable {
     dispatch();
   }
 
-  private void admit(Instance claimed, Optional<TaskDefinition> def, long claimedNanos) {
+  private void admit(Instance claimed, Optional<RunSpec> def, long claimedNanos) {
     if (def.isEmpty()) {
       failAtOnce(
           claimed,
           "task '"
               + claimed.taskId()
-              + "' has no valid definition (deleted or edited into an invalid state); retryable");
+              + "' has no runnable definition (deleted, or its handler or params edited into an"
+              + " invalid state); retryable");
       return;
     }
     String handler = def.get().handler();
@@ -442,8 +438,7 @@ public final class RunPool implements AutoCloseable {
     Thread me = Thread.currentThread();
     Instant startedAt = clock.instant();
     run.context =
-        new RunContext(
-            run.instance, run.definition.paramsJson(), startedAt, startedAt.plus(run.timeout));
+        new RunContext(run.instance, run.spec.paramsJson(), startedAt, startedAt.plus(run.timeout));
     if (!run.begin(me)) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
       return;
@@ -453,8 +448,7 @@ public final class RunPool implements AutoCloseable {
       run.deadlineTimer =
           deadlines.schedule(
               () -> deadlineReached(run), run.timeout.toNanos(), TimeUnit.NANOSECONDS);
-      log.info(
-          "Starting {} with handler '{}', timeout {}", run, run.definition.handler(), run.timeout);
+      log.info("Starting {} with handler '{}', timeout {}", run, run.spec.handler(), run.timeout);
       Outcome outcome;
       try {
         AgentResult result = run.task.run(run.context);

@@ -1,6 +1,6 @@
 package dev.carillon.worker.run;
 
-import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.TaskStore;
 import java.time.Duration;
 import java.util.Collection;
@@ -13,13 +13,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * Task definitions by id, each reused for a short time so that a burst of instances of one task
- * reads its definition once, and a claim batch of many tasks reads all of its definitions in one
- * query ({@link #findAll}). An edited task (a new version) is seen within the time to live.
+ * What a run needs of each task ({@link RunSpec}), by task id, each reused for a short time so that
+ * a burst of instances of one task reads it once, and a claim batch of many tasks reads all of them
+ * in one query ({@link #findAll}). An edited task (a new version) is seen within the time to live.
  * Thread-safe.
  */
 public final class TaskCache {
-  private record Entry(Optional<TaskDefinition> definition, long loadedNanos) {}
+  private record Entry(Optional<RunSpec> spec, long loadedNanos) {}
 
   private final TaskStore store;
   private final long ttlNanos;
@@ -38,17 +38,17 @@ public final class TaskCache {
   }
 
   /**
-   * The definitions of {@code taskIds}, each present or empty (missing or invalid); the ids not
+   * The run specs of {@code taskIds}, each present or empty (missing or not runnable); the ids not
    * fresh in the cache are read in one query.
    */
-  public Map<String, Optional<TaskDefinition>> findAll(Collection<String> taskIds) {
+  public Map<String, Optional<RunSpec>> findAll(Collection<String> taskIds) {
     long now = nanoTime.getAsLong();
-    Map<String, Optional<TaskDefinition>> out = new HashMap<>();
+    Map<String, Optional<RunSpec>> out = new HashMap<>();
     Set<String> missing = new LinkedHashSet<>();
     for (String id : taskIds) {
       Entry e = entries.get(id);
       if (e != null && now - e.loadedNanos() < ttlNanos) {
-        out.put(id, e.definition());
+        out.put(id, e.spec());
       } else {
         missing.add(id);
       }
@@ -56,17 +56,17 @@ public final class TaskCache {
     if (missing.isEmpty()) {
       return out;
     }
-    Map<String, TaskDefinition> loaded = store.findAll(missing);
+    Map<String, RunSpec> loaded = store.runSpecs(missing);
     for (String id : missing) {
-      Optional<TaskDefinition> def = Optional.ofNullable(loaded.get(id));
+      Optional<RunSpec> def = Optional.ofNullable(loaded.get(id));
       // Keep whichever load saw the newer version, so a slow reader cannot put an old one back.
       entries.merge(
           id,
           new Entry(def, now),
           (old, neu) ->
-              old.definition().isPresent()
-                      && neu.definition().isPresent()
-                      && old.definition().get().version() > neu.definition().get().version()
+              old.spec().isPresent()
+                      && neu.spec().isPresent()
+                      && old.spec().get().version() > neu.spec().get().version()
                   ? old
                   : neu);
       out.put(id, def);

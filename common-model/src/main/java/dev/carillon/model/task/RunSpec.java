@@ -1,0 +1,40 @@
+package dev.carillon.model.task;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a worker needs of a task to run one of its instances: the handler that runs it and the
+ * parameters it is given. The trigger settings are not part of it, so an instance that exists runs
+ * even when its task's schedule was later edited by hand into something invalid; reading and
+ * checking a whole {@link TaskDefinition} per task (sixteen columns, two JSON documents, the
+ * trigger) was most of a worker's own work for a burst of many tasks.
+ *
+ * @param taskId the task
+ * @param handler the {@code AgentTask.type()} that runs it; checked as in {@link TaskDefinition}
+ * @param paramsJson the JSON object handed to the agent; checked as in {@link TaskDefinition}
+ * @param version the version of the definition this was read from
+ * @throws InvalidTaskException naming the field and the value when the handler or the params break
+ *     a rule of {@link TaskDefinition}
+ */
+public record RunSpec(String taskId, String handler, String paramsJson, long version) {
+  public RunSpec {
+    List<Problem> problems = new ArrayList<>();
+    if (handler == null || !TaskDefinition.HANDLER_PATTERN.matcher(handler).matches()) {
+      problems.add(
+          new Problem(
+              "handler", handler, "must match " + TaskDefinition.HANDLER_PATTERN.pattern()));
+    }
+    paramsJson = paramsJson == null ? "{}" : paramsJson;
+    TaskDefinition.checkParams(problems, paramsJson);
+    if (!problems.isEmpty()) {
+      throw new InvalidTaskException(taskId, problems);
+    }
+  }
+
+  /** The part of {@code definition} a run needs. */
+  public static RunSpec of(TaskDefinition definition) {
+    return new RunSpec(
+        definition.id(), definition.handler(), definition.paramsJson(), definition.version());
+  }
+}
