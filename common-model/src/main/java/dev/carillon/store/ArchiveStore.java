@@ -9,6 +9,7 @@ import dev.carillon.model.instance.InstanceStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Table;
@@ -60,24 +61,31 @@ public final class ArchiveStore {
           if (ids.isEmpty()) {
             return List.of();
           }
-          Long[] picked = ids.toArray(Long[]::new);
-          copy(tx, TASK_INSTANCE, TASK_INSTANCE_HISTORY, TASK_INSTANCE.ID, picked);
-          copy(tx, INSTANCE_EVENT, INSTANCE_EVENT_HISTORY, INSTANCE_EVENT.INSTANCE_ID, picked);
-          tx.deleteFrom(INSTANCE_EVENT)
-              .where(INSTANCE_EVENT.INSTANCE_ID.eq(DSL.any(picked)))
-              .execute();
-          tx.deleteFrom(TASK_INSTANCE).where(TASK_INSTANCE.ID.eq(DSL.any(picked))).execute();
+          // The picked rows and their events, each found through an index: instances by key,
+          // events through their instances' windows (the event table has no instance_id index).
+          Table<?> pickedIds = InstanceStore.idTable(ids);
+          Condition isPicked =
+              TASK_INSTANCE.ID.in(DSL.select(InstanceStore.ID_COLUMN).from(pickedIds));
+          Condition ofPicked =
+              DSL.row(INSTANCE_EVENT.TASK_ID, INSTANCE_EVENT.WINDOW_KEY, INSTANCE_EVENT.INSTANCE_ID)
+                  .in(
+                      DSL.select(TASK_INSTANCE.TASK_ID, TASK_INSTANCE.WINDOW_KEY, TASK_INSTANCE.ID)
+                          .from(TASK_INSTANCE)
+                          .where(isPicked));
+          copy(tx, TASK_INSTANCE, TASK_INSTANCE_HISTORY, isPicked);
+          copy(tx, INSTANCE_EVENT, INSTANCE_EVENT_HISTORY, ofPicked);
+          tx.deleteFrom(INSTANCE_EVENT).where(ofPicked).execute();
+          tx.deleteFrom(TASK_INSTANCE).where(isPicked).execute();
           return List.copyOf(ids);
         });
   }
 
   /**
-   * {@code INSERT INTO history (cols) SELECT cols FROM live WHERE key = ANY(?)}: every column of
-   * the live table goes to the history column of the same name; {@code archived_at} takes its
-   * default. A row archived before (a retry of a batch) is left alone.
+   * {@code INSERT INTO history (cols) SELECT cols FROM live WHERE ...}: every column of the live
+   * table goes to the history column of the same name; {@code archived_at} takes its default. A row
+   * archived before (a retry of a batch) is left alone.
    */
-  private static void copy(
-      DSLContext tx, Table<?> live, Table<?> history, Field<Long> key, Long[] ids) {
+  private static void copy(DSLContext tx, Table<?> live, Table<?> history, Condition which) {
     List<Field<?>> from = new ArrayList<>();
     List<Field<?>> to = new ArrayList<>();
     for (Field<?> f : live.fields()) {
@@ -85,7 +93,7 @@ public final class ArchiveStore {
       to.add(history.field(f.getName()));
     }
     tx.insertInto(history, to)
-        .select(DSL.select(from).from(live).where(key.eq(DSL.any(ids))))
+        .select(DSL.select(from).from(live).where(which))
         .onConflictDoNothing()
         .execute();
   }

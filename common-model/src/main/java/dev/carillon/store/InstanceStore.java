@@ -861,11 +861,22 @@ public final class InstanceStore {
         .map(InstanceStore::toInstance);
   }
 
+  /**
+   * The events of one live instance, oldest first. Read through its window, the one index of the
+   * event table besides its key: an index on {@code instance_id} cost every event write (three per
+   * run) about 5 % of PostgreSQL's work in a burst, for reads like this one that the window index
+   * serves as well.
+   */
   public List<InstanceEvent> events(long instanceId) {
-    return dsl.selectFrom(INSTANCE_EVENT)
-        .where(INSTANCE_EVENT.INSTANCE_ID.eq(instanceId))
+    return dsl.select(INSTANCE_EVENT.fields())
+        .from(INSTANCE_EVENT)
+        .join(TASK_INSTANCE)
+        .on(INSTANCE_EVENT.TASK_ID.eq(TASK_INSTANCE.TASK_ID))
+        .and(INSTANCE_EVENT.WINDOW_KEY.eq(TASK_INSTANCE.WINDOW_KEY))
+        .where(TASK_INSTANCE.ID.eq(instanceId))
+        .and(INSTANCE_EVENT.INSTANCE_ID.eq(instanceId))
         .orderBy(INSTANCE_EVENT.ID)
-        .fetch()
+        .fetchInto(INSTANCE_EVENT)
         .map(InstanceStore::toEvent);
   }
 

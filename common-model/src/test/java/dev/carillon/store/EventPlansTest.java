@@ -1,0 +1,132 @@
+package dev.carillon.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.carillon.devstack.DevStack;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.testsupport.Tasks;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The event table has no index on {@code instance_id} (V7): the reads by instance go through the
+ * window index. Here they must still fetch only their own rows, under forced generic plans and the
+ * statistics of the empty tables, with 20,000 other instances and their events in the way (as in
+ * {@link ScanPlansTest}).
+ */
+class EventPlansTest {
+  private static final int ROWS = 20_000;
+  private static final int FINISHED = 3;
+
+  private static Database db;
+  private static List<Long> finished;
+  private static long running;
+
+  @BeforeAll
+  static void open() {
+    DevStack stack = DevStack.shared();
+    db =
+        Database.open(
+            new DbSettings(
+                stack.createDatabase("event_plans"), stack.dbUser(), stack.dbPassword(), 2),
+            DevStack.SESSION_TIME_ZONE_SQL + "; SET plan_cache_mode = force_generic_plan");
+    InstanceStore instances = new InstanceStore(db.dsl());
+    new TaskStore(db.dsl())
+        .applyAll(
+            List.of(
+                Tasks.daily("in-the-way").build(),
+                Tasks.daily("done").build(),
+                Tasks.daily("live").build()));
+    db.dsl().execute("ANALYZE task_instance");
+    db.dsl().execute("ANALYZE instance_event");
+    List<NewInstance> rows = new ArrayList<>(ROWS);
+    for (int i = 0; i < ROWS; i++) {
+      rows.add(Tasks.pendingKey("in-the-way", "k" + i, Duration.ofMinutes(10)));
+    }
+    instances.insertAll(rows, "test");
+    finished = new ArrayList<>();
+    for (int i = 0; i < FINISHED; i++) {
+      Instance created =
+          instances
+              .insertAll(List.of(Tasks.pendingKey("done", "d" + i, Duration.ofMinutes(1))), "test")
+              .get(0);
+      instances.claim(List.of(created.id()), "w-1");
+      assertThat(
+              instances.complete(
+                  new Lease(created.id(), 1), Outcome.success("ok", false, null), "w-1"))
+          .isTrue();
+      finished.add(created.id());
+    }
+    // Claimed, not finished: the archiver leaves it, whichever test runs first.
+    running =
+        instances
+            .insertAll(List.of(Tasks.pendingKey("live", "l", Duration.ofMinutes(10))), "test")
+            .get(0)
+            .id();
+    instances.claim(List.of(running), "w-1");
+  }
+
+  @AfterAll
+  static void close() {
+    db.close();
+  }
+
+  @Test
+  void the_events_of_one_instance_fetch_only_that_instance_and_its_events() {
+    onOneSession(
+        session -> {
+          InstanceStore instances = new InstanceStore(session);
+          TableReads total = TableReads.NONE;
+          // Six runs, past the five after which a prepared statement may go generic.
+          for (int run = 0; run < 6; run++) {
+            TableReads before = reads(session);
+            assertThat(instances.events(running))
+                .extracting(InstanceEvent::instanceId, InstanceEvent::kind)
+                .containsExactly(
+                    org.assertj.core.groups.Tuple.tuple(running, InstanceEvent.Kind.CREATED),
+                    org.assertj.core.groups.Tuple.tuple(running, InstanceEvent.Kind.TRANSITION));
+            total = total.plus(reads(session).minus(before));
+          }
+          assertThat(total.sequential()).as("rows read sequentially").isZero();
+          assertThat(total.index()).as("the instance and its 2 events, 6 times").isEqualTo(6 * 3);
+        });
+  }
+
+  @Test
+  void the_archiver_moves_the_events_of_its_instances_reading_only_them() {
+    onOneSession(
+        session -> {
+          ArchiveStore archive = new ArchiveStore(session);
+          TableReads before = reads(session);
+          assertThat(archive.archiveFinished(Duration.ZERO, 50))
+              .containsExactlyInAnyOrderElementsOf(finished);
+          TableReads read = reads(session).minus(before);
+          assertThat(read.sequential()).as("rows read sequentially").isZero();
+          // Each finished instance and its 3 events, read a few times over (pick, copy, delete).
+          assertThat(read.index()).as("rows fetched by index").isLessThan(100);
+          for (long id : finished) {
+            assertThat(archive.archivedEventReasons(id)).hasSize(3);
+            assertThat(new InstanceStore(session).events(id)).isEmpty();
+          }
+          assertThat(session.fetchCount(DSL.table("instance_event")))
+              .as("the events of the other instances stay")
+              .isEqualTo(ROWS + 2);
+        });
+  }
+
+  private static void onOneSession(java.util.function.Consumer<DSLContext> body) {
+    db.dsl().connection(c -> body.accept(DSL.using(db.dsl().configuration().derive(c))));
+  }
+
+  private static TableReads reads(DSLContext session) {
+    return TableReads.of(session, "task_instance", "instance_event");
+  }
+}
