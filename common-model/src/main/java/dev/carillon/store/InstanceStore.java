@@ -4,6 +4,7 @@ import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
 import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 import static dev.carillon.store.jooq.Tables.TRIGGER_CURSOR;
 
+import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
@@ -345,10 +346,40 @@ public final class InstanceStore {
   /**
    * Claims the PENDING instances among {@code ids} in one compare-and-set: {@code PENDING →
    * RUNNING}, {@code attempt + 1}, {@code lease_until = db now + timeout}. Returns the instances
-   * this call won, with their new attempt; ids that are not PENDING (duplicate delivery, already
-   * running or done) are simply absent.
+   * this call won, whole, with their new attempt; ids that are not PENDING (duplicate delivery,
+   * already running or done) are simply absent. A worker claims with {@link #claimForRun}.
    */
   public List<Instance> claim(Collection<Long> ids, String workerId) {
+    return claim(ids, workerId, List.of(TASK_INSTANCE.fields()), InstanceStore::toInstance);
+  }
+
+  /** What {@link #claimForRun} reads back of each claimed row. */
+  private static final List<Field<?>> RUN_FIELDS =
+      List.of(
+          TASK_INSTANCE.ID,
+          TASK_INSTANCE.TASK_ID,
+          TASK_INSTANCE.WINDOW_KEY,
+          TASK_INSTANCE.WINDOW_START,
+          TASK_INSTANCE.WINDOW_END,
+          TASK_INSTANCE.SCHEDULED_AT,
+          TASK_INSTANCE.ATTEMPT,
+          TASK_INSTANCE.RETRY_COUNT,
+          TASK_INSTANCE.TIMEOUT_MS,
+          TASK_INSTANCE.FAIL_REASON);
+
+  /**
+   * {@link #claim}, returning of each instance won only what its run needs: ten columns instead of
+   * twenty-six, three timestamps instead of eight (see {@link ClaimedInstance}).
+   */
+  public List<ClaimedInstance> claimForRun(Collection<Long> ids, String workerId) {
+    return claim(ids, workerId, RUN_FIELDS, InstanceStore::toClaimed);
+  }
+
+  private <T> List<T> claim(
+      Collection<Long> ids,
+      String workerId,
+      List<Field<?>> returned,
+      java.util.function.Function<Record, T> mapper) {
     if (ids.isEmpty()) {
       return List.of();
     }
@@ -369,7 +400,7 @@ public final class InstanceStore {
                     .from(idTable(ids, InstanceStatus.PENDING))
                     .where(TASK_INSTANCE.ID.eq(ID_COLUMN))
                     .and(TASK_INSTANCE.STATUS.eq(EXPECTED_COLUMN))
-                    .returning());
+                    .returning(returned));
     CommonTableExpression<?> events =
         DSL.name("claim_events")
             .as(
@@ -389,9 +420,24 @@ public final class InstanceStore {
                     .returningResult(INSTANCE_EVENT.ID));
     return dsl.with(claimed)
         .with(events)
-        .selectFrom(claimed)
+        .select(claimed.fields())
+        .from(claimed)
         .fetch()
-        .map(InstanceStore::toInstance);
+        .map(mapper::apply);
+  }
+
+  private static ClaimedInstance toClaimed(Record r) {
+    return new ClaimedInstance(
+        r.get(TASK_INSTANCE.ID),
+        r.get(TASK_INSTANCE.TASK_ID),
+        r.get(TASK_INSTANCE.WINDOW_KEY),
+        r.get(TASK_INSTANCE.WINDOW_START),
+        r.get(TASK_INSTANCE.WINDOW_END),
+        r.get(TASK_INSTANCE.SCHEDULED_AT),
+        r.get(TASK_INSTANCE.ATTEMPT),
+        r.get(TASK_INSTANCE.RETRY_COUNT),
+        Duration.ofMillis(r.get(TASK_INSTANCE.TIMEOUT_MS)),
+        r.get(TASK_INSTANCE.FAIL_REASON));
   }
 
   /**

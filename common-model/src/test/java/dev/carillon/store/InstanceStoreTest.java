@@ -4,6 +4,7 @@ import static dev.carillon.model.instance.InstanceStatus.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.IllegalTransitionException;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
@@ -224,6 +225,51 @@ class InstanceStoreTest {
         .filteredOn(e -> e.to() == InstanceStatus.RUNNING)
         .extracting(InstanceEvent::actor)
         .containsExactly("w0");
+  }
+
+  @Test
+  void a_claim_for_a_run_returns_the_stored_values_a_run_needs() {
+    String task = newTask("claim-run");
+    Instance first = claimOne(task, "2026-11-29", "w1");
+    assertThat(instances.complete(new Lease(first.id(), 1), Outcome.failure("boom 1", false), "w1"))
+        .isTrue();
+    assertThat(
+            instances.scheduleRetry(
+                instances.find(first.id()).orElseThrow(),
+                Instant.parse("2000-01-01T00:00:00Z"),
+                1L,
+                "retry",
+                "retry 1 of 3"))
+        .isTrue();
+    assertThat(instances.promoteDueRetries(100, "retry"))
+        .extracting(Instance::id)
+        .contains(first.id());
+
+    List<ClaimedInstance> claimed = instances.claimForRun(List.of(first.id()), "w2");
+
+    Instance stored = instances.find(first.id()).orElseThrow();
+    assertThat(claimed)
+        .containsExactly(
+            new ClaimedInstance(
+                stored.id(),
+                task,
+                "2026-11-29",
+                stored.windowStart(),
+                stored.windowEnd(),
+                stored.scheduledAt(),
+                2,
+                1,
+                stored.timeout(),
+                "boom 1"));
+    assertThat(stored.status()).isEqualTo(RUNNING);
+    assertThat(stored.workerId()).isEqualTo("w2");
+    assertThat(instances.events(first.id()))
+        .filteredOn(e -> e.to() == RUNNING)
+        .extracting(InstanceEvent::attempt, InstanceEvent::actor)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1, "w1"),
+            org.assertj.core.groups.Tuple.tuple(2, "w2"));
+    assertThat(instances.claimForRun(List.of(first.id()), "w3")).as("already running").isEmpty();
   }
 
   @Test

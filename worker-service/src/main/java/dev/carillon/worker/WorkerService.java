@@ -5,7 +5,7 @@ import dev.carillon.admin.HealthReport;
 import dev.carillon.config.Config;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
-import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.store.Database;
 import dev.carillon.store.InstanceStore;
 import dev.carillon.store.TaskStore;
@@ -217,7 +217,7 @@ public final class WorkerService implements AutoCloseable {
                   + " shut down before the instance started; released without consuming a"
                   + " retry"));
       if (!pool.awaitQuiet(settings.drainTimeout())) {
-        List<Instance> released =
+        List<ClaimedInstance> released =
             pool.releaseAll(
                 "worker "
                     + settings.workerId()
@@ -248,7 +248,7 @@ public final class WorkerService implements AutoCloseable {
     }
   }
 
-  private void republish(List<Instance> released) {
+  private void republish(List<ClaimedInstance> released) {
     if (released.isEmpty()) {
       return;
     }

@@ -7,6 +7,7 @@ import dev.carillon.api.AgentTask;
 import dev.carillon.api.RunCancelledException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Test-only handler {@code counting}: counts executions and concurrency per task id, then behaves
@@ -21,6 +22,9 @@ public final class CountingAgent implements AgentTask {
     public final AtomicInteger max = new AtomicInteger();
     public final AtomicInteger sawCancellation = new AtomicInteger();
     public final AtomicInteger finished = new AtomicInteger();
+
+    /** The context of the latest run, as the worker built it. */
+    public final AtomicReference<AgentContext> lastContext = new AtomicReference<>();
   }
 
   private static final ConcurrentHashMap<String, Probe> PROBES = new ConcurrentHashMap<>();
@@ -40,6 +44,7 @@ public final class CountingAgent implements AgentTask {
   @Override
   public AgentResult run(AgentContext context) throws Exception {
     Probe p = probe(context.taskId());
+    p.lastContext.set(context);
     p.executions.incrementAndGet();
     int now = p.current.incrementAndGet();
     p.max.accumulateAndGet(now, Math::max);

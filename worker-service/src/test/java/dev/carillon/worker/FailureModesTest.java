@@ -3,14 +3,19 @@ package dev.carillon.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.carillon.api.AgentContext;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.store.Lease;
+import dev.carillon.store.Outcome;
 import dev.carillon.worker.run.Outcomes;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -160,5 +165,39 @@ class FailureModesTest {
     assertThat(broken.failReason())
         .startsWith("task 'hand-params' has no runnable definition")
         .endsWith("retryable");
+  }
+
+  @Test
+  void a_retried_attempt_runs_with_its_window_attempt_retry_count_and_previous_failure() {
+    kit.task("second-try", "counting", "{\"duration\":\"0s\"}");
+    Instance created = kit.instance("second-try", "w1", Duration.ofSeconds(30));
+    // Attempt 1 failed elsewhere and the retry service made the instance due again.
+    kit.instances.claim(List.of(created.id()), "worker-gone");
+    assertThat(
+            kit.instances.complete(
+                new Lease(created.id(), 1), Outcome.failure("boom 1", false), "worker-gone"))
+        .isTrue();
+    assertThat(
+            kit.instances.scheduleRetry(
+                kit.find(created.id()), Instant.parse("2000-01-01T00:00:00Z"), 1L, "retry", "1"))
+        .isTrue();
+    assertThat(kit.instances.promoteDueRetries(100, "retry"))
+        .extracting(Instance::id)
+        .contains(created.id());
+
+    kit.publish(kit.find(created.id()));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> kit.find(created.id()).status() == InstanceStatus.SUCCESS);
+
+    AgentContext seen = CountingAgent.probe("second-try").lastContext.get();
+    assertThat(seen.windowKey()).isEqualTo("w1");
+    assertThat(seen.windowStart()).isEqualTo(created.windowStart());
+    assertThat(seen.windowEnd()).isEqualTo(created.windowEnd());
+    assertThat(seen.scheduledAt()).isEqualTo(created.scheduledAt());
+    assertThat(seen.attempt()).isEqualTo(2);
+    assertThat(seen.retryCount()).isEqualTo(1);
+    assertThat(seen.previousFailureReason()).contains("boom 1");
+    assertThat(seen.paramsJson()).isEqualTo("{\"duration\":\"0s\"}");
   }
 }

@@ -3,7 +3,7 @@ package dev.carillon.worker.consume;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstanceMessageCodec;
 import dev.carillon.kafka.MalformedMessageException;
-import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.store.InstanceStore;
 import dev.carillon.store.WorkerQueries;
 import dev.carillon.worker.DaemonThreads;
@@ -205,13 +205,13 @@ public final class InstanceConsumer implements Runnable {
                 candidates.subList(candidates.size() / 2, candidates.size()));
     // Before any claim is sent: the leases begin after this (see RunPool#startAll).
     long claimedNanos = System.nanoTime();
-    CompletableFuture<List<Instance>> second =
+    CompletableFuture<List<ClaimedInstance>> second =
         parts.size() > 1 ? CompletableFuture.supplyAsync(() -> claim(parts.get(1)), claimer) : null;
     List<Candidate> failed = new ArrayList<>();
     RuntimeException failure = null;
     for (int k = 0; k < parts.size(); k++) {
       List<Candidate> part = parts.get(k);
-      List<Instance> claimed;
+      List<ClaimedInstance> claimed;
       try {
         claimed = k == 0 ? claim(part) : joinUnwrapped(second);
       } catch (RuntimeException e) {
@@ -239,13 +239,13 @@ public final class InstanceConsumer implements Runnable {
     commit(next);
   }
 
-  private List<Instance> claim(List<Candidate> part) {
+  private List<ClaimedInstance> claim(List<Candidate> part) {
     Set<Long> ids = new LinkedHashSet<>();
     part.forEach(c -> ids.add(c.message().instanceId()));
-    return store.claim(ids, workerId);
+    return store.claimForRun(ids, workerId);
   }
 
-  private static List<Instance> joinUnwrapped(CompletableFuture<List<Instance>> f) {
+  private static List<ClaimedInstance> joinUnwrapped(CompletableFuture<List<ClaimedInstance>> f) {
     try {
       return f.join();
     } catch (CompletionException e) {
@@ -253,7 +253,7 @@ public final class InstanceConsumer implements Runnable {
     }
   }
 
-  private void reportLostClaims(List<Candidate> candidates, List<Instance> claimed) {
+  private void reportLostClaims(List<Candidate> candidates, List<ClaimedInstance> claimed) {
     Set<Long> won = new HashSet<>();
     claimed.forEach(i -> won.add(i.id()));
     List<Candidate> lost = new ArrayList<>();

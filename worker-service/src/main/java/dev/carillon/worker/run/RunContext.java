@@ -1,7 +1,7 @@
 package dev.carillon.worker.run;
 
 import dev.carillon.api.AgentContext;
-import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.ClaimedInstance;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,14 +14,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class RunContext implements AgentContext {
   private static final int MAX_PROGRESS_CHARS = 300;
 
-  private final Instance instance;
+  private final ClaimedInstance instance;
   private final String paramsJson;
   private final Instant startedAt;
   private final Instant deadline;
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private volatile String progress;
 
-  RunContext(Instance instance, String paramsJson, Instant startedAt, Instant deadline) {
+  RunContext(ClaimedInstance instance, String paramsJson, Instant startedAt, Instant deadline) {
     this.instance = instance;
     this.paramsJson = paramsJson == null || paramsJson.isBlank() ? "{}" : paramsJson;
     this.startedAt = startedAt;
@@ -79,7 +79,7 @@ final class RunContext implements AgentContext {
 
   @Override
   public Optional<String> previousFailureReason() {
-    return Optional.ofNullable(instance.failReason());
+    return Optional.ofNullable(instance.previousFailure());
   }
 
   @Override

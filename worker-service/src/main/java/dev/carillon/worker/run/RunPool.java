@@ -2,7 +2,7 @@ package dev.carillon.worker.run;
 
 import dev.carillon.api.AgentResult;
 import dev.carillon.api.AgentTask;
-import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.Completion;
@@ -77,7 +77,7 @@ public final class RunPool implements AutoCloseable {
 
   /** One claimed instance, from its claim until it leaves the pool. */
   static final class Run {
-    final Instance instance;
+    final ClaimedInstance instance;
     final Lease lease;
     final Duration timeout;
     final RunSpec spec;
@@ -97,7 +97,7 @@ public final class RunPool implements AutoCloseable {
     private boolean endPending;
     private boolean retired;
 
-    Run(Instance instance, RunSpec spec, AgentTask task, State initial, long claimedNanos) {
+    Run(ClaimedInstance instance, RunSpec spec, AgentTask task, State initial, long claimedNanos) {
       this.renewedNanos = claimedNanos;
       this.instance = instance;
       this.lease = new Lease(instance.id(), instance.attempt());
@@ -295,7 +295,7 @@ public final class RunPool implements AutoCloseable {
    *     {@link #freeSlots()})
    */
   public void startAll(
-      List<Instance> claimed,
+      List<ClaimedInstance> claimed,
       CompletableFuture<Map<String, Optional<RunSpec>>> read,
       long claimedNanos) {
     if (claimed.isEmpty()) {
@@ -312,7 +312,7 @@ public final class RunPool implements AutoCloseable {
       defs = new HashMap<>(read.join());
       Set<String> missing =
           claimed.stream()
-              .map(Instance::taskId)
+              .map(ClaimedInstance::taskId)
               .filter(id -> !defs.containsKey(id))
               .collect(Collectors.toSet());
       if (!missing.isEmpty()) {
@@ -329,13 +329,13 @@ public final class RunPool implements AutoCloseable {
           e.toString());
       return;
     }
-    for (Instance i : claimed) {
+    for (ClaimedInstance i : claimed) {
       admit(i, defs.getOrDefault(i.taskId(), Optional.empty()), claimedNanos);
     }
     dispatch();
   }
 
-  private void admit(Instance claimed, Optional<RunSpec> def, long claimedNanos) {
+  private void admit(ClaimedInstance claimed, Optional<RunSpec> def, long claimedNanos) {
     if (def.isEmpty()) {
       failAtOnce(
           claimed,
@@ -366,7 +366,7 @@ public final class RunPool implements AutoCloseable {
     }
   }
 
-  private void failAtOnce(Instance claimed, String reason) {
+  private void failAtOnce(ClaimedInstance claimed, String reason) {
     log.warn("Instance {} attempt {} cannot run here: {}", claimed.id(), claimed.attempt(), reason);
     Run run = new Run(claimed, null, null, State.COMPLETING, System.nanoTime());
     synchronized (run) {
@@ -701,7 +701,7 @@ public final class RunPool implements AutoCloseable {
    * @param reason recorded with each release
    * @return the instances released, to be published again
    */
-  public List<Instance> releaseWaiting(String reason) {
+  public List<ClaimedInstance> releaseWaiting(String reason) {
     starting = false;
     return release(reason, false);
   }
@@ -713,13 +713,13 @@ public final class RunPool implements AutoCloseable {
    * @param reason recorded with each release
    * @return the instances released, to be published again
    */
-  public List<Instance> releaseAll(String reason) {
+  public List<ClaimedInstance> releaseAll(String reason) {
     starting = false;
     return release(reason, true);
   }
 
-  private List<Instance> release(String reason, boolean running) {
-    List<Instance> released = new ArrayList<>();
+  private List<ClaimedInstance> release(String reason, boolean running) {
+    List<ClaimedInstance> released = new ArrayList<>();
     for (Run run : runs.values()) {
       boolean waiting = run.move(State.QUEUED, State.RELEASED);
       if (!waiting && !(running && run.move(State.RUNNING, State.RELEASED))) {
