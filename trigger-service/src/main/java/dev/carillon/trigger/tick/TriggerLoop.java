@@ -3,6 +3,7 @@ package dev.carillon.trigger.tick;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
 import dev.carillon.store.InstanceStore;
@@ -167,7 +168,11 @@ public final class TriggerLoop {
         if (next != null && !next.isAfter(now)) {
           due.add(t);
           dueCursors.put(t.id(), cursor);
-          if (!t.paused()) {
+          // Only SKIP needs the live instances before planning: they block new windows. Under
+          // ALLOW they could only turn a window that exists into a decision, and the insert finds
+          // that window anyway (a no-op, logged by recordNoOps with the same reason), so the
+          // lookup (one query over every due task, before the first insert) is left out.
+          if (!t.paused() && t.overlap() == OverlapPolicy.SKIP) {
             liveLookup.add(t.id());
           }
         }

@@ -111,6 +111,33 @@ class TriggerLoopTest {
         .containsEntry(InstanceStatus.PENDING, 1);
   }
 
+  @Test
+  void under_allow_a_second_fire_into_a_live_window_is_one_decision_naming_its_status() {
+    SettableClock clock = new SettableClock(DAY1_0800.minusSeconds(1));
+    LoopFixture f = new LoopFixture(db, clock, "trigger:a");
+    // ALLOW plans without reading the live instances: the insert finds the window instead.
+    f.apply(Tasks.daily("digest").cron("0 0 8,20 * * ?").overlap(OverlapPolicy.ALLOW));
+    f.loop.tickOnce();
+    clock.set(DAY1_0800);
+    Instance first = single(f.loop.tickOnce().created());
+    f.instances.claim(List.of(first.id()), "w1");
+
+    clock.set(Instant.parse("2026-11-28T20:00:00Z"));
+    TickResult evening = f.loop.tickOnce();
+
+    assertThat(evening.created()).isEmpty();
+    assertThat(evening.existing())
+        .extracting(d -> d.instanceId(), d -> d.reason())
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(first.id(), "window exists, status RUNNING"));
+    assertThat(f.instances.windowEvents("digest", "2026-11-28"))
+        .filteredOn(e -> e.kind() == InstanceEvent.Kind.DECISION)
+        .extracting(InstanceEvent::instanceId, InstanceEvent::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(first.id(), "window exists, status RUNNING"));
+    assertThat(f.counter("carillon.trigger.decisions", "kind", "exists")).isEqualTo(1);
+  }
+
   // ---------------------------------------------------------------- failure story 2
 
   @Test
