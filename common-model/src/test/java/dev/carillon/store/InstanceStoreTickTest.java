@@ -12,6 +12,7 @@ import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -94,6 +95,38 @@ class InstanceStoreTickTest {
                 0,
                 "trigger:t",
                 "created for window w1 (CATCHUP)"));
+  }
+
+  @Test
+  void timestamps_far_from_now_are_stored_as_the_commit_reports_them() {
+    tasks.applyAll(List.of(Tasks.daily("tick-edges").build()));
+    List<NewInstance> rows = new ArrayList<>();
+    String[] instants = {
+      "1969-12-31T23:59:59.9999996Z", // rounds up into 1970
+      "1900-01-01T00:00:00.000001Z",
+      "2026-10-25T01:30:00.5Z",
+      "9999-12-31T23:59:59.999999Z"
+    };
+    for (int k = 0; k < instants.length; k++) {
+      Instant at = Instant.parse(instants[k]);
+      rows.add(
+          NewInstance.pending(
+              "tick-edges",
+              new Window("e" + k, at, at.plusMillis(1)),
+              at,
+              Origin.BACKFILL,
+              Duration.ofMinutes(1),
+              0));
+    }
+
+    List<Instance> created = instances.insertAll(rows, "trigger:t");
+
+    assertThat(created).hasSize(instants.length);
+    for (Instance i : created) {
+      assertThat(i).isEqualTo(instances.find(i.id()).orElseThrow());
+    }
+    assertThat(created.get(0).windowStart()).isEqualTo(Instant.parse("1970-01-01T00:00:00Z"));
+    assertThat(created.get(3).scheduledAt()).isEqualTo(Instant.parse(instants[3]));
   }
 
   @Test
