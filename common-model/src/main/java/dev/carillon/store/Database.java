@@ -49,6 +49,9 @@ public final class Database implements AutoCloseable {
       "SET plan_cache_mode = force_custom_plan; SET enable_seqscan = off;"
           + " SET enable_hashjoin = off; SET enable_mergejoin = off";
 
+  /** The driver's {@code prepareThreshold}: server-side prepared from the first execution. */
+  static final int PREPARE_THRESHOLD = 1;
+
   /** Opens the pool and applies pending Flyway migrations. */
   public static Database open(DbSettings settings) {
     return open(settings, null);
@@ -70,6 +73,12 @@ public final class Database implements AutoCloseable {
     // Instants are written as UTC; the session zone must not matter, and tests set it to an odd
     // zone on purpose to prove that.
     config.setAutoCommit(true);
+    // Every statement of the services is one fixed text (lists travel as array bind values), so a
+    // server-side prepared statement from the first execution costs one Describe per statement and
+    // connection, and from then on PostgreSQL neither parses nor rewrites it again and sends its
+    // results in binary. The driver's default (5) ran a busy statement's first four executions on
+    // each new connection as text, parsed every time. A URL that sets prepareThreshold wins.
+    config.addDataSourceProperty("prepareThreshold", PREPARE_THRESHOLD);
     if (connectionInitSql != null) {
       config.setConnectionInitSql(connectionInitSql);
     }
