@@ -63,8 +63,9 @@ public final class CarillonSystem implements BenchSystem {
         "trigger: `trigger.tick-interval` "
             + TriggerSettings.DEFAULT_TICK_INTERVAL.toMillis()
             + " ms (default; ticks aligned to whole seconds), commit chunks of at most 2,000"
-            + " rows on two connections from 200 rows, each handed to the dispatcher as it"
-            + " commits, publish batches of 1,000, producer `linger.ms` "
+            + " rows on two connections from 200 rows (instances and their CREATED events in one"
+            + " statement, then the cursors), each handed to the dispatcher as it commits,"
+            + " publish batches of 1,000, producer `linger.ms` "
             + InstancePublisher.LINGER.toMillis()
             + ", `acks=all`, idempotent",
         "worker: `worker.concurrency` "
@@ -76,8 +77,9 @@ public final class CarillonSystem implements BenchSystem {
             + (o.threads() + CarillonRun.PREFETCH)
             + "; records beyond the free capacity wait in the consumer; per group one claim"
             + " statement (`WITH claimed AS (UPDATE ... FROM unnest(ids, expected) ..."
-            + " RETURNING *), claim_events AS (INSERT ...) SELECT ...`; 100 or more ids as two"
-            + " halves on two connections at once) and one task-definition `SELECT` beside it,"
+            + " RETURNING <the 10 columns a run needs>), claim_events AS (INSERT ...) SELECT"
+            + " ...`; 100 or more ids as two halves on two connections at once) and one `SELECT`"
+            + " of the tasks' handler and params beside it,"
             + " poll timeout "
             + WorkerService.POLL_TIMEOUT.toMillis()
             + " ms; ends written in groups (one statement with their events for all the ends"
