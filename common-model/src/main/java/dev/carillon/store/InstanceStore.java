@@ -225,33 +225,26 @@ public final class InstanceStore {
     Field<String> insertedStatus = inserted.field(TASK_INSTANCE.STATUS);
     Field<String> insertedKey = inserted.field(TASK_INSTANCE.WINDOW_KEY);
     CommonTableExpression<?> events =
-        DSL.name("created_events")
-            .as(
-                insertEvent(tx)
-                    .select(
-                        DSL.select(
-                                inserted.field(TASK_INSTANCE.ID),
-                                inserted.field(TASK_INSTANCE.TASK_ID),
-                                insertedKey,
-                                DSL.inline(InstanceEvent.Kind.CREATED.name()),
-                                DSL.inline((String) null, SQLDataType.VARCHAR),
-                                insertedStatus,
-                                DSL.inline(0),
-                                DSL.val(actor),
-                                // A skip explains itself; a creation names its window and origin.
-                                DSL.when(
-                                        insertedStatus.eq(
-                                            DSL.inline(InstanceStatus.SKIPPED.name())),
-                                        inserted.field(TASK_INSTANCE.FAIL_REASON))
-                                    .else_(
-                                        DSL.concat(
-                                            DSL.inline("created for window "),
-                                            insertedKey,
-                                            DSL.inline(" ("),
-                                            inserted.field(TASK_INSTANCE.ORIGIN),
-                                            DSL.inline(")"))))
-                            .from(inserted))
-                    .returningResult(INSTANCE_EVENT.ID));
+        eventsOf(
+            tx,
+            "created_events",
+            inserted,
+            InstanceEvent.Kind.CREATED,
+            DSL.inline((String) null, SQLDataType.VARCHAR),
+            insertedStatus,
+            DSL.inline(0),
+            actor,
+            // A skip explains itself; a creation names its window and origin.
+            DSL.when(
+                    insertedStatus.eq(DSL.inline(InstanceStatus.SKIPPED.name())),
+                    inserted.field(TASK_INSTANCE.FAIL_REASON))
+                .else_(
+                    DSL.concat(
+                        DSL.inline("created for window "),
+                        insertedKey,
+                        DSL.inline(" ("),
+                        inserted.field(TASK_INSTANCE.ORIGIN),
+                        DSL.inline(")"))));
     return tx.with(inserted)
         .with(events)
         .select(
@@ -421,22 +414,16 @@ public final class InstanceStore {
                     .and(TASK_INSTANCE.STATUS.eq(EXPECTED_COLUMN))
                     .returning(returned));
     CommonTableExpression<?> events =
-        DSL.name("claim_events")
-            .as(
-                insertEvent(dsl)
-                    .select(
-                        DSL.select(
-                                claimed.field(TASK_INSTANCE.ID),
-                                claimed.field(TASK_INSTANCE.TASK_ID),
-                                claimed.field(TASK_INSTANCE.WINDOW_KEY),
-                                DSL.val(InstanceEvent.Kind.TRANSITION.name()),
-                                DSL.val(InstanceStatus.PENDING.name()),
-                                DSL.val(InstanceStatus.RUNNING.name()),
-                                claimed.field(TASK_INSTANCE.ATTEMPT),
-                                DSL.val(workerId),
-                                DSL.val("claimed by " + workerId))
-                            .from(claimed))
-                    .returningResult(INSTANCE_EVENT.ID));
+        eventsOf(
+            dsl,
+            "claim_events",
+            claimed,
+            InstanceEvent.Kind.TRANSITION,
+            DSL.val(InstanceStatus.PENDING.name()),
+            DSL.val(InstanceStatus.RUNNING.name()),
+            claimed.field(TASK_INSTANCE.ATTEMPT),
+            workerId,
+            DSL.val("claimed by " + workerId));
     return dsl.with(claimed)
         .with(events)
         .select(claimed.fields())
@@ -1056,6 +1043,40 @@ public final class InstanceStore {
         after.attempt(),
         actor,
         reason);
+  }
+
+  /**
+   * {@code name AS (INSERT INTO instance_event ... SELECT ... FROM rows)}: one event for each row a
+   * data-modifying CTE of the same statement wrote, so that only a written row gets one.
+   *
+   * @param rows a CTE returning at least {@code id}, {@code task_id} and {@code window_key}
+   */
+  private static CommonTableExpression<?> eventsOf(
+      DSLContext ctx,
+      String name,
+      CommonTableExpression<?> rows,
+      InstanceEvent.Kind kind,
+      Field<String> from,
+      Field<String> to,
+      Field<Integer> attempt,
+      String actor,
+      Field<String> reason) {
+    return DSL.name(name)
+        .as(
+            insertEvent(ctx)
+                .select(
+                    DSL.select(
+                            rows.field(TASK_INSTANCE.ID),
+                            rows.field(TASK_INSTANCE.TASK_ID),
+                            rows.field(TASK_INSTANCE.WINDOW_KEY),
+                            DSL.val(kind.name()),
+                            from,
+                            to,
+                            attempt,
+                            DSL.val(actor),
+                            reason)
+                        .from(rows))
+                .returningResult(INSTANCE_EVENT.ID));
   }
 
   /** {@code INSERT INTO instance_event} with the columns every event write sets. */

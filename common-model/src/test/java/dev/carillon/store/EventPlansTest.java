@@ -2,11 +2,11 @@ package dev.carillon.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.carillon.devstack.DevStack;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.testsupport.Tasks;
+import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,12 +32,7 @@ class EventPlansTest {
 
   @BeforeAll
   static void open() {
-    DevStack stack = DevStack.shared();
-    db =
-        Database.open(
-            new DbSettings(
-                stack.createDatabase("event_plans"), stack.dbUser(), stack.dbPassword(), 2),
-            DevStack.SESSION_TIME_ZONE_SQL + "; SET plan_cache_mode = force_generic_plan");
+    db = TestDatabase.genericPlans("event_plans");
     InstanceStore instances = new InstanceStore(db.dsl());
     new TaskStore(db.dsl())
         .applyAll(
@@ -81,7 +76,8 @@ class EventPlansTest {
 
   @Test
   void the_events_of_one_instance_fetch_only_that_instance_and_its_events() {
-    onOneSession(
+    TableReads.onOneSession(
+        db,
         session -> {
           InstanceStore instances = new InstanceStore(session);
           TableReads total = TableReads.NONE;
@@ -102,7 +98,8 @@ class EventPlansTest {
 
   @Test
   void the_archiver_moves_the_events_of_its_instances_reading_only_them() {
-    onOneSession(
+    TableReads.onOneSession(
+        db,
         session -> {
           ArchiveStore archive = new ArchiveStore(session);
           TableReads before = reads(session);
@@ -120,10 +117,6 @@ class EventPlansTest {
               .as("the events of the other instances stay")
               .isEqualTo(ROWS + 2);
         });
-  }
-
-  private static void onOneSession(java.util.function.Consumer<DSLContext> body) {
-    db.dsl().connection(c -> body.accept(DSL.using(db.dsl().configuration().derive(c))));
   }
 
   private static TableReads reads(DSLContext session) {

@@ -3,7 +3,7 @@ package dev.carillon.store;
 import static dev.carillon.store.jooq.Tables.TRIGGER_CURSOR;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.carillon.devstack.DevStack;
+import dev.carillon.testsupport.TestDatabase;
 import java.time.Instant;
 import java.util.List;
 import org.jooq.DSLContext;
@@ -30,13 +30,8 @@ class InstantBindingTest {
 
   @BeforeAll
   static void open() {
-    DevStack stack = DevStack.shared();
     // A session zone far from UTC: nothing may depend on it.
-    db =
-        Database.open(
-            new DbSettings(
-                stack.createDatabase("instant_binding"), stack.dbUser(), stack.dbPassword(), 2),
-            "SET TIME ZONE 'Pacific/Kiritimati'");
+    db = TestDatabase.fresh("instant_binding", 2, "SET TIME ZONE 'Pacific/Kiritimati'");
   }
 
   @AfterAll

@@ -2,19 +2,17 @@ package dev.carillon.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.carillon.devstack.DevStack;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.testsupport.Tasks;
+import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,12 +31,7 @@ class LiveInstancesPlanTest {
 
   @BeforeAll
   static void open() {
-    DevStack stack = DevStack.shared();
-    db =
-        Database.open(
-            new DbSettings(
-                stack.createDatabase("live_plans"), stack.dbUser(), stack.dbPassword(), 2),
-            DevStack.SESSION_TIME_ZONE_SQL + "; SET plan_cache_mode = force_generic_plan");
+    db = TestDatabase.genericPlans("live_plans");
     InstanceStore instances = new InstanceStore(db.dsl());
     new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily(TASK).build()));
     db.dsl().execute("ANALYZE task_instance");
@@ -74,24 +67,23 @@ class LiveInstancesPlanTest {
 
   @Test
   void the_live_instances_of_a_task_are_read_from_the_live_index_alone() {
-    db.dsl()
-        .connection(
-            c -> {
-              DSLContext session = DSL.using(db.dsl().configuration().derive(c));
-              TriggerQueries queries = new TriggerQueries(session);
-              TableReads total = TableReads.NONE;
-              // Six runs, past the five after which a prepared statement may go generic.
-              for (int run = 0; run < 6; run++) {
-                TableReads before = TableReads.of(session, "task_instance");
-                assertThat(queries.liveInstances(List.of(TASK, "no-such-task")))
-                    .extracting(Instance::id, Instance::status)
-                    .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(live.get(0), InstanceStatus.PENDING),
-                        org.assertj.core.groups.Tuple.tuple(live.get(1), InstanceStatus.RUNNING));
-                total = total.plus(TableReads.of(session, "task_instance").minus(before));
-              }
-              assertThat(total.sequential()).as("rows read sequentially").isZero();
-              assertThat(total.index()).as("the two live rows, 6 times").isEqualTo(6 * 2);
-            });
+    TableReads.onOneSession(
+        db,
+        session -> {
+          TriggerQueries queries = new TriggerQueries(session);
+          TableReads total = TableReads.NONE;
+          // Six runs, past the five after which a prepared statement may go generic.
+          for (int run = 0; run < 6; run++) {
+            TableReads before = TableReads.of(session, "task_instance");
+            assertThat(queries.liveInstances(List.of(TASK, "no-such-task")))
+                .extracting(Instance::id, Instance::status)
+                .containsExactly(
+                    org.assertj.core.groups.Tuple.tuple(live.get(0), InstanceStatus.PENDING),
+                    org.assertj.core.groups.Tuple.tuple(live.get(1), InstanceStatus.RUNNING));
+            total = total.plus(TableReads.of(session, "task_instance").minus(before));
+          }
+          assertThat(total.sequential()).as("rows read sequentially").isZero();
+          assertThat(total.index()).as("the two live rows, 6 times").isEqualTo(6 * 2);
+        });
   }
 }

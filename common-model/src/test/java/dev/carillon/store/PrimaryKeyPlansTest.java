@@ -2,10 +2,10 @@ package dev.carillon.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.carillon.devstack.DevStack;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.testsupport.Tasks;
+import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,11 +33,7 @@ class PrimaryKeyPlansTest {
 
   @BeforeAll
   static void open() {
-    DevStack stack = DevStack.shared();
-    db =
-        Database.open(
-            new DbSettings(stack.createDatabase("keyed"), stack.dbUser(), stack.dbPassword(), 2),
-            DevStack.SESSION_TIME_ZONE_SQL + "; " + Database.PRIMARY_KEY_PLANS);
+    db = TestDatabase.fresh("keyed", 2, Database.PRIMARY_KEY_PLANS);
     InstanceStore instances = new InstanceStore(db.dsl());
     new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily(TASK).build()));
     db.dsl().execute("ANALYZE task_instance");

@@ -2,17 +2,16 @@ package dev.carillon.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.carillon.devstack.DevStack;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.testsupport.Tasks;
+import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,11 +34,7 @@ class ScanPlansTest {
 
   @BeforeAll
   static void open() {
-    DevStack stack = DevStack.shared();
-    db =
-        Database.open(
-            new DbSettings(stack.createDatabase("scans"), stack.dbUser(), stack.dbPassword(), 2),
-            DevStack.SESSION_TIME_ZONE_SQL + "; SET plan_cache_mode = force_generic_plan");
+    db = TestDatabase.genericPlans("scans");
     InstanceStore instances = new InstanceStore(db.dsl());
     new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily(TASK).build()));
     db.dsl().execute("ANALYZE task_instance");
@@ -61,7 +56,8 @@ class ScanPlansTest {
 
   @Test
   void every_scan_reads_only_its_partial_index_under_a_generic_plan_and_stale_statistics() {
-    onOneSession(
+    TableReads.onOneSession(
+        db,
         session -> {
           InstanceStore instances = new InstanceStore(session);
           DependencyQueries dependencies = new DependencyQueries(session);
@@ -101,7 +97,8 @@ class ScanPlansTest {
 
   @Test
   void the_stranded_pending_sweep_reads_only_pending_rows_under_a_generic_plan() {
-    onOneSession(
+    TableReads.onOneSession(
+        db,
         session -> {
           InstanceStore instances = new InstanceStore(session);
           TableReads total = TableReads.NONE;
@@ -115,11 +112,6 @@ class ScanPlansTest {
           // the PENDING rows; it must not read the table sequentially.
           assertThat(total.sequential()).as("rows read sequentially").isZero();
         });
-  }
-
-  /** Runs {@code body} on one session of the pool, so that its counters are the ones read. */
-  private static void onOneSession(java.util.function.Consumer<DSLContext> body) {
-    db.dsl().connection(c -> body.accept(DSL.using(db.dsl().configuration().derive(c))));
   }
 
   private static TableReads reads(DSLContext session) {

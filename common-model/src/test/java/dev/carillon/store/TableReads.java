@@ -38,4 +38,11 @@ record TableReads(long sequential, long index) {
             .fetchOne();
     return new TableReads(r.get(0, Long.class), r.get(1, Long.class));
   }
+
+  /**
+   * Runs {@code body} on one session of {@code db}'s pool, so that its counters are the ones read.
+   */
+  static void onOneSession(Database db, java.util.function.Consumer<DSLContext> body) {
+    db.dsl().connection(c -> body.accept(DSL.using(db.dsl().configuration().derive(c))));
+  }
 }

@@ -20,6 +20,25 @@ public final class TestDatabase {
         DevStack.SESSION_TIME_ZONE_SQL);
   }
 
+  /**
+   * A fresh database of {@code poolSize} sessions that run {@code initSql} after the usual time
+   * zone setting (a later {@code SET TIME ZONE} in it wins).
+   */
+  public static Database fresh(String prefix, int poolSize, String initSql) {
+    DevStack stack = DevStack.shared();
+    return Database.open(
+        new DbSettings(stack.createDatabase(prefix), stack.dbUser(), stack.dbPassword(), poolSize),
+        DevStack.SESSION_TIME_ZONE_SQL + "; " + initSql);
+  }
+
+  /**
+   * A fresh database whose sessions plan every statement generically, as PostgreSQL may for a
+   * prepared statement after five runs: the plan tests' worst case.
+   */
+  public static Database genericPlans(String prefix) {
+    return fresh(prefix, 2, "SET plan_cache_mode = force_generic_plan");
+  }
+
   public static DbSettings settings(String prefix) {
     DevStack stack = DevStack.shared();
     return new DbSettings(stack.createDatabase(prefix), stack.dbUser(), stack.dbPassword(), 8);
