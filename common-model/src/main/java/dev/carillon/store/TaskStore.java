@@ -156,26 +156,6 @@ public final class TaskStore {
   }
 
   /**
-   * The valid definitions among {@code ids}, read in one query; ids that do not exist or whose
-   * definition is invalid are absent from the answer.
-   */
-  public Map<String, TaskDefinition> findAll(Collection<String> ids) {
-    if (ids.isEmpty()) {
-      return Map.of();
-    }
-    Map<String, TaskDefinition> out = new HashMap<>();
-    // A join with unnest rather than task_id = ANY(?): linear even while the statistics of a
-    // just-filled table are stale (see InstanceStore.idTable).
-    dsl.select(TASK_DEFINITION.fields())
-        .from(TASK_DEFINITION)
-        .join(DSL.table("unnest({0}::varchar[]) as ids(id)", DSL.val(ids.toArray(String[]::new))))
-        .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
-        .fetchInto(TASK_DEFINITION)
-        .forEach(r -> load(r).definition().ifPresent(d -> out.put(d.id(), d)));
-    return out;
-  }
-
-  /**
    * What a worker needs to run instances of {@code ids}, read in one query of four columns; ids
    * that do not exist, or whose handler or params are invalid, are absent from the answer. The
    * trigger settings are neither read nor checked (see {@link RunSpec}).
@@ -185,6 +165,8 @@ public final class TaskStore {
       return Map.of();
     }
     Map<String, RunSpec> out = new HashMap<>();
+    // A join with unnest rather than task_id = ANY(?): linear even while the statistics of a
+    // just-filled table are stale (see InstanceStore.idTable).
     dsl.select(
             TASK_DEFINITION.TASK_ID,
             TASK_DEFINITION.HANDLER,
