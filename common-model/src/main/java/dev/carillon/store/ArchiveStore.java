@@ -14,7 +14,6 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
-import org.jooq.impl.SQLDataType;
 
 /**
  * Housekeeping: moves finished instances older than a retention, with their events, to the history
@@ -41,17 +40,14 @@ public final class ArchiveStore {
     if (limit <= 0) {
       return List.of();
     }
-    Field<java.time.Instant> cutoff =
-        DSL.field(
-            "now() - ({0} * interval '1 millisecond')",
-            SQLDataType.INSTANT, DSL.val(retention.toMillis()));
+    Field<java.time.Instant> cutoff = Sql.ago(retention);
     return dsl.transactionResult(
         cfg -> {
           DSLContext tx = DSL.using(cfg);
           List<Long> ids =
               tx.select(TASK_INSTANCE.ID)
                   .from(TASK_INSTANCE)
-                  .where(InstanceStore.statusIn(TASK_INSTANCE.STATUS, InstanceStatus.FINISHED))
+                  .where(Sql.statusIn(TASK_INSTANCE.STATUS, InstanceStatus.FINISHED))
                   .and(TASK_INSTANCE.FINISHED_AT.lt(cutoff))
                   .orderBy(TASK_INSTANCE.FINISHED_AT, TASK_INSTANCE.ID)
                   .limit(limit)
@@ -63,9 +59,8 @@ public final class ArchiveStore {
           }
           // The picked rows and their events, each found through an index: instances by key,
           // events through their instances' windows (the event table has no instance_id index).
-          Table<?> pickedIds = InstanceStore.idTable(ids);
-          Condition isPicked =
-              TASK_INSTANCE.ID.in(DSL.select(InstanceStore.ID_COLUMN).from(pickedIds));
+          Table<?> pickedIds = Sql.idTable(ids);
+          Condition isPicked = TASK_INSTANCE.ID.in(DSL.select(Sql.ID_COLUMN).from(pickedIds));
           Condition ofPicked =
               DSL.row(INSTANCE_EVENT.TASK_ID, INSTANCE_EVENT.WINDOW_KEY, INSTANCE_EVENT.INSTANCE_ID)
                   .in(

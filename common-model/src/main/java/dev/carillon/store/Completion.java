@@ -3,7 +3,7 @@ package dev.carillon.store;
 import java.util.Objects;
 
 /**
- * The end of one attempt, as {@link InstanceStore#completeAll} writes it: the claim that fences the
+ * The end of one attempt, as {@link LeaseStore#completeAll} writes it: the claim that fences the
  * write and how the attempt ended.
  *
  * @param lease the instance and the attempt that must still be current

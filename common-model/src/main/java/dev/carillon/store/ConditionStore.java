@@ -60,7 +60,7 @@ public final class ConditionStore {
         .set(CONDITION_STATE.WINDOW_KEY, state.windowKey())
         .set(CONDITION_STATE.LAST_SLOT, state.lastSlot())
         .set(CONDITION_STATE.CONSECUTIVE, state.consecutive())
-        .set(CONDITION_STATE.UPDATED_AT, InstanceStore.NOW)
+        .set(CONDITION_STATE.UPDATED_AT, Sql.NOW)
         .execute();
   }
 }

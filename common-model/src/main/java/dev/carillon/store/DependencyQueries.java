@@ -85,7 +85,7 @@ public final class DependencyQueries {
   private List<Completion> read(Condition range, int limit) {
     return dsl.selectFrom(INSTANCE_EVENT)
         .where(range)
-        .and(InstanceStore.statusIn(INSTANCE_EVENT.TO_STATUS, InstanceStatus.FINISHED))
+        .and(Sql.statusIn(INSTANCE_EVENT.TO_STATUS, InstanceStatus.FINISHED))
         .and(INSTANCE_EVENT.INSTANCE_ID.isNotNull())
         .and(INSTANCE_EVENT.WINDOW_KEY.isNotNull())
         .orderBy(INSTANCE_EVENT.ID)
@@ -101,12 +101,20 @@ public final class DependencyQueries {
                     r.getCreatedAt()));
   }
 
+  /**
+   * The database's clock, which is the clock of every completion's {@link Completion#at}: how far
+   * the event log has settled is measured on it, never on this host's clock.
+   */
+  public Instant dbNow() {
+    return dsl.select(Sql.NOW).fetchSingle().value1();
+  }
+
   /** The id of the newest completion in the event log, or 0 when there is none. */
   public long newestCompletion() {
     Long id =
         dsl.select(DSL.max(INSTANCE_EVENT.ID))
             .from(INSTANCE_EVENT)
-            .where(InstanceStore.statusIn(INSTANCE_EVENT.TO_STATUS, InstanceStatus.FINISHED))
+            .where(Sql.statusIn(INSTANCE_EVENT.TO_STATUS, InstanceStatus.FINISHED))
             .fetchOne(0, Long.class);
     return id == null ? 0L : id;
   }
@@ -129,7 +137,7 @@ public final class DependencyQueries {
         .set(
             TRIGGER_OFFSET.POSITION,
             DSL.greatest(TRIGGER_OFFSET.POSITION, DSL.excluded(TRIGGER_OFFSET.POSITION)))
-        .set(TRIGGER_OFFSET.UPDATED_AT, InstanceStore.NOW)
+        .set(TRIGGER_OFFSET.UPDATED_AT, Sql.NOW)
         .execute();
   }
 }

@@ -21,7 +21,7 @@ public final class EventQueries {
         .orderBy(INSTANCE_EVENT.ID)
         .limit(limit)
         .fetch()
-        .map(InstanceStore::toEvent);
+        .map(EventRows::toEvent);
   }
 
   /** The id of the newest event, or 0 when the log is empty. */

@@ -105,7 +105,7 @@ public final class TaskStore {
         .set(t.PARAMS, DSL.excluded(t.PARAMS))
         .set(t.SPEC, DSL.excluded(t.SPEC))
         .set(t.VERSION, t.VERSION.plus(1))
-        .set(t.UPDATED_AT, InstanceStore.NOW)
+        .set(t.UPDATED_AT, Sql.NOW)
         .where(
             DSL.row(
                     t.HANDLER,
@@ -166,7 +166,7 @@ public final class TaskStore {
     }
     Map<String, RunSpec> out = new HashMap<>();
     // A join with unnest rather than task_id = ANY(?): linear even while the statistics of a
-    // just-filled table are stale (see InstanceStore.idTable).
+    // just-filled table are stale (see Sql.idTable).
     dsl.select(
             TASK_DEFINITION.TASK_ID,
             TASK_DEFINITION.HANDLER,
@@ -193,7 +193,7 @@ public final class TaskStore {
     return dsl.update(TASK_DEFINITION)
             .set(TASK_DEFINITION.PAUSED, paused)
             .set(TASK_DEFINITION.VERSION, TASK_DEFINITION.VERSION.plus(1))
-            .set(TASK_DEFINITION.UPDATED_AT, InstanceStore.NOW)
+            .set(TASK_DEFINITION.UPDATED_AT, Sql.NOW)
             .where(TASK_DEFINITION.TASK_ID.eq(id))
             .and(TASK_DEFINITION.PAUSED.ne(paused))
             .execute()

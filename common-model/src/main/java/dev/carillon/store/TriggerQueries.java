@@ -18,7 +18,7 @@ import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
 /**
- * The reads the trigger needs besides {@link InstanceStore} and {@link TaskStore}: cheap change
+ * The reads the trigger needs besides {@link WindowStore} and {@link TaskStore}: cheap change
  * detection on task definitions, loading only the changed rows, the live instances of the due
  * tasks, and the current state of windows whose insert turned out to be a no-op.
  *
@@ -104,10 +104,10 @@ public final class TriggerQueries {
     return dsl.selectFrom(TASK_INSTANCE)
         .where(TASK_INSTANCE.TASK_ID.in(DSL.select(unnest(taskIds))))
         // Literal statuses, so that a generic plan can match ix_task_instance_live (V8).
-        .and(InstanceStore.statusIn(TASK_INSTANCE.STATUS, InstanceStatus.LIVE))
+        .and(Sql.statusIn(TASK_INSTANCE.STATUS, InstanceStatus.LIVE))
         .orderBy(TASK_INSTANCE.ID)
         .fetch()
-        .map(InstanceStore::toInstance);
+        .map(InstanceRows::toInstance);
   }
 
   /** The ids as rows of one column, for {@code IN (SELECT ...)}: one bind value however many. */
@@ -133,7 +133,7 @@ public final class TriggerQueries {
         .fetch()
         .forEach(
             r -> {
-              Instance i = InstanceStore.toInstance(r);
+              Instance i = InstanceRows.toInstance(r);
               out.put(i.idempotencyKey(), i);
             });
     return out;

@@ -33,7 +33,8 @@ class EventPlansTest {
   @BeforeAll
   static void open() {
     db = TestDatabase.genericPlans("event_plans");
-    InstanceStore instances = new InstanceStore(db.dsl());
+    WindowStore windows = new WindowStore(db.dsl());
+    LeaseStore leases = new LeaseStore(db.dsl());
     new TaskStore(db.dsl())
         .applyAll(
             List.of(
@@ -46,27 +47,27 @@ class EventPlansTest {
     for (int i = 0; i < ROWS; i++) {
       rows.add(Tasks.pendingKey("in-the-way", "k" + i, Duration.ofMinutes(10)));
     }
-    instances.insertAll(rows, "test");
+    windows.create(rows, "test");
     finished = new ArrayList<>();
     for (int i = 0; i < FINISHED; i++) {
       Instance created =
-          instances
-              .insertAll(List.of(Tasks.pendingKey("done", "d" + i, Duration.ofMinutes(1))), "test")
+          windows
+              .create(List.of(Tasks.pendingKey("done", "d" + i, Duration.ofMinutes(1))), "test")
               .get(0);
-      instances.claim(List.of(created.id()), "w-1");
+      leases.claim(List.of(created.id()), "w-1");
       assertThat(
-              instances.complete(
+              leases.complete(
                   new Lease(created.id(), 1), Outcome.success("ok", false, null), "w-1"))
           .isTrue();
       finished.add(created.id());
     }
     // Claimed, not finished: the archiver leaves it, whichever test runs first.
     running =
-        instances
-            .insertAll(List.of(Tasks.pendingKey("live", "l", Duration.ofMinutes(10))), "test")
+        windows
+            .create(List.of(Tasks.pendingKey("live", "l", Duration.ofMinutes(10))), "test")
             .get(0)
             .id();
-    instances.claim(List.of(running), "w-1");
+    leases.claim(List.of(running), "w-1");
   }
 
   @AfterAll
@@ -79,12 +80,12 @@ class EventPlansTest {
     TableReads.onOneSession(
         db,
         session -> {
-          InstanceStore instances = new InstanceStore(session);
+          OperatorStore operator = new OperatorStore(session);
           TableReads total = TableReads.NONE;
           // Six runs, past the five after which a prepared statement may go generic.
           for (int run = 0; run < 6; run++) {
             TableReads before = reads(session);
-            assertThat(instances.events(running))
+            assertThat(operator.events(running))
                 .extracting(InstanceEvent::instanceId, InstanceEvent::kind)
                 .containsExactly(
                     org.assertj.core.groups.Tuple.tuple(running, InstanceEvent.Kind.CREATED),
@@ -111,7 +112,7 @@ class EventPlansTest {
           assertThat(read.index()).as("rows fetched by index").isLessThan(100);
           for (long id : finished) {
             assertThat(archive.archivedEventReasons(id)).hasSize(3);
-            assertThat(new InstanceStore(session).events(id)).isEmpty();
+            assertThat(new OperatorStore(session).events(id)).isEmpty();
           }
           assertThat(session.fetchCount(DSL.table("instance_event")))
               .as("the events of the other instances stay")

@@ -32,7 +32,7 @@ class LiveInstancesPlanTest {
   @BeforeAll
   static void open() {
     db = TestDatabase.genericPlans("live_plans");
-    InstanceStore instances = new InstanceStore(db.dsl());
+    WindowStore windows = new WindowStore(db.dsl());
     new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily(TASK).build()));
     db.dsl().execute("ANALYZE task_instance");
     Instant start = Instant.parse("2026-01-01T00:00:00Z");
@@ -48,16 +48,16 @@ class LiveInstancesPlanTest {
               Duration.ofMinutes(1),
               "overlap"));
     }
-    instances.insertAll(rows, "test");
+    windows.create(rows, "test");
     live = new ArrayList<>();
     for (String key : List.of("live-1", "live-2")) {
       live.add(
-          instances
-              .insertAll(List.of(Tasks.pendingKey(TASK, key, Duration.ofMinutes(1))), "test")
+          windows
+              .create(List.of(Tasks.pendingKey(TASK, key, Duration.ofMinutes(1))), "test")
               .get(0)
               .id());
     }
-    instances.claim(List.of(live.get(1)), "w");
+    new LeaseStore(db.dsl()).claim(List.of(live.get(1)), "w");
   }
 
   @AfterAll

@@ -34,14 +34,14 @@ class PrimaryKeyPlansTest {
   @BeforeAll
   static void open() {
     db = TestDatabase.fresh("keyed", 2, Database.PRIMARY_KEY_PLANS);
-    InstanceStore instances = new InstanceStore(db.dsl());
+    WindowStore windows = new WindowStore(db.dsl());
     new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily(TASK).build()));
     db.dsl().execute("ANALYZE task_instance");
     List<NewInstance> rows = new ArrayList<>(ROWS);
     for (int i = 0; i < ROWS; i++) {
       rows.add(Tasks.pendingKey(TASK, "k" + i, Duration.ofMinutes(10)));
     }
-    ids = instances.insertAll(rows, "test").stream().map(Instance::id).sorted().toList();
+    ids = windows.create(rows, "test").stream().map(Instance::id).sorted().toList();
   }
 
   @AfterAll
@@ -56,13 +56,13 @@ class PrimaryKeyPlansTest {
             c -> {
               // One session (with the pool's session settings) for the statements and the counters.
               DSLContext session = DSL.using(db.dsl().configuration().derive(c));
-              InstanceStore instances = new InstanceStore(session);
+              LeaseStore leases = new LeaseStore(session);
               List<Long> running = ids.subList(0, RUNNING);
-              assertThat(instances.claim(running, "w-1")).hasSize(RUNNING);
+              assertThat(leases.claim(running, "w-1")).hasSize(RUNNING);
 
               List<Long> claimed = ids.subList(ROWS / 2, ROWS / 2 + BATCH);
               TableReads beforeClaim = TableReads.of(session, "task_instance");
-              assertThat(instances.claim(claimed, "w-1")).hasSize(BATCH);
+              assertThat(leases.claim(claimed, "w-1")).hasSize(BATCH);
               TableReads claimReads = TableReads.of(session, "task_instance").minus(beforeClaim);
 
               List<Completion> ends = new ArrayList<>();
@@ -70,7 +70,7 @@ class PrimaryKeyPlansTest {
                 ends.add(new Completion(new Lease(id, 1), Outcome.success("ok", false, null)));
               }
               TableReads beforeEnd = TableReads.of(session, "task_instance");
-              assertThat(instances.completeAll(ends, "w-1")).hasSize(BATCH);
+              assertThat(leases.completeAll(ends, "w-1")).hasSize(BATCH);
               TableReads endReads = TableReads.of(session, "task_instance").minus(beforeEnd);
 
               // 300 primary-key probes each. A plan from a partial status index or a scan reads

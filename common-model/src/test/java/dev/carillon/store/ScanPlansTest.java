@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
  * the archiver, the dependency releaser's newest completion) read their partial indexes even under
  * a cached generic plan, which PostgreSQL may switch a prepared statement to after five runs. A
  * generic plan can use a partial index only when the status in the query is a literal ({@link
- * InstanceStore#statusIn}); here the session forces generic plans, the statistics are those of the
- * empty tables, and 20,000 rows that none of the scans may act on are in the way. Rows read are
- * counted with PostgreSQL's own per-table counters, on the session that ran the scans.
+ * Sql#statusIn}); here the session forces generic plans, the statistics are those of the empty
+ * tables, and 20,000 rows that none of the scans may act on are in the way. Rows read are counted
+ * with PostgreSQL's own per-table counters, on the session that ran the scans.
  */
 class ScanPlansTest {
   private static final int ROWS = 20_000;
@@ -35,7 +35,7 @@ class ScanPlansTest {
   @BeforeAll
   static void open() {
     db = TestDatabase.genericPlans("scans");
-    InstanceStore instances = new InstanceStore(db.dsl());
+    WindowStore windows = new WindowStore(db.dsl());
     new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily(TASK).build()));
     db.dsl().execute("ANALYZE task_instance");
     db.dsl().execute("ANALYZE instance_event");
@@ -43,10 +43,10 @@ class ScanPlansTest {
     for (int i = 0; i < ROWS; i++) {
       rows.add(Tasks.pendingKey(TASK, "k" + i, Duration.ofMinutes(10)));
     }
-    List<Long> ids = instances.insertAll(rows, "test").stream().map(Instance::id).toList();
+    List<Long> ids = windows.create(rows, "test").stream().map(Instance::id).toList();
     // 20,000 PENDING rows (just created, so not stranded) with their CREATED events, of which 300
     // RUNNING with leases far from expiring.
-    assertThat(instances.claim(ids.subList(0, RUNNING), "w-1")).hasSize(RUNNING);
+    assertThat(new LeaseStore(db.dsl()).claim(ids.subList(0, RUNNING), "w-1")).hasSize(RUNNING);
   }
 
   @AfterAll
@@ -59,22 +59,22 @@ class ScanPlansTest {
     TableReads.onOneSession(
         db,
         session -> {
-          InstanceStore instances = new InstanceStore(session);
+          RetryStore retries = new RetryStore(session);
           DependencyQueries dependencies = new DependencyQueries(session);
           ArchiveStore archive = new ArchiveStore(session);
           Map<String, TableReads> reads = new TreeMap<>();
           // Six runs each, past the five after which a prepared statement may go generic.
           for (int run = 0; run < 6; run++) {
             TableReads before = reads(session);
-            assertThat(instances.expireLeases(50, "retry")).isEmpty();
+            assertThat(retries.expireLeases(50, "retry")).isEmpty();
             reads.merge("expireLeases", reads(session).minus(before), TableReads::plus);
 
             before = reads(session);
-            assertThat(instances.promoteDueRetries(50, "retry")).isEmpty();
+            assertThat(retries.promoteDueRetries(50, "retry")).isEmpty();
             reads.merge("promoteDueRetries", reads(session).minus(before), TableReads::plus);
 
             before = reads(session);
-            assertThat(instances.awaitingDecision(50)).isEmpty();
+            assertThat(retries.awaitingDecision(50)).isEmpty();
             reads.merge("awaitingDecision", reads(session).minus(before), TableReads::plus);
 
             before = reads(session);
@@ -100,11 +100,11 @@ class ScanPlansTest {
     TableReads.onOneSession(
         db,
         session -> {
-          InstanceStore instances = new InstanceStore(session);
+          WindowStore windows = new WindowStore(session);
           TableReads total = TableReads.NONE;
           for (int run = 0; run < 6; run++) {
             TableReads before = reads(session);
-            assertThat(instances.undispatched(Duration.ofMinutes(5), Duration.ofMinutes(5), 50))
+            assertThat(windows.undispatched(Duration.ofMinutes(5), Duration.ofMinutes(5), 50))
                 .isEmpty();
             total = total.plus(reads(session).minus(before));
           }

@@ -30,14 +30,16 @@ import org.junit.jupiter.api.Test;
 class TriggerQueriesTest {
   private static Database db;
   private static TaskStore tasks;
-  private static InstanceStore instances;
+  private static WindowStore windows;
+  private static LeaseStore leases;
   private static TriggerQueries queries;
 
   @BeforeAll
   static void open() {
     db = TestDatabase.fresh("trigger_queries");
     tasks = new TaskStore(db.dsl());
-    instances = new InstanceStore(db.dsl());
+    windows = new WindowStore(db.dsl());
+    leases = new LeaseStore(db.dsl());
     queries = new TriggerQueries(db.dsl());
   }
 
@@ -83,9 +85,8 @@ class TriggerQueriesTest {
     Instance b1 = insert("live-b", "2026-11-28");
     insert("live-other", "2026-11-28");
     Instance done = insert("live-b", "2026-11-26");
-    instances.claim(List.of(done.id()), "w1");
-    assertThat(
-            instances.complete(new Lease(done.id(), 1), Outcome.success("ok", false, null), "w1"))
+    leases.claim(List.of(done.id()), "w1");
+    assertThat(leases.complete(new Lease(done.id(), 1), Outcome.success("ok", false, null), "w1"))
         .isTrue();
 
     List<Instance> live = queries.liveInstances(List.of("live-a", "live-b", "live-none"));
@@ -175,8 +176,6 @@ class TriggerQueriesTest {
   }
 
   private static Instance insert(String task, String day) {
-    return instances
-        .insertAll(List.of(Tasks.pending(task, day, Duration.ofMinutes(5))), "test")
-        .get(0);
+    return windows.create(List.of(Tasks.pending(task, day, Duration.ofMinutes(5))), "test").get(0);
   }
 }

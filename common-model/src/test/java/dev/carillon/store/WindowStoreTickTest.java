@@ -20,15 +20,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The trigger's write path: what a tick commit returns must be exactly what it stored. */
-class InstanceStoreTickTest {
+class WindowStoreTickTest {
   private static Database db;
-  private static InstanceStore instances;
+  private static WindowStore windows;
+  private static OperatorStore operator;
   private static TaskStore tasks;
 
   @BeforeAll
   static void open() {
     db = TestDatabase.fresh("store_tick");
-    instances = new InstanceStore(db.dsl());
+    windows = new WindowStore(db.dsl());
+    operator = new OperatorStore(db.dsl());
     tasks = new TaskStore(db.dsl());
   }
 
@@ -58,7 +60,7 @@ class InstanceStoreTickTest {
             "x".repeat(Outcome.MAX_REASON + 40));
 
     List<Instance> created =
-        instances.commitTick(
+        windows.commitTick(
             List.of(pending, skipped),
             List.of(),
             Map.of("tick-equal", Instant.parse("2026-11-29T02:00:00Z")),
@@ -66,16 +68,16 @@ class InstanceStoreTickTest {
 
     assertThat(created).hasSize(2);
     for (Instance i : created) {
-      assertThat(i).isEqualTo(instances.find(i.id()).orElseThrow());
+      assertThat(i).isEqualTo(operator.find(i.id()).orElseThrow());
     }
     assertThat(created.get(1).failReason()).endsWith("...");
-    assertThat(instances.windowEvents("tick-equal", "w2"))
+    assertThat(operator.windowEvents("tick-equal", "w2"))
         .extracting(InstanceEvent::kind, InstanceEvent::reason)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(
                 InstanceEvent.Kind.CREATED, created.get(1).failReason()));
     // Every field of a created window's event, which the insert writes from the inserted row.
-    assertThat(instances.windowEvents("tick-equal", "w1"))
+    assertThat(operator.windowEvents("tick-equal", "w1"))
         .extracting(
             InstanceEvent::instanceId,
             InstanceEvent::taskId,
@@ -119,11 +121,11 @@ class InstanceStoreTickTest {
               0));
     }
 
-    List<Instance> created = instances.insertAll(rows, "trigger:t");
+    List<Instance> created = windows.create(rows, "trigger:t");
 
     assertThat(created).hasSize(instants.length);
     for (Instance i : created) {
-      assertThat(i).isEqualTo(instances.find(i.id()).orElseThrow());
+      assertThat(i).isEqualTo(operator.find(i.id()).orElseThrow());
     }
     assertThat(created.get(0).windowStart()).isEqualTo(Instant.parse("1970-01-01T00:00:00Z"));
     assertThat(created.get(3).scheduledAt()).isEqualTo(Instant.parse(instants[3]));
@@ -135,10 +137,10 @@ class InstanceStoreTickTest {
     NewInstance first = Tasks.pending("tick-twice", "2026-11-29", Duration.ofMinutes(5));
     NewInstance second = Tasks.pending("tick-twice", "2026-11-29", Duration.ofMinutes(9));
 
-    List<Instance> created = instances.insertAll(List.of(first, second), "trigger:t");
+    List<Instance> created = windows.create(List.of(first, second), "trigger:t");
 
     assertThat(created).hasSize(1);
-    assertThat(created.get(0)).isEqualTo(instances.find(created.get(0).id()).orElseThrow());
+    assertThat(created.get(0)).isEqualTo(operator.find(created.get(0).id()).orElseThrow());
     assertThat(created.get(0).timeout()).isEqualTo(Duration.ofMinutes(5));
   }
 }

@@ -1,0 +1,49 @@
+package dev.carillon.store;
+
+import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
+
+import dev.carillon.model.instance.InstanceStatus;
+import java.util.Collection;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/**
+ * The {@code dispatched_at} stamp, written by everyone who publishes instance ids (the trigger, a
+ * worker giving runs back, the retry service, {@code schedctl}) once Kafka acknowledged them, so
+ * that the stranded-PENDING sweeps leave those rows alone.
+ */
+final class DispatchStamp {
+  private DispatchStamp() {}
+
+  /**
+   * Stamps {@code dispatched_at} on the instances among {@code ids} that are still PENDING.
+   *
+   * <p>Rows locked by another transaction are skipped ({@code FOR UPDATE SKIP LOCKED}) rather than
+   * waited for: during a burst that transaction is almost always a worker's claim, after which the
+   * row is no longer PENDING and needs no stamp. Waiting would serialize the trigger's publishing
+   * behind the workers' claims. A row skipped for another reason keeps a null stamp and is
+   * published again by a later sweep, which costs a duplicate message (its claim is lost), not a
+   * lost run.
+   *
+   * @return the rows stamped
+   */
+  static int mark(DSLContext dsl, Collection<Long> ids) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    return dsl.update(TASK_INSTANCE)
+        .set(TASK_INSTANCE.DISPATCHED_AT, Sql.NOW)
+        .where(
+            TASK_INSTANCE.ID.in(
+                DSL.select(TASK_INSTANCE.ID)
+                    .from(TASK_INSTANCE)
+                    .join(Sql.idTable(ids))
+                    .on(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
+                    .where(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+                    .forUpdate()
+                    .of(TASK_INSTANCE)
+                    .skipLocked()))
+        .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+        .execute();
+  }
+}

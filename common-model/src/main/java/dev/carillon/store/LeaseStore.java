@@ -1,0 +1,359 @@
+package dev.carillon.store;
+
+import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
+
+import dev.carillon.model.instance.ClaimedInstance;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.jooq.CommonTableExpression;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Result;
+import org.jooq.Table;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker's side of an instance: it claims PENDING instances (taking a lease fenced by the new
+ * attempt), renews the leases of its runs, writes their ends, and gives runs back on shutdown.
+ * Every write is a compare-and-set on the status and, once claimed, on the attempt, so a worker
+ * whose lease expired can no longer write; every statement finds its rows by primary key (see
+ * {@link Database#PRIMARY_KEY_PLANS}). Leases run on the database clock.
+ *
+ * <p>Thread-safe; every method is one statement or one transaction.
+ */
+public final class LeaseStore {
+  private static final Logger log = LoggerFactory.getLogger(LeaseStore.class);
+
+  /**
+   * Where an instance stood when a claim for it was lost.
+   *
+   * @param status the instance's status now
+   * @param attempt its attempt now
+   * @param workerId the worker of its current or last claim, or null
+   */
+  public record ClaimState(String status, int attempt, String workerId) {}
+
+  private final DSLContext dsl;
+
+  public LeaseStore(DSLContext dsl) {
+    this.dsl = dsl;
+  }
+
+  /**
+   * Claims the PENDING instances among {@code ids} in one compare-and-set: {@code PENDING →
+   * RUNNING}, {@code attempt + 1}, {@code lease_until = db now + timeout}. Returns the instances
+   * this call won, whole, with their new attempt; ids that are not PENDING (duplicate delivery,
+   * already running or done) are simply absent. A worker claims with {@link #claimForRun}.
+   */
+  public List<Instance> claim(Collection<Long> ids, String workerId) {
+    return claim(ids, workerId, List.of(TASK_INSTANCE.fields()), InstanceRows::toInstance);
+  }
+
+  /** What {@link #claimForRun} reads back of each claimed row. */
+  private static final List<Field<?>> RUN_FIELDS =
+      List.of(
+          TASK_INSTANCE.ID,
+          TASK_INSTANCE.TASK_ID,
+          TASK_INSTANCE.WINDOW_KEY,
+          TASK_INSTANCE.WINDOW_START,
+          TASK_INSTANCE.WINDOW_END,
+          TASK_INSTANCE.SCHEDULED_AT,
+          TASK_INSTANCE.ATTEMPT,
+          TASK_INSTANCE.RETRY_COUNT,
+          TASK_INSTANCE.TIMEOUT_MS,
+          TASK_INSTANCE.FAIL_REASON);
+
+  /**
+   * {@link #claim}, returning of each instance won only what its run needs: ten columns instead of
+   * twenty-six, three timestamps instead of eight (see {@link ClaimedInstance}).
+   */
+  public List<ClaimedInstance> claimForRun(Collection<Long> ids, String workerId) {
+    return claim(ids, workerId, RUN_FIELDS, LeaseStore::toClaimed);
+  }
+
+  private <T> List<T> claim(
+      Collection<Long> ids, String workerId, List<Field<?>> returned, Function<Record, T> mapper) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    InstanceStatus.PENDING.checkTransition(InstanceStatus.RUNNING);
+    // One statement: the claim and its events as data-modifying CTEs, atomic without a
+    // transaction block. Every poll batch of every worker runs it; as update + event insert in a
+    // transaction it was four round trips and nine event arrays built here and parsed there.
+    CommonTableExpression<TaskInstanceRecord> claimed =
+        DSL.name("claimed")
+            .as(
+                dsl.update(TASK_INSTANCE)
+                    .set(TASK_INSTANCE.STATUS, InstanceStatus.RUNNING.name())
+                    .set(TASK_INSTANCE.ATTEMPT, TASK_INSTANCE.ATTEMPT.plus(1))
+                    .set(TASK_INSTANCE.LEASE_UNTIL, Sql.nowPlus(TASK_INSTANCE.TIMEOUT_MS))
+                    .set(TASK_INSTANCE.WORKER_ID, workerId)
+                    .set(TASK_INSTANCE.STARTED_AT, Sql.NOW)
+                    .set(TASK_INSTANCE.UPDATED_AT, Sql.NOW)
+                    .from(Sql.idTable(ids, InstanceStatus.PENDING))
+                    .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
+                    .and(TASK_INSTANCE.STATUS.eq(Sql.EXPECTED_COLUMN))
+                    .returning(returned));
+    CommonTableExpression<?> events =
+        EventRows.eventsOf(
+            dsl,
+            "claim_events",
+            claimed,
+            InstanceEvent.Kind.TRANSITION,
+            DSL.val(InstanceStatus.PENDING.name()),
+            DSL.val(InstanceStatus.RUNNING.name()),
+            claimed.field(TASK_INSTANCE.ATTEMPT),
+            workerId,
+            DSL.val("claimed by " + workerId));
+    return dsl.with(claimed)
+        .with(events)
+        .select(claimed.fields())
+        .from(claimed)
+        .fetch()
+        .map(mapper::apply);
+  }
+
+  /**
+   * A row of {@link #claimForRun}, read by position in {@link #RUN_FIELDS} order: looking a field
+   * up by a {@code TASK_INSTANCE} field in a record of the CTE's fields ({@code claimed.id}) falls
+   * back to comparing names, table and schema, on the consumer thread for every claimed row.
+   */
+  private static ClaimedInstance toClaimed(Record r) {
+    return new ClaimedInstance(
+        (Long) r.get(0),
+        (String) r.get(1),
+        (String) r.get(2),
+        (Instant) r.get(3),
+        (Instant) r.get(4),
+        (Instant) r.get(5),
+        (Integer) r.get(6),
+        (Integer) r.get(7),
+        Duration.ofMillis((Long) r.get(8)),
+        (String) r.get(9));
+  }
+
+  /**
+   * Extends the leases of every running instance in {@code leases} by its timeout, in one fenced
+   * statement. Returns the ids whose lease was renewed; a lease missing from the answer was lost
+   * (the attempt moved on, or the row left RUNNING) and its run must stop.
+   */
+  public Set<Long> heartbeat(String workerId, Collection<Lease> leases) {
+    if (leases.isEmpty()) {
+      return Set.of();
+    }
+    Long[] ids = new Long[leases.size()];
+    Integer[] attempts = new Integer[leases.size()];
+    int k = 0;
+    for (Lease l : leases) {
+      ids[k] = l.instanceId();
+      attempts[k++] = l.attempt();
+    }
+    // Joined with unnest, the expected status a join column: see Sql.idTable(ids, expected).
+    Table<?> held =
+        DSL.table(
+            "unnest({0}::bigint[], {1}::int[], {2}::varchar[]) as held(id, attempt, expected)",
+            DSL.val(ids),
+            DSL.val(attempts),
+            DSL.val(Sql.repeated(InstanceStatus.RUNNING, ids.length)));
+    return new HashSet<>(
+        dsl.update(TASK_INSTANCE)
+            .set(TASK_INSTANCE.LEASE_UNTIL, Sql.nowPlus(TASK_INSTANCE.TIMEOUT_MS))
+            .set(TASK_INSTANCE.UPDATED_AT, Sql.NOW)
+            .from(held)
+            .where(TASK_INSTANCE.ID.eq(DSL.field(DSL.name("held", "id"), Long.class)))
+            .and(TASK_INSTANCE.ATTEMPT.eq(DSL.field(DSL.name("held", "attempt"), Integer.class)))
+            .and(TASK_INSTANCE.STATUS.eq(DSL.field(DSL.name("held", "expected"), String.class)))
+            .and(TASK_INSTANCE.WORKER_ID.eq(workerId))
+            .returning(TASK_INSTANCE.ID)
+            .fetch(TASK_INSTANCE.ID));
+  }
+
+  /**
+   * Writes the end of an attempt, fenced by {@code attempt}: returns {@code false} and changes
+   * nothing when the attempt is stale (a zombie worker) or the row is no longer RUNNING. A batch of
+   * one for {@link #completeAll}, so that there is one way to write an end.
+   */
+  public boolean complete(Lease lease, Outcome outcome, String actor) {
+    return completeAll(List.of(new Completion(lease, outcome)), actor).contains(lease);
+  }
+
+  /** How often {@link #completeAll} runs its transaction again after a deadlock. */
+  static final int DEADLOCK_TRIES = 5;
+
+  /**
+   * Writes the ends of many attempts in one statement: an {@code UPDATE ... FROM unnest(...)} and
+   * the insert of its events, whatever the batch size. Each row is fenced exactly like {@link
+   * #complete}: it is written only while it is RUNNING at the completion's attempt, and only a
+   * written row gets its event. A stale completion in the batch changes nothing and does not stop
+   * the others.
+   *
+   * <p>One statement in autocommit, so atomic on its own: a transaction block around it only cost
+   * two more round trips ({@code BEGIN}, {@code COMMIT}) per group of ends. Runs it again (a few
+   * times) when PostgreSQL aborts it as a deadlock victim; that can happen when another multi-row
+   * statement (a heartbeat, another batch) locks some of the same rows in another order.
+   *
+   * @param completions at most one per instance
+   * @return the leases whose end was written; the others were stale or no longer RUNNING
+   * @throws IllegalArgumentException when an instance appears twice
+   */
+  public Set<Lease> completeAll(List<Completion> completions, String actor) {
+    if (completions.isEmpty()) {
+      return Set.of();
+    }
+    Map<Long, Completion> byId = new TreeMap<>();
+    for (Completion c : completions) {
+      InstanceStatus.RUNNING.checkTransition(c.outcome().status());
+      if (byId.put(c.lease().instanceId(), c) != null) {
+        throw new IllegalArgumentException(
+            "instance " + c.lease().instanceId() + " appears twice in one completeAll batch");
+      }
+    }
+    for (int tried = 1; ; tried++) {
+      try {
+        return completeIn(dsl, byId, actor);
+      } catch (DataAccessException e) {
+        if (tried >= DEADLOCK_TRIES || !"40P01".equals(e.sqlState())) {
+          throw e;
+        }
+        log.info("completeAll was a deadlock victim (try {}); running it again", tried);
+      }
+    }
+  }
+
+  private static Set<Lease> completeIn(DSLContext dsl, Map<Long, Completion> byId, String actor) {
+    // Sorted by id (byId is a TreeMap), so two batches over the same rows usually lock them in the
+    // same order; the deadlock retry above covers the rest.
+    int n = byId.size();
+    Long[] ids = new Long[n];
+    Integer[] attempts = new Integer[n];
+    String[] statuses = new String[n];
+    String[] summaries = new String[n];
+    Boolean[] truncated = new Boolean[n];
+    String[] uris = new String[n];
+    String[] reasons = new String[n];
+    Boolean[] nonRetryable = new Boolean[n];
+    int k = 0;
+    for (Completion c : byId.values()) {
+      Outcome o = c.outcome();
+      boolean success = o.status() == InstanceStatus.SUCCESS;
+      ids[k] = c.lease().instanceId();
+      attempts[k] = c.lease().attempt();
+      statuses[k] = o.status().name();
+      summaries[k] = success ? o.summary() : null;
+      truncated[k] = success && o.truncated();
+      uris[k] = success ? o.uri() : null;
+      reasons[k] = o.reason();
+      nonRetryable[k++] = o.nonRetryable();
+    }
+    // One statement: the ends and their events as data-modifying CTEs (one round trip, no event
+    // arrays); only a row the fenced update wrote gets an event. The expected status is a join
+    // column (v.expected), not a literal: see Sql.idTable(ids, expected).
+    Result<Record> rows =
+        dsl.resultQuery(
+                "WITH ended AS (UPDATE task_instance t SET status = v.status, lease_until = NULL,"
+                    + " updated_at = now(), fail_reason = v.reason,"
+                    + " non_retryable = v.non_retryable,"
+                    + " result_summary = CASE WHEN v.status = 'SUCCESS' THEN v.summary"
+                    + " ELSE t.result_summary END,"
+                    + " result_truncated = CASE WHEN v.status = 'SUCCESS' THEN v.truncated"
+                    + " ELSE t.result_truncated END,"
+                    + " result_uri = CASE WHEN v.status = 'SUCCESS' THEN v.uri"
+                    + " ELSE t.result_uri END,"
+                    + " finished_at = CASE WHEN v.status = 'SUCCESS' THEN now()"
+                    + " ELSE t.finished_at END"
+                    + " FROM unnest({0}::bigint[], {1}::int[], {2}::varchar[], {3}::text[],"
+                    + " {4}::boolean[], {5}::text[], {6}::text[], {7}::boolean[], {11}::varchar[])"
+                    + " AS v(id, attempt, status, summary, truncated, uri, reason, non_retryable,"
+                    + " expected)"
+                    + " WHERE t.id = v.id AND t.status = v.expected AND t.attempt = v.attempt"
+                    + " RETURNING t.id, t.task_id, t.window_key, t.attempt, t.status, v.reason),"
+                    + " end_events AS (INSERT INTO instance_event (instance_id, task_id,"
+                    + " window_key, kind, from_status, to_status, attempt, actor, reason)"
+                    + " SELECT id, task_id, window_key, {8}, {9}, status, attempt, {10},"
+                    + " CASE WHEN status = 'SUCCESS' THEN 'succeeded' ELSE reason END FROM ended)"
+                    + " SELECT id, attempt FROM ended",
+                DSL.val(ids),
+                DSL.val(attempts),
+                DSL.val(statuses),
+                DSL.val(summaries),
+                DSL.val(truncated),
+                DSL.val(uris),
+                DSL.val(reasons),
+                DSL.val(nonRetryable),
+                DSL.val(InstanceEvent.Kind.TRANSITION.name()),
+                DSL.val(InstanceStatus.RUNNING.name()),
+                DSL.val(actor),
+                DSL.val(Sql.repeated(InstanceStatus.RUNNING, n)))
+            .fetch();
+    Set<Lease> written = new HashSet<>();
+    for (Record r : rows) {
+      written.add(new Lease(r.get(0, Long.class), r.get(1, Integer.class)));
+    }
+    return written;
+  }
+
+  /**
+   * Gives a running attempt back: {@code RUNNING → PENDING}, no retry consumed, undispatched so it
+   * is published again. Fenced by attempt.
+   */
+  public boolean release(Lease lease, String actor, String reason) {
+    return CompareAndSet.move(
+            dsl,
+            lease.instanceId(),
+            InstanceStatus.RUNNING,
+            lease.attempt(),
+            InstanceStatus.PENDING,
+            actor,
+            reason,
+            u ->
+                u.set(TASK_INSTANCE.LEASE_UNTIL, (Instant) null)
+                    .set(TASK_INSTANCE.WORKER_ID, (String) null)
+                    .set(TASK_INSTANCE.DISPATCHED_AT, (Instant) null))
+        .isPresent();
+  }
+
+  /**
+   * Stamps {@code dispatched_at} on the released instances among {@code ids} that are still
+   * PENDING, once Kafka acknowledged their ids; rows another transaction holds are skipped.
+   *
+   * @return the rows stamped
+   */
+  public int markDispatched(Collection<Long> ids) {
+    return DispatchStamp.mark(dsl, ids);
+  }
+
+  /**
+   * The current state of the given instances, in one statement; ids without a row are absent. Used
+   * only to explain lost claims in the log, so it reads without locking.
+   */
+  public Map<Long, ClaimState> claimStates(Collection<Long> ids) {
+    Map<Long, ClaimState> out = new HashMap<>();
+    if (ids.isEmpty()) {
+      return out;
+    }
+    dsl.select(
+            TASK_INSTANCE.ID, TASK_INSTANCE.STATUS, TASK_INSTANCE.ATTEMPT, TASK_INSTANCE.WORKER_ID)
+        .from(TASK_INSTANCE)
+        .join(Sql.idTable(ids))
+        .on(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
+        .fetch()
+        .forEach(r -> out.put(r.value1(), new ClaimState(r.value2(), r.value3(), r.value4())));
+    return out;
+  }
+}

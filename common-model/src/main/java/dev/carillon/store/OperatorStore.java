@@ -1,0 +1,172 @@
+package dev.carillon.store;
+
+import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
+import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
+
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.instance.InstanceStatus;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/**
+ * Instances as an operator sees and changes them ({@code schedctl get}, {@code describe}, {@code
+ * why}, {@code rerun}, {@code cancel}): reads of instances and their history, and the two changes
+ * an operator makes by hand. Each change is a compare-and-set fenced by the status and attempt the
+ * operator was shown, so that a change that raced with a worker or the retry service is refused
+ * rather than applied to a row the operator has not seen. New windows (backfills, manual runs) are
+ * created through {@link WindowStore}.
+ *
+ * <p>Thread-safe; every method is one statement or one transaction.
+ */
+public final class OperatorStore {
+  private final DSLContext dsl;
+
+  public OperatorStore(DSLContext dsl) {
+    this.dsl = dsl;
+  }
+
+  /** The instance with id {@code id}, if it exists (archived instances do not). */
+  public Optional<Instance> find(long id) {
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(TASK_INSTANCE.ID.eq(id))
+        .fetchOptional()
+        .map(InstanceRows::toInstance);
+  }
+
+  /** The instance of one window of one task, if it was created (and not archived). */
+  public Optional<Instance> findByWindow(String taskId, String windowKey) {
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(TASK_INSTANCE.TASK_ID.eq(taskId))
+        .and(TASK_INSTANCE.WINDOW_KEY.eq(windowKey))
+        .fetchOptional()
+        .map(InstanceRows::toInstance);
+  }
+
+  /**
+   * Instances filtered for operators, newest scheduled first, at most {@code limit}.
+   *
+   * @param taskId only this task's, or null for every task
+   * @param status only those in this status, or null for any
+   * @param since only those scheduled at or after this instant, or null for any time
+   */
+  public List<Instance> list(String taskId, InstanceStatus status, Instant since, int limit) {
+    Condition c = DSL.noCondition();
+    if (taskId != null) {
+      c = c.and(TASK_INSTANCE.TASK_ID.eq(taskId));
+    }
+    if (status != null) {
+      c = c.and(TASK_INSTANCE.STATUS.eq(status.name()));
+    }
+    if (since != null) {
+      c = c.and(TASK_INSTANCE.SCHEDULED_AT.ge(since));
+    }
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(c)
+        .orderBy(TASK_INSTANCE.SCHEDULED_AT.desc(), TASK_INSTANCE.ID.desc())
+        .limit(limit)
+        .fetch()
+        .map(InstanceRows::toInstance);
+  }
+
+  /**
+   * The events of one live instance, oldest first. Read through its window, the one index of the
+   * event table besides its key: an index on {@code instance_id} cost every event write (three per
+   * run) about 5 % of PostgreSQL's work in a burst, for reads like this one that the window index
+   * serves as well.
+   */
+  public List<InstanceEvent> events(long instanceId) {
+    return dsl.select(INSTANCE_EVENT.fields())
+        .from(INSTANCE_EVENT)
+        .join(TASK_INSTANCE)
+        .on(INSTANCE_EVENT.TASK_ID.eq(TASK_INSTANCE.TASK_ID))
+        .and(INSTANCE_EVENT.WINDOW_KEY.eq(TASK_INSTANCE.WINDOW_KEY))
+        .where(TASK_INSTANCE.ID.eq(instanceId))
+        .and(INSTANCE_EVENT.INSTANCE_ID.eq(instanceId))
+        .orderBy(INSTANCE_EVENT.ID)
+        .fetchInto(INSTANCE_EVENT)
+        .map(EventRows::toEvent);
+  }
+
+  /** Every event about one window, including decisions that created nothing. */
+  public List<InstanceEvent> windowEvents(String taskId, String windowKey) {
+    return dsl.selectFrom(INSTANCE_EVENT)
+        .where(INSTANCE_EVENT.TASK_ID.eq(taskId))
+        .and(INSTANCE_EVENT.WINDOW_KEY.eq(windowKey))
+        .orderBy(INSTANCE_EVENT.ID)
+        .fetch()
+        .map(EventRows::toEvent);
+  }
+
+  /** Counts instances by status, for metrics and tests. */
+  public Map<InstanceStatus, Integer> countByStatus(String taskId) {
+    Condition c = taskId == null ? DSL.noCondition() : TASK_INSTANCE.TASK_ID.eq(taskId);
+    Map<InstanceStatus, Integer> counts = new EnumMap<>(InstanceStatus.class);
+    dsl.select(TASK_INSTANCE.STATUS, DSL.count())
+        .from(TASK_INSTANCE)
+        .where(c)
+        .groupBy(TASK_INSTANCE.STATUS)
+        .fetch()
+        .forEach(r -> counts.put(InstanceStatus.valueOf(r.value1()), r.value2()));
+    return counts;
+  }
+
+  /**
+   * Brings a finished instance ({@link InstanceStatus#FINISHED}) back to PENDING for another run.
+   * The origin and the attempt counter are kept (the attempt is the workers' fencing token and must
+   * only grow); the retry budget, the non-retryable flag, the lease, the last result and the
+   * dispatch stamp are cleared, so the new run is retried by the task's policy like a fresh one and
+   * the stranded-PENDING scan republishes it if the caller cannot.
+   *
+   * @param seen the instance as the operator saw it; its status and attempt fence the change
+   * @return the instance as the re-run left it, or empty when the row changed meanwhile (nothing
+   *     was written)
+   * @throws dev.carillon.model.instance.IllegalTransitionException when {@code seen} is not
+   *     finished
+   */
+  public Optional<Instance> rerun(Instance seen, String actor, String reason) {
+    Objects.requireNonNull(seen, "seen");
+    return CompareAndSet.move(
+        dsl,
+        seen.id(),
+        seen.status(),
+        seen.attempt(),
+        InstanceStatus.PENDING,
+        actor,
+        reason,
+        CompareAndSet.RERUN);
+  }
+
+  /**
+   * Stops an instance that has not finished: {@code → CANCELLED}, lease and retry time cleared. A
+   * RUNNING instance's worker notices on its next heartbeat (which then updates no row) and stops
+   * the run.
+   *
+   * @param seen the instance as the operator saw it; its status and attempt fence the change
+   * @return the instance as the cancellation left it, or empty when the row changed meanwhile
+   *     (nothing was written)
+   * @throws dev.carillon.model.instance.IllegalTransitionException when {@code seen} cannot be
+   *     cancelled from its status
+   */
+  public Optional<Instance> cancel(Instance seen, String actor, String reason) {
+    Objects.requireNonNull(seen, "seen");
+    return CompareAndSet.move(
+        dsl,
+        seen.id(),
+        seen.status(),
+        seen.attempt(),
+        InstanceStatus.CANCELLED,
+        actor,
+        reason,
+        u ->
+            u.set(TASK_INSTANCE.LEASE_UNTIL, (Instant) null)
+                .set(TASK_INSTANCE.NEXT_ATTEMPT_AT, (Instant) null));
+  }
+}

@@ -1,0 +1,130 @@
+package dev.carillon.store;
+
+import static dev.carillon.model.instance.InstanceStatus.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.carillon.model.instance.IllegalTransitionException;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.testsupport.Tasks;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** What an operator reads, and the two changes an operator makes, fenced by what was seen. */
+class OperatorStoreTest {
+  private static Stores s;
+  private static OperatorStore operator;
+
+  @BeforeAll
+  static void open() {
+    s = Stores.fresh("store_operator");
+    operator = s.operator;
+  }
+
+  @AfterAll
+  static void close() {
+    s.close();
+  }
+
+  @Test
+  void instances_are_listed_newest_first_by_task_status_and_time() {
+    String task = s.newTask("listed");
+    String other = s.newTask("listed-other");
+    Instance first = s.newPending(task, "2026-11-01");
+    Instance second = s.newPending(task, "2026-11-02");
+    Instance third = s.claimOne(task, "2026-11-03", "w");
+    s.newPending(other, "2026-11-02");
+
+    assertThat(operator.list(task, null, null, 100))
+        .extracting(Instance::id)
+        .containsExactly(third.id(), second.id(), first.id());
+    assertThat(operator.list(task, PENDING, null, 100))
+        .extracting(Instance::id)
+        .containsExactly(second.id(), first.id());
+    assertThat(operator.list(task, null, second.scheduledAt(), 100))
+        .extracting(Instance::id)
+        .containsExactly(third.id(), second.id());
+    assertThat(operator.list(task, null, null, 1))
+        .extracting(Instance::id)
+        .containsExactly(third.id());
+    assertThat(operator.countByStatus(task)).containsEntry(PENDING, 2).containsEntry(RUNNING, 1);
+    assertThat(operator.findByWindow(task, "2026-11-02")).contains(second);
+    assertThat(operator.findByWindow(task, "2026-12-31")).isEmpty();
+    assertThat(operator.find(Long.MAX_VALUE)).isEmpty();
+  }
+
+  @Test
+  void a_cancel_fenced_by_what_the_operator_saw_stops_a_run_once() {
+    String task = s.newTask("cancelled");
+    Instance running = s.claimOne(task, "2026-11-29", "w1");
+
+    Instance cancelled = operator.cancel(running, "op", "cancelled by operator").orElseThrow();
+
+    assertThat(cancelled).isEqualTo(operator.find(running.id()).orElseThrow());
+    assertThat(cancelled.status()).isEqualTo(CANCELLED);
+    assertThat(cancelled.leaseUntil()).isNull();
+    assertThat(cancelled.finishedAt()).isNotNull();
+    assertThat(operator.cancel(running, "op", "again")).as("seen is stale").isEmpty();
+    assertThat(s.leases.heartbeat("w1", List.of(new Lease(running.id(), 1))))
+        .as("the worker's next heartbeat finds its lease gone")
+        .isEmpty();
+    assertThat(operator.events(running.id()))
+        .filteredOn(e -> e.to() == CANCELLED)
+        .extracting(InstanceEvent::from, InstanceEvent::actor, InstanceEvent::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(RUNNING, "op", "cancelled by operator"));
+  }
+
+  @Test
+  void a_rerun_brings_a_finished_instance_back_as_a_fresh_run_keeping_its_attempt() {
+    String task = s.newTask("rerun");
+    Instance claimed = s.claimOne(task, "2026-11-29", "w1");
+    assertThat(s.leases.complete(new Lease(claimed.id(), 1), Outcome.failure("boom", true), "w1"))
+        .isTrue();
+    Instance failed = operator.find(claimed.id()).orElseThrow();
+    assertThat(s.retries.markDead(failed, 1L, "retry", "non-retryable: boom")).isTrue();
+    Instance dead = operator.find(claimed.id()).orElseThrow();
+    assertThatThrownBy(() -> operator.rerun(failed, "op", "stale and not finished"))
+        .isInstanceOf(IllegalTransitionException.class);
+
+    Instance again = operator.rerun(dead, "op", "re-run requested").orElseThrow();
+
+    assertThat(again).isEqualTo(operator.find(dead.id()).orElseThrow());
+    assertThat(again.status()).isEqualTo(PENDING);
+    assertThat(again.attempt()).isEqualTo(1);
+    assertThat(again.retryCount()).isZero();
+    assertThat(again.nonRetryable()).isFalse();
+    assertThat(again.failReason()).isNull();
+    assertThat(again.finishedAt()).isNull();
+    assertThat(again.workerId()).isNull();
+    assertThat(operator.rerun(dead, "op", "twice")).as("seen is stale").isEmpty();
+    assertThat(s.leases.claim(List.of(again.id()), "w2"))
+        .singleElement()
+        .satisfies(i -> assertThat(i.attempt()).isEqualTo(2));
+  }
+
+  @Test
+  void the_events_of_an_instance_are_its_own_and_a_window_shows_its_decisions_too() {
+    String task = s.newTask("events");
+    Instance pending =
+        s.windows
+            .create(List.of(Tasks.pending(task, "2026-11-29", Duration.ofMinutes(5))), "trigger")
+            .get(0);
+    s.windows.recordDecisions(
+        List.of(new Decision(task, "2026-11-29", pending.id(), "trigger", "window exists")));
+
+    assertThat(operator.events(pending.id()))
+        .extracting(InstanceEvent::kind)
+        .containsExactly(InstanceEvent.Kind.CREATED, InstanceEvent.Kind.DECISION);
+    assertThat(operator.windowEvents(task, "2026-11-29"))
+        .extracting(InstanceEvent::kind)
+        .containsExactly(InstanceEvent.Kind.CREATED, InstanceEvent.Kind.DECISION);
+    assertThat(operator.events(Long.MAX_VALUE)).isEmpty();
+    assertThat(operator.list(task, null, Instant.parse("2027-01-01T00:00:00Z"), 10)).isEmpty();
+  }
+}
