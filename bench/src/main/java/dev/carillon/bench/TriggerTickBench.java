@@ -5,9 +5,9 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
 import dev.carillon.trigger.plan.PlannerSettings;
 import dev.carillon.trigger.plan.TickPlanner;
@@ -69,7 +69,7 @@ public final class TriggerTickBench {
       TriggerLoop loop =
           new TriggerLoop(
               new TaskStore(db.dsl()),
-              new InstanceStore(db.dsl()),
+              new WindowStore(db.dsl()),
               new TriggerQueries(db.dsl()),
               new TickPlanner(PlannerSettings.defaults("trigger:bench")),
               "trigger:bench",

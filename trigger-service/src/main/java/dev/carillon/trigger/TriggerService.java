@@ -10,10 +10,9 @@ import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
 import dev.carillon.store.DependencyQueries;
-import dev.carillon.store.InstanceStore;
-import dev.carillon.store.OperatorQueries;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.condition.ConditionPoller;
 import dev.carillon.trigger.condition.ConditionRegistry;
 import dev.carillon.trigger.dependency.DependencyReleaser;
@@ -113,7 +112,7 @@ public final class TriggerService implements AutoCloseable {
     String actor = "trigger:" + common.instanceId();
     database = Database.open(common.db());
     resources.push(database);
-    InstanceStore instances = new InstanceStore(database.dsl());
+    WindowStore windows = new WindowStore(database.dsl());
     InstancePublisher publisher =
         new InstancePublisher(common.kafka(), settings.topic(), settings.ackTimeout());
     resources.push(publisher);
@@ -123,7 +122,7 @@ public final class TriggerService implements AutoCloseable {
     dispatcher =
         new Dispatcher(
             publisher,
-            instances,
+            windows,
             clock,
             settings.redispatchAfter(),
             settings.dispatchSweep(),
@@ -135,7 +134,7 @@ public final class TriggerService implements AutoCloseable {
     loop =
         new TriggerLoop(
             new TaskStore(database.dsl()),
-            instances,
+            windows,
             new TriggerQueries(database.dsl()),
             new TickPlanner(settings.planner(actor)),
             actor,
@@ -149,8 +148,7 @@ public final class TriggerService implements AutoCloseable {
     releaser =
         new DependencyReleaser(
             new TriggerQueries(database.dsl()),
-            instances,
-            new OperatorQueries(database.dsl()),
+            windows,
             new DependencyQueries(database.dsl()),
             actor,
             clock,
@@ -167,7 +165,7 @@ public final class TriggerService implements AutoCloseable {
             common.kafka(),
             EVENTS_GROUP,
             new TriggerQueries(database.dsl()),
-            instances,
+            windows,
             actor,
             clock,
             dispatcher::submit,
@@ -185,7 +183,7 @@ public final class TriggerService implements AutoCloseable {
     conditions =
         new ConditionPoller(
             new TriggerQueries(database.dsl()),
-            instances,
+            windows,
             new ConditionStore(database.dsl()),
             ConditionRegistry.load(TriggerService.class.getClassLoader()),
             actor,

@@ -13,7 +13,7 @@ import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.Tasks;
@@ -49,14 +49,14 @@ class TriggerServiceTest {
   private final String topic = "trigger-test-" + UUID.randomUUID().toString().substring(0, 8);
   private DbSettings dbSettings;
   private Database db;
-  private InstanceStore instances;
+  private OperatorStore instances;
 
   @BeforeEach
   void database() {
     dbSettings = TestDatabase.settings("trigger_service");
     db = Database.open(dbSettings);
     toClose.add(db);
-    instances = new InstanceStore(db.dsl());
+    instances = new OperatorStore(db.dsl());
     // Created up front, as a deployment does; see DevStack.createTopic for why not auto-created.
     DevStack.shared().createTopic(topic, 2);
   }

@@ -13,8 +13,8 @@ import dev.carillon.model.task.TriggerKind;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.ConditionStore.State;
 import dev.carillon.store.Decision;
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.TaskCache;
 import java.time.Clock;
 import java.time.Instant;
@@ -52,7 +52,7 @@ public final class ConditionPoller {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
   private final TaskCache tasks;
-  private final InstanceStore instances;
+  private final WindowStore windows;
   private final ConditionStore states;
   private final ConditionRegistry registry;
   private final String actor;
@@ -70,7 +70,7 @@ public final class ConditionPoller {
    */
   public ConditionPoller(
       TriggerQueries queries,
-      InstanceStore instances,
+      WindowStore windows,
       ConditionStore states,
       ConditionRegistry registry,
       String actor,
@@ -78,7 +78,7 @@ public final class ConditionPoller {
       Consumer<List<Instance>> dispatch,
       BooleanSupplier mayCommit) {
     this.tasks = new TaskCache(queries);
-    this.instances = Objects.requireNonNull(instances, "instances");
+    this.windows = Objects.requireNonNull(windows, "windows");
     this.states = Objects.requireNonNull(states, "states");
     this.registry = Objects.requireNonNull(registry, "registry");
     this.actor = Objects.requireNonNull(actor, "actor");
@@ -162,8 +162,8 @@ public final class ConditionPoller {
     if (fire) {
       reason = reason + "; fired";
       created =
-          instances
-              .insertAll(
+          windows
+              .create(
                   List.of(
                       NewInstance.pending(
                           t.id(),
@@ -177,7 +177,7 @@ public final class ConditionPoller {
               .filter(i -> i.status() == InstanceStatus.PENDING)
               .findFirst();
     }
-    instances.recordDecisions(List.of(new Decision(t.id(), window.key(), null, actor, reason)));
+    windows.recordDecisions(List.of(new Decision(t.id(), window.key(), null, actor, reason)));
     states.save(t.id(), new State(window.key(), slot, run));
     return created;
   }

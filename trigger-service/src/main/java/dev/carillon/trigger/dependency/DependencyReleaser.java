@@ -10,9 +10,8 @@ import dev.carillon.model.task.TaskGraph;
 import dev.carillon.store.Decision;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.DependencyQueries.Completion;
-import dev.carillon.store.InstanceStore;
-import dev.carillon.store.OperatorQueries;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.TaskCache;
 import java.time.Clock;
 import java.time.Duration;
@@ -76,8 +75,7 @@ public final class DependencyReleaser {
 
   private final TaskCache tasks;
   private final TriggerQueries queries;
-  private final InstanceStore instances;
-  private final OperatorQueries operator;
+  private final WindowStore windows;
   private final DependencyQueries deps;
   private final String actor;
   private final Clock clock;
@@ -103,9 +101,8 @@ public final class DependencyReleaser {
 
   /**
    * @param queries task change detection and window lookups
-   * @param instances inserts and decisions
-   * @param operator re-runs of finished downstream windows
-   * @param deps completions and the offset
+   * @param windows inserts, decisions and re-runs of finished downstream windows
+   * @param deps completions, the offset and the database clock
    * @param actor who the event log names
    * @param clock the scheduled time of created instances
    * @param dispatch receives new and re-run PENDING instances; must not block
@@ -113,8 +110,7 @@ public final class DependencyReleaser {
    */
   public DependencyReleaser(
       TriggerQueries queries,
-      InstanceStore instances,
-      OperatorQueries operator,
+      WindowStore windows,
       DependencyQueries deps,
       String actor,
       Clock clock,
@@ -122,8 +118,7 @@ public final class DependencyReleaser {
       BooleanSupplier mayCommit) {
     this.queries = Objects.requireNonNull(queries, "queries");
     this.tasks = new TaskCache(queries);
-    this.instances = Objects.requireNonNull(instances, "instances");
-    this.operator = Objects.requireNonNull(operator, "operator");
+    this.windows = Objects.requireNonNull(windows, "windows");
     this.deps = Objects.requireNonNull(deps, "deps");
     this.actor = Objects.requireNonNull(actor, "actor");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -220,7 +215,7 @@ public final class DependencyReleaser {
     if (handled.isEmpty()) {
       return;
     }
-    Instant settled = instances.dbNow().minus(SETTLE);
+    Instant settled = deps.dbNow().minus(SETTLE);
     long next = offset;
     while (!handled.isEmpty() && handled.firstEntry().getValue().isBefore(settled)) {
       next = handled.pollFirstEntry().getKey();
@@ -252,7 +247,7 @@ public final class DependencyReleaser {
     if (byTarget.isEmpty()) {
       return;
     }
-    Map<String, Instance> windows = queries.windows(lookups);
+    Map<String, Instance> found = queries.windows(lookups);
     List<NewInstance> rows = new ArrayList<>();
     List<Decision> decisions = new ArrayList<>();
     List<Instance> toRerun = new ArrayList<>();
@@ -261,8 +256,8 @@ public final class DependencyReleaser {
       Target t = targets.get(e.getKey());
       Completion c = e.getValue();
       TaskDefinition down = t.task();
-      Instance existing = windows.get(e.getKey());
-      Instance source = windows.get(c.taskId() + "/" + t.windowKey());
+      Instance existing = found.get(e.getKey());
+      Instance source = found.get(c.taskId() + "/" + t.windowKey());
       if (source == null) {
         continue; // the upstream row was archived meanwhile; nothing to copy the window from
       }
@@ -270,7 +265,7 @@ public final class DependencyReleaser {
       String blocker = null;
       String waiting = null;
       for (String up : down.after()) {
-        Instance u = windows.get(up + "/" + t.windowKey());
+        Instance u = found.get(up + "/" + t.windowKey());
         if (u == null) {
           waiting = waiting == null ? "waiting for upstream " + up + " (no instance)" : waiting;
         } else if (u.status() == InstanceStatus.SUCCESS) {
@@ -326,13 +321,11 @@ public final class DependencyReleaser {
     if (!mayCommit.getAsBoolean()) {
       return;
     }
-    created.addAll(instances.insertAll(rows, actor));
-    instances.recordDecisions(decisions);
+    created.addAll(windows.create(rows, actor));
+    windows.recordDecisions(decisions);
     for (Instance i : toRerun) {
       String reason = "upstreams of window " + i.windowKey() + " succeeded again; re-run";
-      if (operator.rerun(i, actor, reason)) {
-        instances.find(i.id()).ifPresent(rerun::add);
-      }
+      windows.rerun(i, actor, reason).ifPresent(rerun::add);
     }
     if (!created.isEmpty() || !rerun.isEmpty()) {
       log.info(

@@ -3,7 +3,7 @@ package dev.carillon.trigger.dispatch;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.model.instance.Instance;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.TriggerMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The tick hands over the instances it created ({@link #submit}); every {@code sweepEvery} the
  * dispatcher also asks the database for PENDING instances never dispatched, or dispatched more than
- * {@code redispatchAfter} ago ({@link InstanceStore#undispatched}), and publishes those: that is
- * how instances created while Kafka was down, or by a leader that died before publishing, get out.
- * A message may therefore be published twice; the workers' claim is a compare-and-set, so that is
+ * {@code redispatchAfter} ago ({@link WindowStore#undispatched}), and publishes those: that is how
+ * instances created while Kafka was down, or by a leader that died before publishing, get out. A
+ * message may therefore be published twice; the workers' claim is a compare-and-set, so that is
  * harmless.
  *
  * <p>Lifecycle: {@link #start()} once, {@link #close()} once (idempotent). Thread-safe.
@@ -56,7 +56,7 @@ public final class Dispatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
 
   private final InstancePublisher publisher;
-  private final InstanceStore store;
+  private final WindowStore store;
   private final Clock clock;
   private final Duration redispatchAfter;
   private final Duration sweepEvery;
@@ -79,7 +79,7 @@ public final class Dispatcher implements AutoCloseable {
    */
   public Dispatcher(
       InstancePublisher publisher,
-      InstanceStore store,
+      WindowStore store,
       Clock clock,
       Duration redispatchAfter,
       Duration sweepEvery,

@@ -8,8 +8,8 @@ import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TriggerKind;
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.TaskCache;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -60,7 +60,7 @@ public final class EventConsumer {
   private final KafkaSettings kafka;
   private final String groupId;
   private final TaskCache tasks;
-  private final InstanceStore instances;
+  private final WindowStore windows;
   private final String actor;
   private final Clock clock;
   private final Consumer<List<Instance>> dispatch;
@@ -99,7 +99,7 @@ public final class EventConsumer {
       KafkaSettings kafka,
       String groupId,
       TriggerQueries queries,
-      InstanceStore instances,
+      WindowStore windows,
       String actor,
       Clock clock,
       Consumer<List<Instance>> dispatch,
@@ -109,7 +109,7 @@ public final class EventConsumer {
     this.kafka = Objects.requireNonNull(kafka, "kafka");
     this.groupId = Objects.requireNonNull(groupId, "groupId");
     this.tasks = new TaskCache(queries);
-    this.instances = Objects.requireNonNull(instances, "instances");
+    this.windows = Objects.requireNonNull(windows, "windows");
     this.actor = Objects.requireNonNull(actor, "actor");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
@@ -221,7 +221,7 @@ public final class EventConsumer {
     List<NewInstance> rows = new ArrayList<>(planned.values());
     List<Instance> created = new ArrayList<>();
     for (int i = 0; i < rows.size(); i += CHUNK) {
-      created.addAll(instances.insertAll(rows.subList(i, Math.min(rows.size(), i + CHUNK)), actor));
+      created.addAll(windows.create(rows.subList(i, Math.min(rows.size(), i + CHUNK)), actor));
     }
     coalesced += rows.size() - created.size();
     // Only now that the instances are committed may Kafka forget the records.

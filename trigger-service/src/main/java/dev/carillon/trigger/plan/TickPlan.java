@@ -10,7 +10,7 @@ import java.util.TreeMap;
 /**
  * What one tick wants written, as values: the rows to insert (the UNIQUE index still decides), the
  * decisions that create nothing, and each task's new cursor. Applied atomically by {@code
- * InstanceStore.commitTick}.
+ * WindowStore.commitTick}.
  *
  * @param rows new PENDING and SKIPPED instances, per task oldest first, tasks in id order
  * @param decisions decisions that create no row ("task paused", "window exists, status X")

@@ -3,7 +3,7 @@ package dev.carillon.trigger.tick;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.store.Decision;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.plan.TickPlan;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ import java.util.function.Consumer;
 
 /**
  * Writes a {@link TickPlan} as several transactions of whole tasks ({@link
- * InstanceStore#commitTick}), committed on up to {@code threads} connections at once.
+ * WindowStore#commitTick}), committed on up to {@code threads} connections at once.
  *
  * <p>Each chunk holds every row, decision and cursor of its tasks, so a chunk is correct on its
  * own: the UNIQUE window index decides which rows exist and a cursor only moves forward, whatever
@@ -64,19 +64,18 @@ final class ChunkCommitter {
   record Chunk(
       List<NewInstance> rows, List<Decision> decisions, SortedMap<String, Instant> cursors) {}
 
-  private final InstanceStore instances;
+  private final WindowStore windows;
   private final String actor;
   private final int maxChunk;
   private final int parallelFrom;
   private final int threads;
   private final ThreadPoolExecutor pool;
 
-  ChunkCommitter(InstanceStore instances, String actor) {
-    this(instances, actor, MAX_CHUNK, PARALLEL_FROM, DEFAULT_THREADS);
+  ChunkCommitter(WindowStore windows, String actor) {
+    this(windows, actor, MAX_CHUNK, PARALLEL_FROM, DEFAULT_THREADS);
   }
 
-  ChunkCommitter(
-      InstanceStore instances, String actor, int maxChunk, int parallelFrom, int threads) {
+  ChunkCommitter(WindowStore windows, String actor, int maxChunk, int parallelFrom, int threads) {
     if (maxChunk < 1 || parallelFrom < 1 || threads < 1) {
       throw new IllegalArgumentException(
           "maxChunk, parallelFrom and threads must be >= 1, were "
@@ -86,7 +85,7 @@ final class ChunkCommitter {
               + ", "
               + threads);
     }
-    this.instances = Objects.requireNonNull(instances, "instances");
+    this.windows = Objects.requireNonNull(windows, "windows");
     this.actor = Objects.requireNonNull(actor, "actor");
     this.maxChunk = maxChunk;
     this.parallelFrom = parallelFrom;
@@ -170,7 +169,7 @@ final class ChunkCommitter {
   }
 
   private List<Instance> commit(Chunk c) {
-    return instances.commitTick(c.rows(), c.decisions(), c.cursors(), actor);
+    return windows.commitTick(c.rows(), c.decisions(), c.cursors(), actor);
   }
 
   /**

@@ -6,9 +6,9 @@ import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.plan.DecisionKind;
 import dev.carillon.trigger.plan.SkipReason;
 import dev.carillon.trigger.plan.TaskTickSummary;
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * The trigger's tick: load the task definitions (cached), find the tasks with a fire time in {@code
  * (cursor, now]}, read their live instances in one query, {@link TickPlanner plan}, and commit
  * rows, decisions and cursors, each task's in one transaction ({@link ChunkCommitter}, {@link
- * InstanceStore#commitTick}). New PENDING instances go to the dispatcher as each chunk commits, and
+ * WindowStore#commitTick}). New PENDING instances go to the dispatcher as each chunk commits, and
  * it publishes them on its own thread.
  *
  * <p>{@link #tickOnce()} runs one tick now (tests move a settable clock and call it); {@link
@@ -53,7 +53,7 @@ public final class TriggerLoop {
   private final TaskCache tasks;
   private final ChunkCommitter committer;
   private final TaskStore taskStore;
-  private final InstanceStore instances;
+  private final WindowStore windows;
   private final TriggerQueries queries;
   private final TickPlanner planner;
   private final String actor;
@@ -79,7 +79,7 @@ public final class TriggerLoop {
 
   /**
    * @param taskStore for the stored cursors
-   * @param instances for the commit
+   * @param windows for the commit
    * @param queries for task change detection, live instances and no-op windows
    * @param planner the rules
    * @param actor who the event log names, e.g. {@code trigger:host:42}
@@ -92,7 +92,7 @@ public final class TriggerLoop {
    */
   public TriggerLoop(
       TaskStore taskStore,
-      InstanceStore instances,
+      WindowStore windows,
       TriggerQueries queries,
       TickPlanner planner,
       String actor,
@@ -103,11 +103,11 @@ public final class TriggerLoop {
       BooleanSupplier mayCommit) {
     this.tasks = new TaskCache(queries);
     this.taskStore = Objects.requireNonNull(taskStore, "taskStore");
-    this.instances = Objects.requireNonNull(instances, "instances");
+    this.windows = Objects.requireNonNull(windows, "windows");
     this.queries = Objects.requireNonNull(queries, "queries");
     this.planner = Objects.requireNonNull(planner, "planner");
     this.actor = Objects.requireNonNull(actor, "actor");
-    this.committer = new ChunkCommitter(instances, actor);
+    this.committer = new ChunkCommitter(windows, actor);
     this.clock = Objects.requireNonNull(clock, "clock");
     if (tickInterval == null || tickInterval.compareTo(Duration.ofMillis(100)) < 0) {
       throw new IllegalArgumentException(
@@ -268,7 +268,7 @@ public final class TriggerLoop {
       decisions.add(
           new Decision(m.getKey(), m.getValue(), i == null ? null : i.id(), actor, reason));
     }
-    instances.recordDecisions(decisions);
+    windows.recordDecisions(decisions);
     return decisions;
   }
 

@@ -9,9 +9,10 @@ import dev.carillon.model.instance.Origin;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
@@ -31,14 +32,14 @@ class ConditionPollerTest {
   private static final Instant H08 = Instant.parse("2026-11-29T08:00:00Z");
 
   private Database db;
-  private InstanceStore instances;
+  private OperatorStore instances;
   private final SettableClock clock = new SettableClock(H08);
   private final List<Instance> dispatched = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void open() {
     db = TestDatabase.fresh("conditions");
-    instances = new InstanceStore(db.dsl());
+    instances = new OperatorStore(db.dsl());
     new TaskStore(db.dsl())
         .applyAll(
             List.of(
@@ -58,7 +59,7 @@ class ConditionPollerTest {
   private ConditionPoller poller(String actor) {
     return new ConditionPoller(
         new TriggerQueries(db.dsl()),
-        instances,
+        new WindowStore(db.dsl()),
         new ConditionStore(db.dsl()),
         ConditionRegistry.load(getClass().getClassLoader()),
         actor,

@@ -13,12 +13,14 @@ import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Completion;
 import dev.carillon.store.Database;
 import dev.carillon.store.DependencyQueries;
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.Lease;
-import dev.carillon.store.OperatorQueries;
+import dev.carillon.store.LeaseStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.Outcome;
+import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
@@ -48,7 +50,10 @@ class DependencyChainTest {
   private static final List<String> DAYS = List.of("2026-11-27", "2026-11-28", "2026-11-29");
 
   private Database db;
-  private InstanceStore instances;
+  private OperatorStore instances;
+  private WindowStore windows;
+  private LeaseStore leases;
+  private RetryStore retries;
   private TaskStore tasks;
   private final List<Instance> dispatched = new CopyOnWriteArrayList<>();
   private final SettableClock clock = new SettableClock(Instant.parse("2026-11-30T00:00:00Z"));
@@ -56,7 +61,10 @@ class DependencyChainTest {
   @BeforeEach
   void open() {
     db = TestDatabase.fresh("deps");
-    instances = new InstanceStore(db.dsl());
+    instances = new OperatorStore(db.dsl());
+    windows = new WindowStore(db.dsl());
+    leases = new LeaseStore(db.dsl());
+    retries = new RetryStore(db.dsl());
     tasks = new TaskStore(db.dsl());
     tasks.applyAll(
         List.of(
@@ -77,8 +85,7 @@ class DependencyChainTest {
   private DependencyReleaser releaser(String actor) {
     return new DependencyReleaser(
         new TriggerQueries(db.dsl()),
-        instances,
-        new OperatorQueries(db.dsl()),
+        windows,
         new DependencyQueries(db.dsl()),
         actor,
         clock,
@@ -88,8 +95,8 @@ class DependencyChainTest {
 
   /** Claims and completes one PENDING instance as a worker would. */
   private Instance run(Instance pending, Outcome outcome) {
-    Instance claimed = instances.claim(List.of(pending.id()), "w1").get(0);
-    assertThat(instances.complete(new Lease(claimed.id(), claimed.attempt()), outcome, "worker:w1"))
+    Instance claimed = leases.claim(List.of(pending.id()), "w1").get(0);
+    assertThat(leases.complete(new Lease(claimed.id(), claimed.attempt()), outcome, "worker:w1"))
         .isTrue();
     return instances.find(claimed.id()).orElseThrow();
   }
@@ -102,16 +109,18 @@ class DependencyChainTest {
   void c_runs_once_per_window_after_b_after_as_retry() {
     DependencyReleaser releaser = releaser("trigger:1");
     for (String day : DAYS) {
-      instances.insertAll(List.of(Tasks.pending("a", day, TIMEOUT)), "test");
+      windows.create(List.of(Tasks.pending("a", day, TIMEOUT)), "test");
     }
     for (String day : DAYS) {
       Instance a = window("a", day);
       // A fails once: nothing is released while it is FAILED, RETRY_WAIT or PENDING again.
       Instance failed = run(a, Outcome.failure("flaky tool", false));
       assertThat(releaser.releaseOnce().created()).isEmpty();
-      assertThat(instances.scheduleRetry(failed, instances.dbNow(), null, "retry", "retry 1 of 2"))
+      assertThat(
+              retries.scheduleRetry(
+                  failed, new DependencyQueries(db.dsl()).dbNow(), null, "retry", "retry 1 of 2"))
           .isTrue();
-      assertThat(instances.promoteDueRetries(10, "retry")).hasSize(1);
+      assertThat(retries.promoteDueRetries(10, "retry")).hasSize(1);
       assertThat(releaser.releaseOnce().created()).isEmpty();
       assertThat(instances.findByWindow("b", day)).isEmpty();
 
@@ -152,9 +161,9 @@ class DependencyChainTest {
   void a_dead_upstream_skips_the_chain_and_its_rerun_releases_it_again() {
     DependencyReleaser releaser = releaser("trigger:1");
     String day = DAYS.get(0);
-    instances.insertAll(List.of(Tasks.pending("a", day, TIMEOUT)), "test");
+    windows.create(List.of(Tasks.pending("a", day, TIMEOUT)), "test");
     Instance failed = run(window("a", day), Outcome.failure("bad input", true));
-    assertThat(instances.markDead(failed, null, "retry", "not retryable")).isTrue();
+    assertThat(retries.markDead(failed, null, "retry", "not retryable")).isTrue();
 
     releaser.releaseOnce(); // b skipped
     releaser.releaseOnce(); // the skip of b cascades to c
@@ -164,8 +173,7 @@ class DependencyChainTest {
     assertThat(window("c", day).failReason()).isEqualTo("upstream b skipped");
 
     // An operator re-runs A's window; its success re-runs the skipped B, then C.
-    OperatorQueries operator = new OperatorQueries(db.dsl());
-    assertThat(operator.rerun(window("a", day), "operator", "fixed input")).isTrue();
+    assertThat(instances.rerun(window("a", day), "operator", "fixed input")).isPresent();
     run(window("a", day), Outcome.success("ok", false, null));
     DependencyReleaser.Pass pass = releaser.releaseOnce();
     assertThat(pass.rerun()).extracting(Instance::taskId).containsExactly("b");
@@ -191,7 +199,7 @@ class DependencyChainTest {
                 .build()));
     DependencyReleaser releaser = releaser("trigger:1");
     String day = DAYS.get(1);
-    instances.insertAll(
+    windows.create(
         List.of(Tasks.pending("a", day, TIMEOUT), Tasks.pending("x", day, TIMEOUT)), "test");
     run(window("a", day), Outcome.success("ok", false, null));
     assertThat(releaser.releaseOnce().created()).extracting(Instance::taskId).containsExactly("b");
@@ -210,9 +218,9 @@ class DependencyChainTest {
     DependencyReleaser releaser = releaser("trigger:1");
     String early = DAYS.get(0);
     String later = DAYS.get(1);
-    instances.insertAll(
+    windows.create(
         List.of(Tasks.pending("a", early, TIMEOUT), Tasks.pending("a", later, TIMEOUT)), "test");
-    Instance first = instances.claim(List.of(window("a", early).id()), "w1").get(0);
+    Instance first = leases.claim(List.of(window("a", early).id()), "w1").get(0);
     CountDownLatch written = new CountDownLatch(1);
     CountDownLatch commit = new CountDownLatch(1);
     // The early window's completion takes its event id first but commits last.
@@ -223,7 +231,7 @@ class DependencyChainTest {
                     .transaction(
                         cfg -> {
                           assertThat(
-                                  new InstanceStore(cfg.dsl())
+                                  new LeaseStore(cfg.dsl())
                                       .complete(
                                           new Lease(first.id(), first.attempt()),
                                           Outcome.success("ok", false, null),
@@ -255,7 +263,7 @@ class DependencyChainTest {
     tasks.applyAll(List.of(Tasks.daily("b").build(), Tasks.daily("c").build()));
     DependencyReleaser releaser = releaser("trigger:1");
     String before = DAYS.get(0);
-    instances.insertAll(List.of(Tasks.pending("a", before, TIMEOUT)), "test");
+    windows.create(List.of(Tasks.pending("a", before, TIMEOUT)), "test");
     run(window("a", before), Outcome.success("ok", false, null));
 
     DependencyReleaser.Pass idle = releaser.releaseOnce();
@@ -276,7 +284,7 @@ class DependencyChainTest {
         .as("a's completion before b depended on it releases nothing")
         .isEmpty();
     String after = DAYS.get(1);
-    instances.insertAll(List.of(Tasks.pending("a", after, TIMEOUT)), "test");
+    windows.create(List.of(Tasks.pending("a", after, TIMEOUT)), "test");
     run(window("a", after), Outcome.success("ok", false, null));
     assertThat(releaser.releaseOnce().created())
         .extracting(Instance::taskId, Instance::windowKey)
@@ -293,9 +301,9 @@ class DependencyChainTest {
     for (int i = 0; i < n; i++) {
       rows.add(Tasks.pendingKey("a", "k" + i, TIMEOUT));
     }
-    instances.insertAll(rows, "test");
+    windows.create(rows, "test");
     List<Instance> claimed =
-        instances.claim(
+        leases.claim(
             db.dsl()
                 .select(TASK_INSTANCE.ID)
                 .from(TASK_INSTANCE)
@@ -310,7 +318,7 @@ class DependencyChainTest {
                     new Completion(
                         new Lease(i.id(), i.attempt()), Outcome.success("ok", false, null)))
             .toList();
-    assertThat(instances.completeAll(ends, "worker:w1")).hasSize(n);
+    assertThat(leases.completeAll(ends, "worker:w1")).hasSize(n);
 
     DependencyReleaser releaser = releaser("trigger:1");
     DependencyReleaser.Pass pass = releaser.releaseOnce();

@@ -10,8 +10,10 @@ import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.Database;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.LeaseStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
+import dev.carillon.store.WindowStore;
 import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
 import dev.carillon.trigger.tick.TriggerMetrics;
@@ -30,12 +32,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Timeout(120)
 class DispatcherTest {
   private static Database db;
-  private static InstanceStore instances;
+  private static OperatorStore instances;
+  private static WindowStore windows;
 
   @BeforeAll
   static void open() {
     db = TestDatabase.fresh("dispatch");
-    instances = new InstanceStore(db.dsl());
+    instances = new OperatorStore(db.dsl());
+    windows = new WindowStore(db.dsl());
     new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily("stamped").build()));
   }
 
@@ -47,12 +51,12 @@ class DispatcherTest {
   @Test
   void a_published_row_is_stamped_after_the_delay_unless_a_worker_claimed_it_first() {
     Instance waiting =
-        instances
-            .insertAll(List.of(Tasks.pending("stamped", "2026-11-01", Duration.ofMinutes(5))), "t")
+        windows
+            .create(List.of(Tasks.pending("stamped", "2026-11-01", Duration.ofMinutes(5))), "t")
             .get(0);
     Instance claimedSoon =
-        instances
-            .insertAll(List.of(Tasks.pending("stamped", "2026-11-02", Duration.ofMinutes(5))), "t")
+        windows
+            .create(List.of(Tasks.pending("stamped", "2026-11-02", Duration.ofMinutes(5))), "t")
             .get(0);
     String topic = "dispatch-" + UUID.randomUUID();
     DevStack.shared().createTopic(topic, 2);
@@ -62,7 +66,7 @@ class DispatcherTest {
         Dispatcher dispatcher =
             new Dispatcher(
                 publisher,
-                instances,
+                windows,
                 Clock.systemUTC(),
                 Duration.ofMinutes(1),
                 Duration.ofMinutes(10),
@@ -72,7 +76,7 @@ class DispatcherTest {
       long submitted = System.nanoTime();
       dispatcher.submit(List.of(waiting, claimedSoon));
       // A worker claims one of them as soon as it is published (here: at once).
-      assertThat(instances.claim(List.of(claimedSoon.id()), "worker-1")).hasSize(1);
+      assertThat(new LeaseStore(db.dsl()).claim(List.of(claimedSoon.id()), "worker-1")).hasSize(1);
 
       await()
           .atMost(Duration.ofSeconds(30))

@@ -10,9 +10,10 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.TestDatabase;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -39,7 +40,7 @@ class EventConsumerTest {
   private static final Instant T0 = Instant.parse("2026-11-29T08:00:00Z");
 
   private Database db;
-  private InstanceStore instances;
+  private OperatorStore instances;
   private EventConsumer consumer;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final List<Instance> dispatched = new CopyOnWriteArrayList<>();
@@ -49,14 +50,14 @@ class EventConsumerTest {
   @BeforeEach
   void open() {
     db = TestDatabase.fresh("events");
-    instances = new InstanceStore(db.dsl());
+    instances = new OperatorStore(db.dsl());
     topic = "orders-" + UUID.randomUUID();
     consumer =
         new EventConsumer(
             kafka,
             "test-" + topic,
             new TriggerQueries(db.dsl()),
-            instances,
+            new WindowStore(db.dsl()),
             "trigger:1",
             new SettableClock(T0),
             dispatched::addAll,

@@ -10,8 +10,9 @@ import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.Decision;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
+import dev.carillon.store.WindowStore;
 import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
 import dev.carillon.trigger.plan.TickCounts;
@@ -42,13 +43,15 @@ class ChunkCommitterTest {
 
   private Database db;
   private TaskStore tasks;
-  private InstanceStore instances;
+  private OperatorStore instances;
+  private WindowStore windows;
 
   @BeforeEach
   void openDatabase() {
     db = TestDatabase.fresh("chunk_commit");
     tasks = new TaskStore(db.dsl());
-    instances = new InstanceStore(db.dsl());
+    instances = new OperatorStore(db.dsl());
+    windows = new WindowStore(db.dsl());
   }
 
   @AfterEach
@@ -91,7 +94,7 @@ class ChunkCommitterTest {
   void parallel_chunks_create_every_window_once_with_its_event_and_cursor() {
     List<String> ids = ids("par", 40);
     apply(ids);
-    ChunkCommitter committer = new ChunkCommitter(instances, "trigger:a", 7, 1, 2);
+    ChunkCommitter committer = new ChunkCommitter(windows, "trigger:a", 7, 1, 2);
 
     List<List<Instance>> handedOver = new CopyOnWriteArrayList<>();
     List<Instance> created = committer.commit(plan(ids, 1), handedOver::add);
@@ -116,8 +119,8 @@ class ChunkCommitterTest {
     List<String> ids = ids("race", 60);
     apply(ids);
     TickPlan plan = plan(ids, 1);
-    ChunkCommitter a = new ChunkCommitter(instances, "trigger:a", 9, 1, 2);
-    ChunkCommitter b = new ChunkCommitter(instances, "trigger:b", 13, 1, 2);
+    ChunkCommitter a = new ChunkCommitter(windows, "trigger:a", 9, 1, 2);
+    ChunkCommitter b = new ChunkCommitter(windows, "trigger:b", 13, 1, 2);
     ExecutorService pool = Executors.newFixedThreadPool(2);
     List<Instance> created = new ArrayList<>();
     try {
@@ -147,7 +150,7 @@ class ChunkCommitterTest {
     String ghost = "fail-0149-ghost-" + "x".repeat(64);
     List<String> withGhost = new ArrayList<>(ids);
     withGhost.add(ghost);
-    ChunkCommitter committer = new ChunkCommitter(instances, "trigger:a", 4, 1, 2);
+    ChunkCommitter committer = new ChunkCommitter(windows, "trigger:a", 4, 1, 2);
 
     List<Instance> handedOver = new CopyOnWriteArrayList<>();
     assertThatThrownBy(() -> committer.commit(plan(withGhost, 1), handedOver::addAll))

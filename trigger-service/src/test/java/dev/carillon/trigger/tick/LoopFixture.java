@@ -3,9 +3,11 @@ package dev.carillon.trigger.tick;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.LeaseStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
+import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.plan.PlannerSettings;
 import dev.carillon.trigger.plan.TickPlanner;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -18,7 +20,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class LoopFixture {
   final Database db;
   final TaskStore tasks;
-  final InstanceStore instances;
+  final OperatorStore instances;
+  final LeaseStore leases;
   final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   final List<Instance> dispatched = new CopyOnWriteArrayList<>();
   final TriggerLoop loop;
@@ -26,11 +29,12 @@ final class LoopFixture {
   LoopFixture(Database db, Clock clock, String actor) {
     this.db = db;
     this.tasks = new TaskStore(db.dsl());
-    this.instances = new InstanceStore(db.dsl());
+    this.instances = new OperatorStore(db.dsl());
+    this.leases = new LeaseStore(db.dsl());
     this.loop =
         new TriggerLoop(
             tasks,
-            instances,
+            new WindowStore(db.dsl()),
             new TriggerQueries(db.dsl()),
             new TickPlanner(PlannerSettings.defaults(actor)),
             actor,

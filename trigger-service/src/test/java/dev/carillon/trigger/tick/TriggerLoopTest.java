@@ -68,7 +68,7 @@ class TriggerLoopTest {
     assertThat(first.windowKey()).isEqualTo("2026-11-28");
     assertThat(first.status()).isEqualTo(InstanceStatus.PENDING);
     assertThat(f.dispatched).extracting(Instance::id).containsExactly(first.id());
-    assertThat(f.instances.claim(List.of(first.id()), "w1")).hasSize(1);
+    assertThat(f.leases.claim(List.of(first.id()), "w1")).hasSize(1);
 
     clock.set(Instant.parse("2026-11-28T20:00:00Z"));
     TickResult evening = f.loop.tickOnce();
@@ -99,7 +99,7 @@ class TriggerLoopTest {
     f.loop.tickOnce();
     clock.set(DAY1_0800);
     Instance first = single(f.loop.tickOnce().created());
-    f.instances.claim(List.of(first.id()), "w1");
+    f.leases.claim(List.of(first.id()), "w1");
 
     clock.set(DAY1_0800.plus(Duration.ofDays(1)));
     Instance second = single(f.loop.tickOnce().created());
@@ -120,7 +120,7 @@ class TriggerLoopTest {
     f.loop.tickOnce();
     clock.set(DAY1_0800);
     Instance first = single(f.loop.tickOnce().created());
-    f.instances.claim(List.of(first.id()), "w1");
+    f.leases.claim(List.of(first.id()), "w1");
 
     clock.set(Instant.parse("2026-11-28T20:00:00Z"));
     TickResult evening = f.loop.tickOnce();
@@ -148,8 +148,8 @@ class TriggerLoopTest {
     before.loop.tickOnce();
     clock.set(DAY1_0800);
     Instance first = single(before.loop.tickOnce().created());
-    before.instances.claim(List.of(first.id()), "w1");
-    before.instances.complete(
+    before.leases.claim(List.of(first.id()), "w1");
+    before.leases.complete(
         new dev.carillon.store.Lease(first.id(), 1),
         dev.carillon.store.Outcome.success("ok", false, null),
         "w1");
