@@ -7,9 +7,8 @@ import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.store.Database;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.LeaseStore;
 import dev.carillon.store.TaskStore;
-import dev.carillon.store.WorkerQueries;
 import dev.carillon.worker.consume.InstanceConsumer;
 import dev.carillon.worker.lease.Heartbeater;
 import dev.carillon.worker.plugin.PluginRegistry;
@@ -58,7 +57,7 @@ public final class WorkerService implements AutoCloseable {
   private final WorkerSettings settings;
   private final PluginRegistry plugins;
   private final Database db;
-  private final InstanceStore store;
+  private final LeaseStore store;
   private final PrometheusMeterRegistry registry;
   private final WorkerMetrics metrics;
   private final RunPool pool;
@@ -77,7 +76,7 @@ public final class WorkerService implements AutoCloseable {
     this.clock = clock;
     // Every worker statement finds its rows by primary key; see PRIMARY_KEY_PLANS for why.
     this.db = Database.open(settings.db(), Database.PRIMARY_KEY_PLANS);
-    this.store = new InstanceStore(db.dsl());
+    this.store = new LeaseStore(db.dsl());
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RunPool[] poolRef = new RunPool[1];
     this.metrics =
@@ -115,7 +114,6 @@ public final class WorkerService implements AutoCloseable {
             new KafkaConsumer<>(props),
             settings.topic(),
             store,
-            new WorkerQueries(db.dsl()),
             pool,
             metrics,
             settings.workerId(),

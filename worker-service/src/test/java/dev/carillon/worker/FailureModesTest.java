@@ -172,16 +172,16 @@ class FailureModesTest {
     kit.task("second-try", "counting", "{\"duration\":\"0s\"}");
     Instance created = kit.instance("second-try", "w1", Duration.ofSeconds(30));
     // Attempt 1 failed elsewhere and the retry service made the instance due again.
-    kit.instances.claim(List.of(created.id()), "worker-gone");
+    kit.leases.claim(List.of(created.id()), "worker-gone");
     assertThat(
-            kit.instances.complete(
+            kit.leases.complete(
                 new Lease(created.id(), 1), Outcome.failure("boom 1", false), "worker-gone"))
         .isTrue();
     assertThat(
-            kit.instances.scheduleRetry(
+            kit.retries.scheduleRetry(
                 kit.find(created.id()), Instant.parse("2000-01-01T00:00:00Z"), 1L, "retry", "1"))
         .isTrue();
-    assertThat(kit.instances.promoteDueRetries(100, "retry"))
+    assertThat(kit.retries.promoteDueRetries(100, "retry"))
         .extracting(Instance::id)
         .contains(created.id());
 

@@ -11,8 +11,11 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.LeaseStore;
+import dev.carillon.store.OperatorStore;
+import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
+import dev.carillon.store.WindowStore;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,7 +42,15 @@ final class WorkerTestKit implements AutoCloseable {
   final String prefix;
   final String dbUrl;
   final Database db;
-  final InstanceStore instances;
+
+  /** Reads of instances and their events, as an operator sees them. */
+  final OperatorStore instances;
+
+  /** What another worker and the retry service write, for tests that play them. */
+  final LeaseStore leases;
+
+  final RetryStore retries;
+  final WindowStore windows;
   final TaskStore tasks;
   final String topic;
   final String group;
@@ -53,7 +64,10 @@ final class WorkerTestKit implements AutoCloseable {
         Database.open(
             new DbSettings(dbUrl, stack.dbUser(), stack.dbPassword(), 4),
             DevStack.SESSION_TIME_ZONE_SQL);
-    this.instances = new InstanceStore(db.dsl());
+    this.instances = new OperatorStore(db.dsl());
+    this.leases = new LeaseStore(db.dsl());
+    this.retries = new RetryStore(db.dsl());
+    this.windows = new WindowStore(db.dsl());
     this.tasks = new TaskStore(db.dsl());
     String unique = UUID.randomUUID().toString().substring(0, 8);
     this.topic = "test." + prefix + "." + unique;
@@ -104,7 +118,7 @@ final class WorkerTestKit implements AutoCloseable {
 
   /** A PENDING instance of {@code taskId} with a lease/deadline of {@code timeout}. */
   Instance instance(String taskId, String key, Duration timeout) {
-    return instances.insertAll(List.of(Tasks.pendingKey(taskId, key, timeout)), "test").get(0);
+    return windows.create(List.of(Tasks.pendingKey(taskId, key, timeout)), "test").get(0);
   }
 
   void publish(Instance... list) {

@@ -4,8 +4,7 @@ import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstanceMessageCodec;
 import dev.carillon.kafka.MalformedMessageException;
 import dev.carillon.model.instance.ClaimedInstance;
-import dev.carillon.store.InstanceStore;
-import dev.carillon.store.WorkerQueries;
+import dev.carillon.store.LeaseStore;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
@@ -41,9 +40,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>a malformed record is logged with its partition and offset, counted and passed over;
- *   <li>the valid ids are claimed in one compare-and-set ({@link InstanceStore#claim}; a group of
- *       {@value #SPLIT_FROM} or more as two halves at once, each started as soon as it is claimed);
- *       an id whose claim is lost is dropped, counted and logged with the instance's current state;
+ *   <li>the valid ids are claimed in one compare-and-set ({@link LeaseStore#claimForRun}; a group
+ *       of {@value #SPLIT_FROM} or more as two halves at once, each started as soon as it is
+ *       claimed); an id whose claim is lost is dropped, counted and logged with the instance's
+ *       current state;
  *   <li>the claimed instances go to the {@link RunPool}, which reads their task definitions in one
  *       query and starts them as run slots free ({@code worker.prefetch} lets a claim take more
  *       than the free slots);
@@ -64,8 +64,7 @@ public final class InstanceConsumer implements Runnable {
 
   private final Consumer<String, byte[]> consumer;
   private final String topic;
-  private final InstanceStore store;
-  private final WorkerQueries queries;
+  private final LeaseStore store;
   private final RunPool pool;
   private final WorkerMetrics metrics;
   private final String workerId;
@@ -84,8 +83,7 @@ public final class InstanceConsumer implements Runnable {
   public InstanceConsumer(
       Consumer<String, byte[]> consumer,
       String topic,
-      InstanceStore store,
-      WorkerQueries queries,
+      LeaseStore store,
       RunPool pool,
       WorkerMetrics metrics,
       String workerId,
@@ -94,7 +92,6 @@ public final class InstanceConsumer implements Runnable {
     this.consumer = consumer;
     this.topic = topic;
     this.store = store;
-    this.queries = queries;
     this.pool = pool;
     this.metrics = metrics;
     this.workerId = workerId;
@@ -269,15 +266,15 @@ public final class InstanceConsumer implements Runnable {
       return;
     }
     metrics.lostClaims.increment(lost.size());
-    Map<Long, WorkerQueries.ClaimState> states;
+    Map<Long, LeaseStore.ClaimState> states;
     try {
-      states = queries.claimStates(lost.stream().map(c -> c.message().instanceId()).toList());
+      states = store.claimStates(lost.stream().map(c -> c.message().instanceId()).toList());
     } catch (RuntimeException e) {
       states = Map.of();
     }
     for (Candidate c : lost) {
       long id = c.message().instanceId();
-      WorkerQueries.ClaimState s = states.get(id);
+      LeaseStore.ClaimState s = states.get(id);
       String why;
       if (won.contains(id)) {
         why = "the same id appeared earlier in this batch and was claimed there";

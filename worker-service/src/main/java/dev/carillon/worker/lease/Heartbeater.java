@@ -1,7 +1,7 @@
 package dev.carillon.worker.lease;
 
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.Lease;
+import dev.carillon.store.LeaseStore;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
@@ -39,7 +39,7 @@ public final class Heartbeater implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Heartbeater.class);
 
-  private final InstanceStore store;
+  private final LeaseStore store;
   private final RunPool pool;
   private final WorkerMetrics metrics;
   private final String workerId;
@@ -55,7 +55,7 @@ public final class Heartbeater implements AutoCloseable {
    * @param fixedInterval a fixed interval, or empty for the adaptive one
    */
   public Heartbeater(
-      InstanceStore store,
+      LeaseStore store,
       RunPool pool,
       WorkerMetrics metrics,
       String workerId,

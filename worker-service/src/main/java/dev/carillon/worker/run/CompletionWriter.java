@@ -1,8 +1,8 @@
 package dev.carillon.worker.run;
 
 import dev.carillon.store.Completion;
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.Lease;
+import dev.carillon.store.LeaseStore;
 import dev.carillon.worker.WorkerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,10 +17,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes the ends of runs in groups, on its own thread: whatever ends are queued when the thread
- * comes round (at most {@code maxBatch}) go to the database in one {@link
- * InstanceStore#completeAll} transaction, each row still fenced by its attempt. Nothing waits for a
- * group to fill: ends that arrive while a group is being written form the next one. Whoever submits
- * an end gets a future that says whether its row was written.
+ * comes round (at most {@code maxBatch}) go to the database in one {@link LeaseStore#completeAll}
+ * transaction, each row still fenced by its attempt. Nothing waits for a group to fill: ends that
+ * arrive while a group is being written form the next one. Whoever submits an end gets a future
+ * that says whether its row was written.
  *
  * <p>While the database cannot be reached the group is tried again, with a short, growing pause,
  * and each end only until its lease length has passed since it was submitted (past it the retry
@@ -50,7 +50,7 @@ public final class CompletionWriter implements AutoCloseable {
     }
   }
 
-  private final InstanceStore store;
+  private final LeaseStore store;
   private final WorkerMetrics metrics;
   private final String actor;
   private final int maxBatch;
@@ -66,7 +66,7 @@ public final class CompletionWriter implements AutoCloseable {
    * @param actor the worker id, recorded in each end's event
    * @param maxBatch the most ends in one group
    */
-  public CompletionWriter(InstanceStore store, WorkerMetrics metrics, String actor, int maxBatch) {
+  public CompletionWriter(LeaseStore store, WorkerMetrics metrics, String actor, int maxBatch) {
     if (maxBatch < 1) {
       throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
     }

@@ -6,8 +6,8 @@ import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.Completion;
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.Lease;
+import dev.carillon.store.LeaseStore;
 import dev.carillon.store.Outcome;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
@@ -181,7 +181,7 @@ public final class RunPool implements AutoCloseable {
     }
   }
 
-  private final InstanceStore store;
+  private final LeaseStore store;
   private final TaskCache tasks;
   private final PluginRegistry plugins;
   private final WorkerMetrics metrics;
@@ -213,7 +213,7 @@ public final class RunPool implements AutoCloseable {
    * @param clock the worker's clock, for {@code startedAt} and {@code deadline}
    */
   public RunPool(
-      InstanceStore store,
+      LeaseStore store,
       TaskCache tasks,
       PluginRegistry plugins,
       WorkerMetrics metrics,
