@@ -20,8 +20,7 @@ import dev.carillon.retry.tuning.ConfigTopicListener;
 import dev.carillon.retry.tuning.Tuning;
 import dev.carillon.store.ArchiveStore;
 import dev.carillon.store.Database;
-import dev.carillon.store.DispatchStore;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -140,7 +139,7 @@ public final class RetryService implements AutoCloseable {
     resources.push(loop::shutdownNow);
     database = Database.open(settings.common().db());
     resources.push(database);
-    InstanceStore instances = new InstanceStore(database.dsl());
+    RetryStore store = new RetryStore(database.dsl());
     String actor = SERVICE + ":" + settings.common().instanceId();
 
     ConfigTopicListener.ensureTopic(
@@ -182,10 +181,10 @@ public final class RetryService implements AutoCloseable {
     webhook.ifPresent(resources::push);
 
     int batch = settings.batchSize();
-    timeouts = new TimeoutScanner(instances, metrics, batch, actor);
+    timeouts = new TimeoutScanner(store, metrics, batch, actor);
     decisions =
         new DecisionScanner(
-            instances,
+            store,
             new TaskStore(database.dsl()),
             tuning,
             random,
@@ -194,12 +193,10 @@ public final class RetryService implements AutoCloseable {
             clock,
             batch,
             actor);
-    DispatchStore dispatch = new DispatchStore(database.dsl());
-    dueRetries =
-        new DueRetryScanner(instances, dispatch, limiter, republisher, metrics, batch, actor);
+    dueRetries = new DueRetryScanner(store, limiter, republisher, metrics, batch, actor);
     stranded =
         new StrandedScanner(
-            dispatch,
+            store,
             limiter,
             republisher,
             metrics,

@@ -47,14 +47,14 @@ class ArchiveTest {
       ArchiveStore archive = new ArchiveStore(h.db.dsl());
       assertThat(archive.isArchived(oldSuccess)).isTrue();
       assertThat(archive.isArchived(oldDead)).isTrue();
-      assertThat(h.instances.find(oldSuccess)).isEmpty();
-      assertThat(h.instances.find(oldDead)).isEmpty();
+      assertThat(h.operator.find(oldSuccess)).isEmpty();
+      assertThat(h.operator.find(oldDead)).isEmpty();
       assertThat(h.liveEvents(oldSuccess)).isZero();
       assertThat(archive.archivedEventReasons(oldSuccess)).hasSize(eventsOfOldSuccess);
       assertThat(archive.archivedEventReasons(oldDead))
           .anyMatch(reason -> reason.contains("not retryable"));
-      assertThat(h.instances.find(recentSuccess)).isPresent();
-      assertThat(h.instances.find(oldButLive).map(Instance::status))
+      assertThat(h.operator.find(recentSuccess)).isPresent();
+      assertThat(h.operator.find(oldButLive).map(Instance::status))
           .contains(InstanceStatus.RUNNING);
       assertThat(h.liveEvents(recentSuccess)).isEqualTo(3);
       assertThat(archive.archivedCount()).isEqualTo(2);

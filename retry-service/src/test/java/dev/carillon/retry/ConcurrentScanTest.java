@@ -41,13 +41,13 @@ class ConcurrentScanTest {
       for (int i = 0; i < INSTANCES; i++) {
         rows.add(Tasks.pendingKey(task, "k" + i, Duration.ofMinutes(5)));
       }
-      List<Long> ids = h.instances.insertAll(rows, "test").stream().map(Instance::id).toList();
+      List<Long> ids = h.windows.create(rows, "test").stream().map(Instance::id).toList();
       ExecutorService pool = Executors.newFixedThreadPool(2);
       try {
         // Each round: every PENDING instance is claimed and fails, then both services race
         // through several passes at the same instant.
         for (int round = 0; round <= MAX_RETRIES; round++) {
-          for (Instance claimed : h.instances.claim(ids, "worker")) {
+          for (Instance claimed : h.leases.claim(ids, "worker")) {
             h.fail(claimed, "boom " + round, false);
           }
           for (int pass = 0; pass < 3; pass++) {
@@ -59,7 +59,7 @@ class ConcurrentScanTest {
       }
 
       for (long id : ids) {
-        List<InstanceEvent> events = h.instances.events(id);
+        List<InstanceEvent> events = h.operator.events(id);
         Map<Integer, Long> waitsPerAttempt = countPerAttempt(events, RETRY_WAIT);
         Map<Integer, Long> promotionsPerAttempt = countPerAttempt(events, PENDING);
         assertThat(waitsPerAttempt)

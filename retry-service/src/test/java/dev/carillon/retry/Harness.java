@@ -13,10 +13,12 @@ import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.Lease;
+import dev.carillon.store.LeaseStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.Outcome;
 import dev.carillon.store.TaskStore;
+import dev.carillon.store.WindowStore;
 import dev.carillon.testsupport.Tasks;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -46,7 +48,9 @@ final class Harness implements AutoCloseable {
   final DevStack stack = DevStack.shared();
   final String dbUrl;
   final Database db;
-  final InstanceStore instances;
+  final WindowStore windows;
+  final LeaseStore leases;
+  final OperatorStore operator;
   final TaskStore tasks;
   final String instancesTopic = "test.instances." + UUID.randomUUID();
   final String configTopic = "test.config." + UUID.randomUUID();
@@ -59,7 +63,9 @@ final class Harness implements AutoCloseable {
         Database.open(
             new DbSettings(dbUrl, stack.dbUser(), stack.dbPassword(), 8),
             DevStack.SESSION_TIME_ZONE_SQL);
-    instances = new InstanceStore(db.dsl());
+    windows = new WindowStore(db.dsl());
+    leases = new LeaseStore(db.dsl());
+    operator = new OperatorStore(db.dsl());
     tasks = new TaskStore(db.dsl());
     // Created up front, as a deployment does; see DevStack.createTopic for why not auto-created.
     stack.createTopic(instancesTopic, INSTANCE_PARTITIONS);
@@ -109,44 +115,44 @@ final class Harness implements AutoCloseable {
   }
 
   Instance newInstance(String taskId, String day, Duration timeout) {
-    return instances.insertAll(List.of(Tasks.pending(taskId, day, timeout)), "test").get(0);
+    return windows.create(List.of(Tasks.pending(taskId, day, timeout)), "test").get(0);
   }
 
   /** A worker claims the instance; fails the test if it is not PENDING. */
   Instance claim(long id, String worker) {
-    List<Instance> won = instances.claim(List.of(id), worker);
+    List<Instance> won = leases.claim(List.of(id), worker);
     if (won.size() != 1) {
       throw new AssertionError(
-          "worker " + worker + " could not claim instance " + id + ": " + instances.find(id));
+          "worker " + worker + " could not claim instance " + id + ": " + operator.find(id));
     }
     return won.get(0);
   }
 
   boolean fail(Instance claimed, String reason, boolean nonRetryable) {
-    return instances.complete(
+    return leases.complete(
         new Lease(claimed.id(), claimed.attempt()),
         Outcome.failure(reason, nonRetryable),
         claimed.workerId());
   }
 
   boolean succeed(Instance claimed) {
-    return instances.complete(
+    return leases.complete(
         new Lease(claimed.id(), claimed.attempt()),
         Outcome.success("ok", false, null),
         claimed.workerId());
   }
 
   InstanceStatus status(long id) {
-    return instances.find(id).orElseThrow().status();
+    return operator.find(id).orElseThrow().status();
   }
 
   Instance find(long id) {
-    return instances.find(id).orElseThrow();
+    return operator.find(id).orElseThrow();
   }
 
   /** Transitions of one instance into {@code to}. */
   List<InstanceEvent> transitionsTo(long id, InstanceStatus to) {
-    return instances.events(id).stream()
+    return operator.events(id).stream()
         .filter(e -> e.kind() == InstanceEvent.Kind.TRANSITION && e.to() == to)
         .toList();
   }

@@ -50,7 +50,7 @@ class RateLimitedRecoveryTest {
       for (int i = 0; i < TOTAL; i++) {
         rows.add(Tasks.pendingKey(task, "w" + i, Duration.ofMinutes(5)));
       }
-      List<Instance> created = h.instances.insertAll(rows, "test");
+      List<Instance> created = h.windows.create(rows, "test");
       // The outage: every one of them failed and is due for its retry now.
       h.db
           .dsl()
@@ -93,7 +93,7 @@ class RateLimitedRecoveryTest {
                       .collect(Collectors.toSet())
                       .containsAll(ids));
       assertThat(topic.messages).hasSize(TOTAL);
-      assertThat(h.instances.countByStatus(task)).containsEntry(InstanceStatus.PENDING, TOTAL);
+      assertThat(h.operator.countByStatus(task)).containsEntry(InstanceStatus.PENDING, TOTAL);
     }
   }
 }

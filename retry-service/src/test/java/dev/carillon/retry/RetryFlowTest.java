@@ -250,7 +250,7 @@ class RetryFlowTest {
     assertThat(h.succeed(rescued)).isTrue();
     // The zombie's late result is fenced off by the attempt number.
     assertThat(
-            h.instances.complete(
+            h.leases.complete(
                 new Lease(id, zombie.attempt()), Outcome.failure("late", false), "worker-gone"))
         .isFalse();
     Instance done = h.find(id);

@@ -9,9 +9,9 @@ import dev.carillon.model.tuning.EffectivePolicy;
 import dev.carillon.retry.RetryMetrics;
 import dev.carillon.retry.alert.DeadLetters;
 import dev.carillon.retry.tuning.Tuning;
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.LoadedTask;
 import dev.carillon.store.Outcome;
+import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
 import java.time.Clock;
 import java.util.HashMap;
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
 public final class DecisionScanner {
   private static final Logger log = LoggerFactory.getLogger(DecisionScanner.class);
 
-  private final InstanceStore instances;
+  private final RetryStore store;
   private final TaskStore tasks;
   private final Tuning tuning;
   private final RandomGenerator random;
@@ -48,7 +48,7 @@ public final class DecisionScanner {
   public record Result(int retried, int dead) {}
 
   public DecisionScanner(
-      InstanceStore instances,
+      RetryStore store,
       TaskStore tasks,
       Tuning tuning,
       RandomGenerator random,
@@ -57,7 +57,7 @@ public final class DecisionScanner {
       Clock clock,
       int batchSize,
       String actor) {
-    this.instances = instances;
+    this.store = store;
     this.tasks = tasks;
     this.tuning = tuning;
     this.random = random;
@@ -74,7 +74,7 @@ public final class DecisionScanner {
    * @param keepGoing checked before each instance; false stops the batch (leadership lost)
    */
   public Result scan(BooleanSupplier keepGoing) {
-    List<Instance> failed = instances.awaitingDecision(batchSize);
+    List<Instance> failed = store.awaitingDecision(batchSize);
     Map<String, LoadedTask> definitions = new HashMap<>();
     int retried = 0;
     int dead = 0;
@@ -110,11 +110,11 @@ public final class DecisionScanner {
       if (decision.isDead()) {
         // The row's fail_reason becomes the decision, so keep the last failure in it too.
         String stored = Outcome.clip(why + "; last failure: " + i.failReason());
-        if (instances.markDead(i, policy.version(), actor, stored)) {
+        if (store.markDead(i, policy.version(), actor, stored)) {
           dead++;
           deadLetters.report(i, why, policy, clock.instant());
         }
-      } else if (instances.scheduleRetry(
+      } else if (store.scheduleRetry(
           i, decision.retryAt().orElseThrow(), policy.version(), actor, why)) {
         retried++;
         metrics.retried();

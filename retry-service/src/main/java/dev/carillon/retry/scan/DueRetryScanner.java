@@ -5,8 +5,7 @@ import dev.carillon.retry.RetryMetrics;
 import dev.carillon.retry.ratelimit.RepublishLimiter;
 import dev.carillon.retry.ratelimit.RepublishLimiter.Verdict;
 import dev.carillon.retry.ratelimit.ScanBudget;
-import dev.carillon.store.DispatchStore;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.RetryStore;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,8 +20,7 @@ import java.util.List;
  * and counted, once.
  */
 public final class DueRetryScanner {
-  private final InstanceStore instances;
-  private final DispatchStore dispatch;
+  private final RetryStore store;
   private final RepublishLimiter limiter;
   private final Republisher republisher;
   private final RetryMetrics metrics;
@@ -33,15 +31,13 @@ public final class DueRetryScanner {
   public record Result(int promoted, int republished, int heldBack) {}
 
   public DueRetryScanner(
-      InstanceStore instances,
-      DispatchStore dispatch,
+      RetryStore store,
       RepublishLimiter limiter,
       Republisher republisher,
       RetryMetrics metrics,
       int batchSize,
       String actor) {
-    this.instances = instances;
-    this.dispatch = dispatch;
+    this.store = store;
     this.limiter = limiter;
     this.republisher = republisher;
     this.metrics = metrics;
@@ -52,14 +48,14 @@ public final class DueRetryScanner {
   /** One batch within {@code budget}. */
   public Result scan(ScanBudget budget) {
     int room = Math.min(batchSize, Math.min(budget.left(), limiter.globalAvailable()));
-    List<Instance> promoted = instances.promoteDueRetries(room, actor);
+    List<Instance> promoted = store.promoteDueRetries(room, actor);
     metrics.scanned(promoted.size());
     List<Instance> go = new ArrayList<>(promoted.size());
     int held = 0;
     if (room < batchSize) {
       // Due retries left waiting because the bucket or the pass had no room: make them visible.
       Verdict why = budget.left() <= room ? Verdict.HELD_SCAN_MAX : Verdict.HELD_GLOBAL;
-      int backlog = dispatch.countDueRetries();
+      int backlog = store.countDueRetries();
       metrics.heldBack(why, backlog);
       held += backlog;
     }
@@ -73,7 +69,7 @@ public final class DueRetryScanner {
       }
     }
     List<Long> acked = republisher.publish(go);
-    instances.markDispatched(acked);
+    store.markDispatched(acked);
     return new Result(promoted.size(), acked.size(), held);
   }
 }

@@ -5,7 +5,7 @@ import dev.carillon.retry.RetryMetrics;
 import dev.carillon.retry.ratelimit.RepublishLimiter;
 import dev.carillon.retry.ratelimit.RepublishLimiter.Verdict;
 import dev.carillon.retry.ratelimit.ScanBudget;
-import dev.carillon.store.DispatchStore;
+import dev.carillon.store.RetryStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,13 +13,13 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * PENDING instances no worker will hear about (see {@link DispatchStore}) → published again, within
- * the rate limits. The right to publish is claimed by a compare-and-set on {@code dispatched_at};
- * what Kafka does not acknowledge is unmarked and tried on the next pass. A duplicate message is
- * harmless: the workers' claim is a compare-and-set.
+ * PENDING instances no worker will hear about (see {@link RetryStore#stranded}) → published again,
+ * within the rate limits. The right to publish is claimed by a compare-and-set on {@code
+ * dispatched_at}; what Kafka does not acknowledge is unmarked and tried on the next pass. A
+ * duplicate message is harmless: the workers' claim is a compare-and-set.
  */
 public final class StrandedScanner {
-  private final DispatchStore dispatch;
+  private final RetryStore store;
   private final RepublishLimiter limiter;
   private final Republisher republisher;
   private final RetryMetrics metrics;
@@ -31,14 +31,14 @@ public final class StrandedScanner {
   public record Result(int republished, int heldBack) {}
 
   public StrandedScanner(
-      DispatchStore dispatch,
+      RetryStore store,
       RepublishLimiter limiter,
       Republisher republisher,
       RetryMetrics metrics,
       int batchSize,
       Duration undispatchedAfter,
       Duration strandedAfter) {
-    this.dispatch = dispatch;
+    this.store = store;
     this.limiter = limiter;
     this.republisher = republisher;
     this.metrics = metrics;
@@ -49,7 +49,7 @@ public final class StrandedScanner {
 
   /** One batch within {@code budget}. */
   public Result scan(ScanBudget budget) {
-    List<Instance> candidates = dispatch.stranded(undispatchedAfter, strandedAfter, batchSize);
+    List<Instance> candidates = store.stranded(undispatchedAfter, strandedAfter, batchSize);
     metrics.scanned(candidates.size());
     List<Long> admitted = new ArrayList<>();
     int held = 0;
@@ -62,12 +62,12 @@ public final class StrandedScanner {
         metrics.heldBack(v);
       }
     }
-    List<Instance> claimed = dispatch.claimForDispatch(admitted, undispatchedAfter, strandedAfter);
+    List<Instance> claimed = store.claimForDispatch(admitted, undispatchedAfter, strandedAfter);
     List<Long> acked = republisher.publish(claimed);
     Set<Long> lost = new HashSet<>();
     claimed.forEach(i -> lost.add(i.id()));
     acked.forEach(lost::remove);
-    dispatch.unmarkDispatched(lost);
+    store.unmarkDispatched(lost);
     return new Result(acked.size(), held);
   }
 }

@@ -2,7 +2,7 @@ package dev.carillon.retry.scan;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.retry.RetryMetrics;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.RetryStore;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,14 +14,13 @@ import org.slf4j.LoggerFactory;
 public final class TimeoutScanner {
   private static final Logger log = LoggerFactory.getLogger(TimeoutScanner.class);
 
-  private final InstanceStore instances;
+  private final RetryStore store;
   private final RetryMetrics metrics;
   private final int batchSize;
   private final String actor;
 
-  public TimeoutScanner(
-      InstanceStore instances, RetryMetrics metrics, int batchSize, String actor) {
-    this.instances = instances;
+  public TimeoutScanner(RetryStore store, RetryMetrics metrics, int batchSize, String actor) {
+    this.store = store;
     this.metrics = metrics;
     this.batchSize = batchSize;
     this.actor = actor;
@@ -29,7 +28,7 @@ public final class TimeoutScanner {
 
   /** One batch; returns how many instances timed out. */
   public int scan() {
-    List<Instance> moved = instances.expireLeases(batchSize, actor);
+    List<Instance> moved = store.expireLeases(batchSize, actor);
     for (Instance i : moved) {
       log.warn(
           "Instance {} of task {} window {} timed out: lease of attempt {} held by {} expired",
