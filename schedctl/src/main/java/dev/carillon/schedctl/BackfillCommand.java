@@ -126,7 +126,7 @@ final class BackfillCommand implements Callable<Integer> {
           session.sleeper.sleep(wait);
         }
         List<NewInstance> rows = plan.rows().subList(i, Math.min(plan.rows().size(), i + batch));
-        List<Instance> inserted = db.instances().insertAll(rows, session.actor());
+        List<Instance> inserted = db.windows().create(rows, session.actor());
         created.addAll(inserted);
         if (!kafkaFailed && !inserted.isEmpty()) {
           int acked = dispatcher.publish(inserted).size();

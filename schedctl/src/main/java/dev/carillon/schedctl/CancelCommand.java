@@ -29,7 +29,7 @@ final class CancelCommand implements java.util.concurrent.Callable<Integer> {
   public Integer call() {
     Db db = session.db();
     Instance seen =
-        db.instances()
+        db.operator()
             .find(id)
             .orElseThrow(() -> CliException.badInput("no instance with id " + id));
     if (!seen.status().canTransitionTo(InstanceStatus.CANCELLED)) {
@@ -42,17 +42,19 @@ final class CancelCommand implements java.util.concurrent.Callable<Integer> {
               + (seen.status().isFinished() ? " (it has finished)" : ""));
     }
     String why = "cancelled by operator" + (reason == null ? "" : ": " + reason);
-    if (!db.operator().cancel(seen, session.actor(), why)) {
-      throw CliException.badInput(
-          "instance "
-              + id
-              + " changed while cancelling it (it is no longer "
-              + seen.status()
-              + " at attempt "
-              + seen.attempt()
-              + "); look again and retry");
-    }
-    Instance now = db.instances().find(id).orElseThrow();
+    Instance now =
+        db.operator()
+            .cancel(seen, session.actor(), why)
+            .orElseThrow(
+                () ->
+                    CliException.badInput(
+                        "instance "
+                            + id
+                            + " changed while cancelling it (it is no longer "
+                            + seen.status()
+                            + " at attempt "
+                            + seen.attempt()
+                            + "); look again and retry"));
     Output out = session.output();
     if (out.json()) {
       out.printJson(now);

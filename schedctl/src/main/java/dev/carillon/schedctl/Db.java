@@ -1,9 +1,9 @@
 package dev.carillon.schedctl;
 
 import dev.carillon.store.DbSettings;
-import dev.carillon.store.InstanceStore;
-import dev.carillon.store.OperatorQueries;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
+import dev.carillon.store.WindowStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -94,12 +94,12 @@ final class Db implements AutoCloseable {
     return new TaskStore(dsl);
   }
 
-  InstanceStore instances() {
-    return new InstanceStore(dsl);
+  WindowStore windows() {
+    return new WindowStore(dsl);
   }
 
-  OperatorQueries operator() {
-    return new OperatorQueries(dsl);
+  OperatorStore operator() {
+    return new OperatorStore(dsl);
   }
 
   @Override

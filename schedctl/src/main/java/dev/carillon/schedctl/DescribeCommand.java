@@ -72,10 +72,10 @@ final class DescribeCommand implements Callable<Integer> {
     public Integer call() {
       Db db = session.db();
       Instance i =
-          db.instances()
+          db.operator()
               .find(id)
               .orElseThrow(() -> CliException.badInput("no instance with id " + id));
-      List<EventView> events = db.instances().events(id).stream().map(EventView::of).toList();
+      List<EventView> events = db.operator().events(id).stream().map(EventView::of).toList();
       Output out = session.output();
       if (out.json()) {
         out.printJson(new Described(i, events));

@@ -49,7 +49,7 @@ final class Dispatcher implements AutoCloseable {
                 i -> InstanceMessage.of(i.id(), i.taskId(), i.windowKey(), session.clock.instant()))
             .toList();
     List<Long> acked = publisher.publish(messages);
-    session.db().instances().markDispatched(acked);
+    session.db().windows().markDispatched(acked);
     return acked;
   }
 

@@ -186,7 +186,7 @@ final class GetCommand implements Callable<Integer> {
       }
       Instant from =
           since == null ? null : Times.parse("--since", since, ZoneOffset.UTC, session.clock);
-      List<Instance> list = session.db().instances().list(task, status, from, limit);
+      List<Instance> list = session.db().operator().list(task, status, from, limit);
       Output out = session.output();
       if (out.json()) {
         out.printJson(list);

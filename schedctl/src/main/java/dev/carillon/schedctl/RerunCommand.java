@@ -33,7 +33,7 @@ final class RerunCommand implements Callable<Integer> {
     try (Dispatcher dispatcher = new Dispatcher(session)) {
       Db db = session.db();
       Instance seen =
-          db.instances()
+          db.operator()
               .find(id)
               .orElseThrow(() -> CliException.badInput("no instance with id " + id));
       if (!seen.status().isFinished()) {
@@ -50,17 +50,19 @@ final class RerunCommand implements Callable<Integer> {
                     : ""));
       }
       String why = "re-run requested" + (reason == null ? "" : ": " + reason);
-      if (!db.operator().rerun(seen, session.actor(), why)) {
-        throw CliException.badInput(
-            "instance "
-                + id
-                + " changed while re-running it (it is no longer "
-                + seen.status()
-                + " at attempt "
-                + seen.attempt()
-                + "); look again and retry");
-      }
-      Instance now = db.instances().find(id).orElseThrow();
+      Instance now =
+          db.operator()
+              .rerun(seen, session.actor(), why)
+              .orElseThrow(
+                  () ->
+                      CliException.badInput(
+                          "instance "
+                              + id
+                              + " changed while re-running it (it is no longer "
+                              + seen.status()
+                              + " at attempt "
+                              + seen.attempt()
+                              + "); look again and retry"));
       List<Long> acked = dispatcher.publish(List.of(now));
       Output out = session.output();
       if (out.json()) {

@@ -34,7 +34,7 @@ final class WhyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Db db = session.db();
-    List<InstanceEvent> events = db.instances().windowEvents(task, window);
+    List<InstanceEvent> events = db.operator().windowEvents(task, window);
     Optional<LoadedTask> loaded = db.tasks().load(task);
     if (events.isEmpty() && loaded.isEmpty()) {
       throw CliException.badInput("no task '" + task + "'");

@@ -7,8 +7,9 @@ import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.Origin;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
+import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
@@ -24,13 +25,13 @@ import org.junit.jupiter.api.Test;
 class BackfillCommandTest {
   private static final Instant NOW = Instant.parse("2026-01-20T12:00:00Z");
   private static Cli.Env env;
-  private static InstanceStore instances;
+  private static OperatorStore instances;
 
   @BeforeAll
   static void setUp() {
     Cli.ensureTopics();
     env = Cli.Env.fresh("schedctl_backfill");
-    instances = new InstanceStore(env.db().dsl());
+    instances = new OperatorStore(env.db().dsl());
     new TaskStore(env.db().dsl())
         .applyAll(
             List.of(
@@ -63,14 +64,10 @@ class BackfillCommandTest {
   @Test
   void creates_only_the_missing_windows_at_the_given_rate_and_publishes_them() {
     Instance existing =
-        instances
-            .insertAll(
-                List.of(Tasks.pending("bf-a", "2026-01-03", Duration.ofMinutes(5))), "trigger")
+        new WindowStore(env.db().dsl())
+            .create(List.of(Tasks.pending("bf-a", "2026-01-03", Duration.ofMinutes(5))), "trigger")
             .get(0);
-    assertThat(
-            instances.transition(
-                existing.id(), InstanceStatus.PENDING, null, InstanceStatus.CANCELLED, "test", "x"))
-        .isTrue();
+    assertThat(instances.cancel(existing, "test", "x")).isPresent();
     Instance before = instances.find(existing.id()).orElseThrow();
     int eventsBefore = instances.events(existing.id()).size();
 

@@ -8,10 +8,13 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.store.Decision;
-import dev.carillon.store.InstanceStore;
 import dev.carillon.store.Lease;
+import dev.carillon.store.LeaseStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.Outcome;
+import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
+import dev.carillon.store.WindowStore;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.util.List;
@@ -21,14 +24,20 @@ import org.junit.jupiter.api.Test;
 
 class InstanceCommandsTest {
   private static Cli.Env env;
-  private static InstanceStore instances;
+  private static OperatorStore instances;
+  private static WindowStore windows;
+  private static LeaseStore leases;
+  private static RetryStore retries;
   private static TaskStore tasks;
 
   @BeforeAll
   static void setUp() {
     Cli.ensureTopics();
     env = Cli.Env.fresh("schedctl_inst");
-    instances = new InstanceStore(env.db().dsl());
+    instances = new OperatorStore(env.db().dsl());
+    windows = new WindowStore(env.db().dsl());
+    leases = new LeaseStore(env.db().dsl());
+    retries = new RetryStore(env.db().dsl());
     tasks = new TaskStore(env.db().dsl());
     tasks.applyAll(
         List.of(
@@ -43,21 +52,21 @@ class InstanceCommandsTest {
   }
 
   private static Instance pending(String task, String day) {
-    return instances
-        .insertAll(List.of(Tasks.pending(task, day, Duration.ofMinutes(5))), "trigger")
+    return windows
+        .create(List.of(Tasks.pending(task, day, Duration.ofMinutes(5))), "trigger")
         .get(0);
   }
 
   /** PENDING → RUNNING → FAILED → DEAD, as worker and retry service would. */
   private static Instance dead(String task, String day) {
     Instance i = pending(task, day);
-    Instance running = instances.claim(List.of(i.id()), "worker-7").get(0);
-    instances.complete(
+    Instance running = leases.claim(List.of(i.id()), "worker-7").get(0);
+    leases.complete(
         new Lease(i.id(), running.attempt()),
         Outcome.failure("search API returned 503", false),
         "worker-7");
     Instance failed = instances.find(i.id()).orElseThrow();
-    assertThat(instances.markDead(failed, 1L, "retry", "no retry allowed: policy NONE")).isTrue();
+    assertThat(retries.markDead(failed, 1L, "retry", "no retry allowed: policy NONE")).isTrue();
     return instances.find(i.id()).orElseThrow();
   }
 
@@ -138,11 +147,11 @@ class InstanceCommandsTest {
   @Test
   void why_tells_every_decision_about_a_window_in_plain_words() {
     Instance d = dead("ops-c", "2026-03-01");
-    instances.recordDecisions(
+    windows.recordDecisions(
         List.of(
             new Decision(
                 "ops-c", "2026-03-01", d.id(), "trigger", "window exists, status RUNNING")));
-    instances.insertAll(
+    windows.create(
         List.of(
             dev.carillon.model.instance.NewInstance.skipped(
                 "ops-c",
