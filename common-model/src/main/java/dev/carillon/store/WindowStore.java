@@ -26,11 +26,11 @@ import org.jooq.impl.SQLDataType;
 
 /**
  * Where windows become instances: every path that creates one (the trigger's ticks, its dependency,
- * event and condition triggers, backfills and manual runs) writes through here, with the decisions
- * that created nothing, the trigger's cursors, and the {@code dispatched_at} stamp of the rows once
- * their ids are published. Every insert lets the UNIQUE {@code (task_id, window_key)} index decide
- * ({@code ON CONFLICT DO NOTHING}), never check-then-insert, and writes the CREATED event of each
- * row it created in the same statement.
+ * event and condition triggers, backfills) writes through here, with the decisions that created
+ * nothing, the trigger's cursors, and the {@code dispatched_at} stamp of the rows once their ids
+ * are published. Every insert lets the UNIQUE {@code (task_id, window_key)} index decide ({@code ON
+ * CONFLICT DO NOTHING}), never check-then-insert, and writes the CREATED event of each row it
+ * created in the same statement.
  *
  * <p>Thread-safe; every method runs in its own transaction.
  */
