@@ -175,9 +175,7 @@ public final class RetryStore {
    * to it), or dispatched more than {@code redispatchAfter} ago.
    */
   private static Condition stranded(Duration undispatchedAfter, Duration redispatchAfter) {
-    return TASK_INSTANCE
-        .STATUS
-        .eq(InstanceStatus.PENDING.name())
+    return Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING)
         .and(
             TASK_INSTANCE
                 .DISPATCHED_AT
@@ -210,9 +208,7 @@ public final class RetryStore {
   public int countDueRetries() {
     return dsl.fetchCount(
         TASK_INSTANCE,
-        TASK_INSTANCE
-            .STATUS
-            .eq(InstanceStatus.RETRY_WAIT.name())
+        Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.RETRY_WAIT)
             .and(TASK_INSTANCE.NEXT_ATTEMPT_AT.le(Sql.NOW)));
   }
 

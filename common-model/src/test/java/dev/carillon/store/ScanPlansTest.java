@@ -17,13 +17,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The background scans (lease expiry, due retries, failed instances, the stranded-PENDING sweep,
- * the archiver, the dependency releaser's newest completion) read their partial indexes even under
- * a cached generic plan, which PostgreSQL may switch a prepared statement to after five runs. A
- * generic plan can use a partial index only when the status in the query is a literal ({@link
- * Sql#statusIn}); here the session forces generic plans, the statistics are those of the empty
- * tables, and 20,000 rows that none of the scans may act on are in the way. Rows read are counted
- * with PostgreSQL's own per-table counters, on the session that ran the scans.
+ * The background scans (lease expiry, due retries and their backlog, failed instances, the
+ * stranded-PENDING sweeps, the archiver, the dependency releaser's newest completion) read their
+ * partial indexes even under a cached generic plan, which PostgreSQL may switch a prepared
+ * statement to after five runs. A generic plan can use a partial index only when the status in the
+ * query is a literal ({@link Sql#statusIn}); here the session forces generic plans, the statistics
+ * are those of the empty tables, and 20,000 rows that none of the scans may act on are in the way.
+ * Rows read are counted with PostgreSQL's own per-table counters, on the session that ran the
+ * scans.
  */
 class ScanPlansTest {
   private static final int ROWS = 20_000;
@@ -78,6 +79,10 @@ class ScanPlansTest {
             reads.merge("awaitingDecision", reads(session).minus(before), TableReads::plus);
 
             before = reads(session);
+            assertThat(retries.countDueRetries()).isZero();
+            reads.merge("countDueRetries", reads(session).minus(before), TableReads::plus);
+
+            before = reads(session);
             assertThat(archive.archiveFinished(Duration.ofDays(1), 50)).isEmpty();
             reads.merge("archiveFinished", reads(session).minus(before), TableReads::plus);
 
@@ -96,21 +101,29 @@ class ScanPlansTest {
   }
 
   @Test
-  void the_stranded_pending_sweep_reads_only_pending_rows_under_a_generic_plan() {
+  void the_stranded_pending_sweeps_read_only_pending_rows_under_a_generic_plan() {
     TableReads.onOneSession(
         db,
         session -> {
           WindowStore windows = new WindowStore(session);
-          TableReads total = TableReads.NONE;
+          RetryStore retries = new RetryStore(session);
+          TableReads trigger = TableReads.NONE;
+          TableReads retry = TableReads.NONE;
           for (int run = 0; run < 6; run++) {
             TableReads before = reads(session);
             assertThat(windows.undispatched(Duration.ofMinutes(5), Duration.ofMinutes(5), 50))
                 .isEmpty();
-            total = total.plus(reads(session).minus(before));
+            trigger = trigger.plus(reads(session).minus(before));
+
+            before = reads(session);
+            assertThat(retries.stranded(Duration.ofMinutes(5), Duration.ofMinutes(5), 50))
+                .isEmpty();
+            retry = retry.plus(reads(session).minus(before));
           }
-          // The PENDING index is ordered by dispatched_at, not updated_at, so the sweep walks
-          // the PENDING rows; it must not read the table sequentially.
-          assertThat(total.sequential()).as("rows read sequentially").isZero();
+          // The PENDING index is ordered by dispatched_at, not by updated_at or created_at, so
+          // each sweep walks the PENDING rows; neither may read the table sequentially.
+          assertThat(trigger.sequential()).as("undispatched: rows read sequentially").isZero();
+          assertThat(retry.sequential()).as("stranded: rows read sequentially").isZero();
         });
   }
 
