@@ -1,66 +1,36 @@
 package dev.carillon.devstack;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Pattern;
-import kafka.server.KafkaConfig;
-import kafka.server.KafkaRaftServer;
-import kafka.tools.StorageTool;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingServer;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.common.utils.internals.Exit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Real PostgreSQL, Kafka (KRaft, one combined broker/controller node) and ZooKeeper, started
- * in-process on local ports, for tests and the local stack.
+ * in-process on local ports, for tests and the local stack: a {@link PostgresNode}, a {@link
+ * KafkaNode} and a {@link ZooKeeperNode} sharing one data directory.
  *
  * <p>Tests call {@link #shared()}, which starts the stack once per JVM and stops it from a shutdown
  * hook; they isolate themselves by database ({@link #createDatabase(String)}), topic or ZooKeeper
- * path, never by restarting servers. Fault hooks ({@link #stopKafka()}, {@link #restartPostgres()},
- * {@link #stopZooKeeper()} ...) keep ports and data, so clients reconnect on their own; a test that
- * uses one must undo it before it returns.
+ * path, never by restarting servers. Fault hooks (each node's {@link ServerNode#stop() stop},
+ * {@link ServerNode#start() start} and {@link ServerNode#restart() restart}, and the shorthands
+ * {@link #stopKafka()}, {@link #restartPostgres()}, {@link #stopZooKeeper()} ...) keep ports and
+ * data, so clients reconnect on their own; a test that uses one must undo it before it returns.
  *
  * <p><b>Time zones.</b> PostgreSQL's default {@code timezone} is deliberately {@value
  * #POSTGRES_TIME_ZONE} (UTC+12:45, +13:45 in the southern summer), not UTC, so that code which lets
@@ -71,13 +41,6 @@ import org.slf4j.LoggerFactory;
  * therefore run in the JVM's zone unless they execute {@link #SESSION_TIME_ZONE_SQL} first, for
  * example as a pool's {@code connectionInitSql}, which repository tests should do. Carillon stores
  * every instant as {@code timestamptz} and must be right in any session zone.
- *
- * <p><b>Kafka</b> runs with small heaps and buffers ({@code log.cleaner.dedupe.buffer.size} of 2
- * MiB instead of 128 MiB), replication factor 1 everywhere, {@code
- * group.initial.rebalance.delay.ms=0} and four offsets partitions, so that consumer groups form in
- * well under a second. Because broker and controller share this JVM, Kafka's fatal-error exits are
- * redirected to an error log and an exception instead of {@code System.exit}, which would kill the
- * test JVM.
  *
  * <p>Thread-safety: all methods may be called from any thread; the fault hooks serialize with each
  * other per server.
@@ -99,31 +62,16 @@ public final class DevStack implements AutoCloseable {
   public static final String DB_PASSWORD = "postgres";
 
   private static final Logger log = LoggerFactory.getLogger(DevStack.class);
-  private static final Pattern DB_PREFIX = Pattern.compile("[a-z][a-z0-9_]{0,39}");
-  private static final int KAFKA_NODE_ID = 1;
-  // ZooKeeper allows sessions of 2 to 20 ticks; a short tick lets tests use 1 s sessions to
-  // exercise expiry quickly while services can still ask for up to a minute.
-  private static final int ZK_TICK_MILLIS = 500;
   private static final Object SHARED_LOCK = new Object();
   private static volatile DevStack shared;
 
   private final Path dataDir;
   private final boolean deleteDataDirOnClose;
   private final boolean isShared;
-  private final int postgresPort;
-  private final int kafkaPort;
-  private final int kafkaControllerPort;
-  private final int zooKeeperPort;
-  private final Properties kafkaProperties;
-  private final Object postgresLock = new Object();
-  private final Object kafkaLock = new Object();
-  private final Object zooKeeperLock = new Object();
+  private final PostgresNode postgres;
+  private final KafkaNode kafka;
+  private final ZooKeeperNode zooKeeper;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final AtomicLong databaseCounter = new AtomicLong();
-  private final SecureRandom random = new SecureRandom();
-  private volatile EmbeddedPostgres postgres;
-  private volatile KafkaRaftServer kafka;
-  private volatile TestingServer zooKeeper;
   private volatile Thread shutdownHook;
   private volatile Duration startupTime = Duration.ZERO;
 
@@ -142,11 +90,14 @@ public final class DevStack implements AutoCloseable {
       }
       Files.createDirectories(dataDir);
     }
-    this.postgresPort = portOrFree(options.postgresPort());
-    this.kafkaPort = portOrFree(options.kafkaPort());
-    this.kafkaControllerPort = portOrFree(options.kafkaControllerPort());
-    this.zooKeeperPort = portOrFree(options.zooKeeperPort());
-    this.kafkaProperties = kafkaProperties(options.kafkaPartitions());
+    this.postgres = new PostgresNode(dataDir.resolve("pg"), portOrFree(options.postgresPort()));
+    this.kafka =
+        new KafkaNode(
+            dataDir,
+            portOrFree(options.kafkaPort()),
+            portOrFree(options.kafkaControllerPort()),
+            options.kafkaPartitions());
+    this.zooKeeper = new ZooKeeperNode(dataDir.resolve("zk"), portOrFree(options.zooKeeperPort()));
   }
 
   /**
@@ -187,7 +138,6 @@ public final class DevStack implements AutoCloseable {
     } catch (IOException e) {
       throw new DevStackException("cannot prepare data directory " + options.dataDir(), e);
     }
-    redirectKafkaExits();
     ExecutorService starter =
         Executors.newFixedThreadPool(
             2,
@@ -198,11 +148,11 @@ public final class DevStack implements AutoCloseable {
             });
     try {
       CompletableFuture<Duration> pg =
-          CompletableFuture.supplyAsync(timed(stack::startPostgresInternal), starter);
+          CompletableFuture.supplyAsync(timed(stack.postgres::start), starter);
       CompletableFuture<Duration> kafka =
-          CompletableFuture.supplyAsync(timed(stack::startKafkaInternal), starter);
+          CompletableFuture.supplyAsync(timed(stack.kafka::start), starter);
       // ZooKeeper takes a fifth of a second: start it here rather than queue it behind the others.
-      Duration zk = timed(stack::startZooKeeperInternal).get();
+      Duration zk = timed(stack.zooKeeper::start).get();
       Duration pgTime = pg.join();
       Duration kafkaTime = kafka.join();
       stack.startupTime = Duration.ofNanos(System.nanoTime() - t0);
@@ -229,11 +179,28 @@ public final class DevStack implements AutoCloseable {
     return stack;
   }
 
+  // ---------------------------------------------------------------- the nodes
+
+  /** The PostgreSQL server. */
+  public PostgresNode postgres() {
+    return postgres;
+  }
+
+  /** The Kafka node (broker and controller). */
+  public KafkaNode kafka() {
+    return kafka;
+  }
+
+  /** The ZooKeeper server. */
+  public ZooKeeperNode zooKeeper() {
+    return zooKeeper;
+  }
+
   // ---------------------------------------------------------------- accessors
 
   /** JDBC URL of the {@code postgres} maintenance database; prefer {@link #createDatabase}. */
   public String jdbcUrl() {
-    return "jdbc:postgresql://localhost:" + postgresPort + "/postgres";
+    return postgres.jdbcUrl("postgres");
   }
 
   /** PostgreSQL user name ({@value #DB_USER}). */
@@ -248,80 +215,17 @@ public final class DevStack implements AutoCloseable {
 
   /** PostgreSQL port. */
   public int postgresPort() {
-    return postgresPort;
+    return postgres.port();
   }
 
   /** Kafka {@code bootstrap.servers}, e.g. {@code localhost:40123}. */
   public String kafkaBootstrap() {
-    return "localhost:" + kafkaPort;
-  }
-
-  /**
-   * Creates a topic and waits until each of its partitions has a leader, as a deployment does
-   * before its services start. Tests that publish with an idempotent producer should use it rather
-   * than auto-creation: a first batch sent while the auto-created partition has no leader gets
-   * NOT_LEADER_OR_FOLLOWER, later batches land meanwhile, and the retried first batch is then
-   * refused as OUT_OF_ORDER_SEQUENCE until the producer gives up.
-   *
-   * @throws IllegalStateException when Kafka does not create it within 30 seconds
-   */
-  public void createTopic(String name, int partitions) {
-    Map<String, Object> props = new HashMap<>();
-    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap());
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    try (Admin admin = Admin.create(props)) {
-      admin
-          .createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
-          .all()
-          .get(30, TimeUnit.SECONDS);
-      while (true) {
-        TopicDescription d = describe(admin, name);
-        if (d != null
-            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-          return;
-        }
-        if (System.nanoTime() - deadline >= 0) {
-          throw new IllegalStateException(
-              "topic " + name + " has partitions without a leader: " + d);
-        }
-        // Polling is the only way: the admin client has no call that waits until a topic has
-        // leaders. They are elected within milliseconds on this one broker, and the 30 s deadline
-        // above bounds the loop; the short pause keeps an immediate "unknown topic" answer from
-        // spinning a core.
-        Thread.sleep(10);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating topic " + name, e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("cannot create topic " + name + ": " + e, e);
-    }
-  }
-
-  /**
-   * The topic's description, or null while the broker does not know the topic yet: creation is
-   * acknowledged by the controller, and the broker's metadata can lag it by a moment (seen once in
-   * CI as UnknownTopicOrPartitionException right after a successful create).
-   */
-  private static TopicDescription describe(Admin admin, String name)
-      throws InterruptedException, ExecutionException, TimeoutException {
-    try {
-      return admin
-          .describeTopics(List.of(name))
-          .allTopicNames()
-          .get(10, TimeUnit.SECONDS)
-          .get(name);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-        return null;
-      }
-      throw e;
-    }
+    return kafka.bootstrap();
   }
 
   /** ZooKeeper connect string, e.g. {@code 127.0.0.1:40125}. */
   public String zkConnect() {
-    return "127.0.0.1:" + zooKeeperPort;
+    return zooKeeper.connectString();
   }
 
   /** Directory holding {@code pg/}, {@code kafka/} and {@code zk/}. */
@@ -338,10 +242,8 @@ public final class DevStack implements AutoCloseable {
    * Whether the Kafka broker is running (false between {@link #stopKafka} and {@link #startKafka}).
    */
   public boolean isKafkaRunning() {
-    return kafka != null;
+    return kafka.isRunning();
   }
-
-  // ---------------------------------------------------------------- PostgreSQL
 
   /**
    * Creates an empty database named {@code <prefix>_<n>_<random>} and returns its JDBC URL.
@@ -356,46 +258,30 @@ public final class DevStack implements AutoCloseable {
    * @throws DevStackException if PostgreSQL refuses
    */
   public String createDatabase(String prefix) {
-    if (prefix == null || !DB_PREFIX.matcher(prefix).matches()) {
-      throw new IllegalArgumentException(
-          "prefix must match " + DB_PREFIX.pattern() + ", was '" + prefix + "'");
-    }
-    byte[] suffix = new byte[4];
-    random.nextBytes(suffix);
-    // The counter keeps names readable in logs; the random part keeps them unique across runs
-    // that reuse a persistent data directory.
-    String name =
-        prefix + "_" + databaseCounter.incrementAndGet() + "_" + HexFormat.of().formatHex(suffix);
-    // CREATE DATABASE copies template1 and fails while another session uses it, so creations
-    // are serialized; the lock also keeps them apart from restartPostgres().
-    synchronized (postgresLock) {
-      try (Connection c = DriverManager.getConnection(jdbcUrl(), DB_USER, DB_PASSWORD);
-          Statement s = c.createStatement()) {
-        s.execute("CREATE DATABASE " + name);
-      } catch (SQLException e) {
-        throw new DevStackException("cannot create database " + name + ": " + e.getMessage(), e);
-      }
-    }
-    return "jdbc:postgresql://localhost:" + postgresPort + "/" + name;
+    return postgres.createDatabase(prefix);
   }
+
+  /**
+   * Creates a topic and waits until each of its partitions has a leader, as a deployment does
+   * before its services start. Tests that publish with an idempotent producer should use it rather
+   * than auto-creation: a first batch sent while the auto-created partition has no leader gets
+   * NOT_LEADER_OR_FOLLOWER, later batches land meanwhile, and the retried first batch is then
+   * refused as OUT_OF_ORDER_SEQUENCE until the producer gives up.
+   *
+   * @throws IllegalStateException when Kafka does not create it within 30 seconds
+   */
+  public void createTopic(String name, int partitions) {
+    kafka.createTopic(name, partitions);
+  }
+
+  // ---------------------------------------------------------------- fault hooks (shorthands)
 
   /**
    * Stops PostgreSQL, keeping its port and data, so tests can prove that services survive a
    * database outage. Pair with {@link #startPostgres()} in a {@code finally} block.
    */
   public void stopPostgres() {
-    synchronized (postgresLock) {
-      checkOpen();
-      EmbeddedPostgres old = postgres;
-      postgres = null;
-      try {
-        if (old != null) {
-          old.close();
-        }
-      } catch (IOException e) {
-        throw new DevStackException("cannot stop PostgreSQL on port " + postgresPort, e);
-      }
-    }
+    postgres.stop();
   }
 
   /**
@@ -403,12 +289,7 @@ public final class DevStack implements AutoCloseable {
    * Does nothing when it is running.
    */
   public void startPostgres() {
-    synchronized (postgresLock) {
-      checkOpen();
-      if (postgres == null) {
-        startPostgresInternal();
-      }
-    }
+    postgres.start();
   }
 
   /**
@@ -416,38 +297,8 @@ public final class DevStack implements AutoCloseable {
    * the same port with the same data. Returns when it accepts connections again.
    */
   public void restartPostgres() {
-    synchronized (postgresLock) {
-      stopPostgres();
-      startPostgresInternal();
-    }
+    postgres.restart();
   }
-
-  private void startPostgresInternal() {
-    synchronized (postgresLock) {
-      try {
-        postgres =
-            EmbeddedPostgres.builder()
-                .setDataDirectory(dataDir.resolve("pg"))
-                .setCleanDataDirectory(false)
-                .setPort(postgresPort)
-                .setServerConfig("timezone", POSTGRES_TIME_ZONE)
-                .setServerConfig("max_connections", "200")
-                // Durability is not what the dev stack tests: trade it for speed.
-                .setServerConfig("synchronous_commit", "off")
-                .setServerConfig("full_page_writes", "off")
-                .setPGStartupWait(Duration.ofSeconds(30))
-                // The stack stops PostgreSQL itself, after the services that use it; zonky's own
-                // JVM hook would stop it concurrently, under services that are still draining.
-                .setRegisterShutdownHook(false)
-                .start();
-      } catch (IOException e) {
-        throw new DevStackException(
-            "cannot start PostgreSQL on port " + postgresPort + " in " + dataDir.resolve("pg"), e);
-      }
-    }
-  }
-
-  // ---------------------------------------------------------------- Kafka
 
   /**
    * Stops the Kafka node (broker and controller) and waits until it is down. Clients see the broker
@@ -455,17 +306,7 @@ public final class DevStack implements AutoCloseable {
    * nothing if Kafka is already stopped.
    */
   public void stopKafka() {
-    synchronized (kafkaLock) {
-      KafkaRaftServer k = kafka;
-      if (k == null) {
-        return;
-      }
-      long t0 = System.nanoTime();
-      kafka = null;
-      k.shutdown();
-      k.awaitShutdown();
-      log.info("Kafka stopped in {} ms", Duration.ofNanos(System.nanoTime() - t0).toMillis());
-    }
+    kafka.stop();
   }
 
   /**
@@ -473,135 +314,12 @@ public final class DevStack implements AutoCloseable {
    * when the broker serves requests. Does nothing if Kafka is running.
    */
   public void startKafka() {
-    synchronized (kafkaLock) {
-      checkOpen();
-      if (kafka != null) {
-        return;
-      }
-      long t0 = System.nanoTime();
-      startKafkaInternal();
-      log.info("Kafka started in {} ms", Duration.ofNanos(System.nanoTime() - t0).toMillis());
-    }
+    kafka.start();
   }
-
-  private void startKafkaInternal() {
-    synchronized (kafkaLock) {
-      Path dir = dataDir.resolve("kafka");
-      Path config = dataDir.resolve("kafka-server.properties");
-      try {
-        Files.createDirectories(dir);
-        try (OutputStream out = Files.newOutputStream(config)) {
-          kafkaProperties.store(out, "written by Carillon DevStack");
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot write " + config, e);
-      }
-      // Format once; a persistent data directory (or a restart) keeps its cluster id and data.
-      if (!Files.exists(dir.resolve("meta.properties"))) {
-        formatKafkaStorage(config);
-      }
-      KafkaRaftServer server =
-          new KafkaRaftServer(new KafkaConfig(kafkaProperties, false), Time.SYSTEM);
-      try {
-        server.startup();
-      } catch (RuntimeException e) {
-        server.shutdown();
-        throw new DevStackException("cannot start Kafka on port " + kafkaPort, e);
-      }
-      kafka = server;
-    }
-  }
-
-  private void formatKafkaStorage(Path config) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    String[] args = {
-      "format", "--cluster-id", Uuid.randomUuid().toString(), "--config", config.toString()
-    };
-    int rc;
-    try (PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8)) {
-      rc = StorageTool.execute(args, ps);
-    }
-    String output = out.toString(StandardCharsets.UTF_8).trim();
-    if (rc != 0) {
-      throw new DevStackException("kafka-storage format failed (" + rc + "): " + output);
-    }
-    log.debug("kafka-storage format: {}", output);
-  }
-
-  private Properties kafkaProperties(int partitions) {
-    String dir = dataDir.resolve("kafka").toString();
-    Map<String, String> p =
-        Map.ofEntries(
-            Map.entry("process.roles", "broker,controller"),
-            Map.entry("node.id", Integer.toString(KAFKA_NODE_ID)),
-            Map.entry(
-                "controller.quorum.voters", KAFKA_NODE_ID + "@localhost:" + kafkaControllerPort),
-            Map.entry(
-                "listeners",
-                "PLAINTEXT://localhost:"
-                    + kafkaPort
-                    + ",CONTROLLER://localhost:"
-                    + kafkaControllerPort),
-            Map.entry("advertised.listeners", "PLAINTEXT://localhost:" + kafkaPort),
-            Map.entry("controller.listener.names", "CONTROLLER"),
-            Map.entry("inter.broker.listener.name", "PLAINTEXT"),
-            Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
-            Map.entry("log.dirs", dir),
-            Map.entry("num.partitions", Integer.toString(partitions)),
-            Map.entry("auto.create.topics.enable", "true"),
-            Map.entry("default.replication.factor", "1"),
-            Map.entry("min.insync.replicas", "1"),
-            Map.entry("offsets.topic.replication.factor", "1"),
-            Map.entry("offsets.topic.num.partitions", "4"),
-            Map.entry("transaction.state.log.replication.factor", "1"),
-            Map.entry("transaction.state.log.min.isr", "1"),
-            Map.entry("transaction.state.log.num.partitions", "4"),
-            Map.entry("share.coordinator.state.topic.replication.factor", "1"),
-            Map.entry("share.coordinator.state.topic.min.isr", "1"),
-            Map.entry("group.initial.rebalance.delay.ms", "0"),
-            // The default dedupe buffer holds 128 MiB of heap for compaction we barely use.
-            Map.entry("log.cleaner.dedupe.buffer.size", Integer.toString(2 * 1024 * 1024)),
-            Map.entry("log.cleaner.threads", "1"),
-            // CI has two cores: fewer threads start faster and compete less with the tests.
-            Map.entry("num.network.threads", "2"),
-            Map.entry("num.io.threads", "2"),
-            Map.entry("background.threads", "2"),
-            Map.entry("num.recovery.threads.per.data.dir", "1"));
-    Properties props = new Properties();
-    props.putAll(p);
-    return props;
-  }
-
-  private static void redirectKafkaExits() {
-    // A fatal error inside the in-process broker would call System.exit/halt and take the test
-    // JVM with it; make it fail loudly instead.
-    Exit.setExitProcedure(
-        (code, message) -> {
-          log.error("Kafka asked to exit with status {}: {}", code, message);
-          throw new DevStackException("Kafka asked to exit with status " + code + ": " + message);
-        });
-    Exit.setHaltProcedure(
-        (code, message) -> {
-          log.error("Kafka asked to halt with status {}: {}", code, message);
-          throw new DevStackException("Kafka asked to halt with status " + code + ": " + message);
-        });
-  }
-
-  // ---------------------------------------------------------------- ZooKeeper
 
   /** Stops ZooKeeper; sessions are suspended until {@link #restartZooKeeper()}. */
   public void stopZooKeeper() {
-    synchronized (zooKeeperLock) {
-      TestingServer zk = zooKeeper;
-      if (zk == null) {
-        return;
-      }
-      try {
-        zk.stop();
-      } catch (IOException e) {
-        throw new DevStackException("cannot stop ZooKeeper on port " + zooKeeperPort, e);
-      }
-    }
+    zooKeeper.stop();
   }
 
   /**
@@ -609,46 +327,11 @@ public final class DevStack implements AutoCloseable {
    * Sessions that have not timed out meanwhile resume.
    */
   public void restartZooKeeper() {
-    synchronized (zooKeeperLock) {
-      checkOpen();
-      try {
-        zooKeeper.restart();
-      } catch (Exception e) {
-        throw new DevStackException("cannot restart ZooKeeper on port " + zooKeeperPort, e);
-      }
-    }
-  }
-
-  private void startZooKeeperInternal() {
-    synchronized (zooKeeperLock) {
-      Path dir = dataDir.resolve("zk");
-      try {
-        Files.createDirectories(dir);
-        InstanceSpec spec =
-            new InstanceSpec(
-                dir.toFile(),
-                zooKeeperPort,
-                -1,
-                -1,
-                false, // the data directory belongs to the stack, which deletes it if temporary
-                -1,
-                ZK_TICK_MILLIS,
-                -1,
-                Map.of("maxSessionTimeout", "60000", "admin.enableServer", "false"),
-                "127.0.0.1");
-        zooKeeper = new TestingServer(spec, true);
-      } catch (Exception e) {
-        throw new DevStackException("cannot start ZooKeeper on port " + zooKeeperPort, e);
-      }
-    }
+    zooKeeper.restart();
   }
 
   // ---------------------------------------------------------------- lifecycle
 
-  /**
-   * Stops Kafka, PostgreSQL and ZooKeeper and deletes a temporary data directory. Idempotent. On
-   * the {@linkplain #shared() shared} stack this does nothing: the shutdown hook closes it.
-   */
   /**
    * Takes over the stopping of this stack from the JVM: {@link #start} registers a shutdown hook,
    * and JVM hooks run concurrently, so a program that must stop its own services first (the local
@@ -665,6 +348,10 @@ public final class DevStack implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops Kafka, PostgreSQL and ZooKeeper and deletes a temporary data directory. Idempotent. On
+   * the {@linkplain #shared() shared} stack this does nothing: the shutdown hook closes it.
+   */
   @Override
   public void close() {
     if (isShared) {
@@ -688,37 +375,10 @@ public final class DevStack implements AutoCloseable {
     }
     List<Exception> failures = new ArrayList<>();
     // Kafka first: its clients are the noisiest when a server vanishes under them.
-    synchronized (kafkaLock) {
+    for (ServerNode node : List.of(kafka, postgres, zooKeeper)) {
       try {
-        KafkaRaftServer k = kafka;
-        kafka = null;
-        if (k != null) {
-          k.shutdown();
-          k.awaitShutdown();
-        }
+        node.close();
       } catch (RuntimeException e) {
-        failures.add(e);
-      }
-    }
-    synchronized (postgresLock) {
-      try {
-        EmbeddedPostgres pg = postgres;
-        postgres = null;
-        if (pg != null) {
-          pg.close();
-        }
-      } catch (IOException | RuntimeException e) {
-        failures.add(e);
-      }
-    }
-    synchronized (zooKeeperLock) {
-      try {
-        TestingServer zk = zooKeeper;
-        zooKeeper = null;
-        if (zk != null) {
-          zk.close();
-        }
-      } catch (IOException | RuntimeException e) {
         failures.add(e);
       }
     }
@@ -733,12 +393,6 @@ public final class DevStack implements AutoCloseable {
     log.info("DevStack stopped");
   }
 
-  private void checkOpen() {
-    if (closed.get()) {
-      throw new IllegalStateException("DevStack in " + dataDir + " is closed");
-    }
-  }
-
   @Override
   public String toString() {
     return "DevStack[jdbc="
@@ -748,11 +402,9 @@ public final class DevStack implements AutoCloseable {
         + ", zk="
         + zkConnect()
         + ", dataDir="
-        + dataDir
+        + dataDir()
         + "]";
   }
-
-  // ---------------------------------------------------------------- helpers
 
   private static int portOrFree(int port) throws IOException {
     if (port != 0) {
@@ -764,14 +416,6 @@ public final class DevStack implements AutoCloseable {
       socket.setReuseAddress(true);
       return socket.getLocalPort();
     }
-  }
-
-  private static java.util.function.Supplier<Duration> timed(Runnable action) {
-    return () -> {
-      long t0 = System.nanoTime();
-      action.run();
-      return Duration.ofNanos(System.nanoTime() - t0);
-    };
   }
 
   private static void deleteRecursively(Path root) throws IOException {
@@ -797,5 +441,13 @@ public final class DevStack implements AutoCloseable {
             return FileVisitResult.CONTINUE;
           }
         });
+  }
+
+  private static Supplier<Duration> timed(Runnable action) {
+    return () -> {
+      long t0 = System.nanoTime();
+      action.run();
+      return Duration.ofNanos(System.nanoTime() - t0);
+    };
   }
 }

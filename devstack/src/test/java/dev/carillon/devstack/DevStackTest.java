@@ -189,9 +189,68 @@ class DevStackTest {
     }
   }
 
+  @Test
+  void each_node_is_the_server_behind_the_stack_s_addresses(DevStack stack) {
+    assertThat(stack.postgres().port()).isEqualTo(stack.postgresPort());
+    assertThat(stack.postgres().jdbcUrl("postgres")).isEqualTo(stack.jdbcUrl());
+    assertThat(stack.kafka().bootstrap()).isEqualTo(stack.kafkaBootstrap());
+    assertThat(stack.zooKeeper().connectString()).isEqualTo(stack.zkConnect());
+    assertThat(List.of(stack.postgres(), stack.kafka(), stack.zooKeeper()))
+        .extracting(ServerNode::name)
+        .containsExactly("PostgreSQL", "Kafka", "ZooKeeper");
+  }
+
+  @Test
+  void a_stopped_node_says_so_while_the_other_servers_keep_serving(DevStack stack)
+      throws Exception {
+    ZooKeeperNode zk = stack.zooKeeper();
+    zk.stop();
+    try {
+      assertThat(zk.isRunning()).isFalse();
+      zk.stop(); // a second stop does nothing
+
+      String url = stack.createDatabase("devstack_zk_down");
+      try (Connection c = DriverManager.getConnection(url, stack.dbUser(), stack.dbPassword());
+          Statement s = c.createStatement()) {
+        assertThat(single(s, "select 1")).isEqualTo("1");
+      }
+      stack.createTopic("devstack-zk-down-" + UUID.randomUUID(), 1);
+    } finally {
+      zk.start();
+    }
+    assertThat(zk.isRunning()).isTrue();
+    ZooKeeper client = new ZooKeeper(stack.zkConnect(), 10_000, e -> {});
+    try {
+      await("a ZooKeeper session after the node started again")
+          .atMost(Duration.ofSeconds(15))
+          .until(() -> client.getState().isConnected());
+    } finally {
+      client.close();
+    }
+  }
+
+  @Test
+  void a_restarted_kafka_node_keeps_its_records(DevStack stack) throws Exception {
+    String topic = "devstack-node-restart-" + UUID.randomUUID();
+    stack.createTopic(topic, 1);
+    try (KafkaProducer<String, String> producer = producer(stack, Duration.ofSeconds(30))) {
+      producer.send(new ProducerRecord<>(topic, "k", "kept")).get();
+    }
+
+    stack.kafka().restart();
+
+    assertThat(stack.kafka().isRunning()).isTrue();
+    try (KafkaConsumer<String, String> consumer = consumer(stack)) {
+      consumer.subscribe(List.of(topic));
+      List<String> seen = new CopyOnWriteArrayList<>();
+      pollUntilSeen(consumer, seen, "kept");
+      assertThat(seen).containsExactly("kept");
+    }
+  }
+
   private static void pollUntilSeen(
       KafkaConsumer<String, String> consumer, List<String> seen, String value) {
-    await()
+    await("record '" + value + "' polled from the topic")
         .atMost(Duration.ofSeconds(30))
         .until(
             () -> {

@@ -1,0 +1,93 @@
+package dev.carillon.devstack;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+
+/**
+ * The stack's ZooKeeper: one standalone server in this JVM (Curator's {@link TestingServer}) with
+ * its data in one directory.
+ *
+ * <p>The tick is 500 ms: ZooKeeper allows sessions of 2 to 20 ticks, so tests can use 1 s sessions
+ * to exercise expiry quickly while services may still ask for up to a minute. A session that has
+ * not timed out while the server was stopped resumes after {@link #start()}.
+ */
+public final class ZooKeeperNode extends AbstractServerNode {
+  private static final int TICK_MILLIS = 500;
+
+  private final Path dataDir;
+  private final int port;
+  private volatile TestingServer server;
+
+  ZooKeeperNode(Path dataDir, int port) {
+    this.dataDir = dataDir;
+    this.port = port;
+  }
+
+  @Override
+  public String name() {
+    return "ZooKeeper";
+  }
+
+  @Override
+  public int port() {
+    return port;
+  }
+
+  /** ZooKeeper connect string, e.g. {@code 127.0.0.1:40125}. */
+  public String connectString() {
+    return "127.0.0.1:" + port;
+  }
+
+  @Override
+  void startServer() {
+    try {
+      if (server == null) {
+        Files.createDirectories(dataDir);
+        InstanceSpec spec =
+            new InstanceSpec(
+                dataDir.toFile(),
+                port,
+                -1,
+                -1,
+                false, // the data directory belongs to the stack, which deletes it if temporary
+                -1,
+                TICK_MILLIS,
+                -1,
+                Map.of("maxSessionTimeout", "60000", "admin.enableServer", "false"),
+                "127.0.0.1");
+        server = new TestingServer(spec, true);
+      } else {
+        // A stopped TestingServer starts again only through restart(), on the same spec.
+        server.restart();
+      }
+    } catch (Exception e) {
+      throw new DevStackException("cannot start ZooKeeper on port " + port, e);
+    }
+  }
+
+  @Override
+  void stopServer() {
+    try {
+      server.stop();
+    } catch (IOException e) {
+      throw new DevStackException("cannot stop ZooKeeper on port " + port, e);
+    }
+  }
+
+  @Override
+  void release() {
+    TestingServer s = server;
+    server = null;
+    if (s != null) {
+      try {
+        s.close();
+      } catch (IOException e) {
+        throw new DevStackException("cannot close ZooKeeper on port " + port, e);
+      }
+    }
+  }
+}
