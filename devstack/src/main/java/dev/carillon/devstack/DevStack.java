@@ -3,14 +3,11 @@ package dev.carillon.devstack;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -31,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * {@link ServerNode#start() start} and {@link ServerNode#restart() restart}, and the shorthands
  * {@link #stopKafka()}, {@link #restartPostgres()}, {@link #stopZooKeeper()} ...) keep ports and
  * data, so clients reconnect on their own; a test that uses one must undo it before it returns.
+ *
+ * <p><b>A persistent data directory</b> ({@link DevStackOptions#dataDir()}) belongs to one stack at
+ * a time (a second one is refused) and keeps the servers' data. A stack that died without stopping
+ * (kill -9) leaves its PostgreSQL running, since PostgreSQL runs in a process of its own; the next
+ * stack on the directory stops that server before it starts its own.
  *
  * <p><b>Time zones.</b> PostgreSQL's default {@code timezone} is deliberately {@value
  * #POSTGRES_TIME_ZONE} (UTC+12:45, +13:45 in the southern summer), not UTC, so that code which lets
@@ -62,11 +64,12 @@ public final class DevStack implements AutoCloseable {
   public static final String DB_PASSWORD = "postgres";
 
   private static final Logger log = LoggerFactory.getLogger(DevStack.class);
+  // A fast shutdown of an orphaned server takes a second; past this it is killed.
+  private static final Duration ORPHAN_SHUTDOWN_GRACE = Duration.ofSeconds(20);
   private static final Object SHARED_LOCK = new Object();
   private static volatile DevStack shared;
 
-  private final Path dataDir;
-  private final boolean deleteDataDirOnClose;
+  private final StackDirectory directory;
   private final boolean isShared;
   private final PostgresNode postgres;
   private final KafkaNode kafka;
@@ -75,29 +78,19 @@ public final class DevStack implements AutoCloseable {
   private volatile Thread shutdownHook;
   private volatile Duration startupTime = Duration.ZERO;
 
-  private DevStack(DevStackOptions options, boolean isShared) throws IOException {
+  private DevStack(StackDirectory directory, DevStackOptions options, boolean isShared)
+      throws IOException {
+    this.directory = directory;
     this.isShared = isShared;
-    if (options.dataDir() == null) {
-      Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-      Files.createDirectories(tmp);
-      this.dataDir = Files.createTempDirectory(tmp, "carillon-devstack-");
-      this.deleteDataDirOnClose = true;
-    } else {
-      this.dataDir = options.dataDir();
-      this.deleteDataDirOnClose = false;
-      if (options.fresh()) {
-        deleteRecursively(dataDir);
-      }
-      Files.createDirectories(dataDir);
-    }
-    this.postgres = new PostgresNode(dataDir.resolve("pg"), portOrFree(options.postgresPort()));
+    Path dir = directory.path();
+    this.postgres = new PostgresNode(dir.resolve("pg"), portOrFree(options.postgresPort()));
     this.kafka =
         new KafkaNode(
-            dataDir,
+            dir,
             portOrFree(options.kafkaPort()),
             portOrFree(options.kafkaControllerPort()),
             options.kafkaPartitions());
-    this.zooKeeper = new ZooKeeperNode(dataDir.resolve("zk"), portOrFree(options.zooKeeperPort()));
+    this.zooKeeper = new ZooKeeperNode(dir.resolve("zk"), portOrFree(options.zooKeeperPort()));
   }
 
   /**
@@ -105,7 +98,8 @@ public final class DevStack implements AutoCloseable {
    *
    * <p>The servers start in parallel. A shutdown hook closes the stack if the caller does not.
    *
-   * @throws DevStackException if a server does not start; the others are stopped again
+   * @throws DevStackException if a server does not start (the others are stopped again), or the
+   *     data directory belongs to another running stack
    */
   public static DevStack start(DevStackOptions options) {
     return start(options, false);
@@ -132,12 +126,7 @@ public final class DevStack implements AutoCloseable {
 
   private static DevStack start(DevStackOptions options, boolean isShared) {
     long t0 = System.nanoTime();
-    DevStack stack;
-    try {
-      stack = new DevStack(options, isShared);
-    } catch (IOException e) {
-      throw new DevStackException("cannot prepare data directory " + options.dataDir(), e);
-    }
+    DevStack stack = prepare(options, isShared);
     ExecutorService starter =
         Executors.newFixedThreadPool(
             2,
@@ -177,6 +166,33 @@ public final class DevStack implements AutoCloseable {
     stack.shutdownHook = hook;
     Runtime.getRuntime().addShutdownHook(hook);
     return stack;
+  }
+
+  /**
+   * Takes the data directory, clears what a dead stack left on it, wipes it if asked and chooses
+   * the ports; starts nothing yet.
+   */
+  private static DevStack prepare(DevStackOptions options, boolean isShared) {
+    StackDirectory directory = StackDirectory.open(options.dataDir());
+    try {
+      Path dir = directory.path();
+      // Before a wipe: the orphan still runs on the files the wipe would delete.
+      OrphanPostmaster.stopIfRunning(dir.resolve("pg"), ORPHAN_SHUTDOWN_GRACE);
+      if (options.fresh() && !directory.temporary()) {
+        directory.wipe(Set.of());
+      }
+      return new DevStack(directory, options, isShared);
+    } catch (IOException | RuntimeException e) {
+      try {
+        directory.close();
+      } catch (IOException closing) {
+        e.addSuppressed(closing);
+      }
+      if (e instanceof DevStackException dse) {
+        throw dse;
+      }
+      throw new DevStackException("cannot prepare data directory " + directory.path(), e);
+    }
   }
 
   // ---------------------------------------------------------------- the nodes
@@ -230,7 +246,7 @@ public final class DevStack implements AutoCloseable {
 
   /** Directory holding {@code pg/}, {@code kafka/} and {@code zk/}. */
   public Path dataDir() {
-    return dataDir;
+    return directory.path();
   }
 
   /** Wall time {@link #start} took, for reports. */
@@ -349,8 +365,9 @@ public final class DevStack implements AutoCloseable {
   }
 
   /**
-   * Stops Kafka, PostgreSQL and ZooKeeper and deletes a temporary data directory. Idempotent. On
-   * the {@linkplain #shared() shared} stack this does nothing: the shutdown hook closes it.
+   * Stops Kafka, PostgreSQL and ZooKeeper, releases the data directory and deletes it if it is
+   * temporary. Idempotent. On the {@linkplain #shared() shared} stack this does nothing: the
+   * shutdown hook closes it.
    */
   @Override
   public void close() {
@@ -374,7 +391,8 @@ public final class DevStack implements AutoCloseable {
       return;
     }
     List<Exception> failures = new ArrayList<>();
-    // Kafka first: its clients are the noisiest when a server vanishes under them.
+    // Kafka first: its clients are the noisiest when a server vanishes under them. The directory
+    // last: its lock says that no server runs on it any more.
     for (ServerNode node : List.of(kafka, postgres, zooKeeper)) {
       try {
         node.close();
@@ -382,12 +400,10 @@ public final class DevStack implements AutoCloseable {
         failures.add(e);
       }
     }
-    if (deleteDataDirOnClose) {
-      try {
-        deleteRecursively(dataDir);
-      } catch (IOException e) {
-        failures.add(e);
-      }
+    try {
+      directory.close();
+    } catch (IOException e) {
+      failures.add(e);
     }
     failures.forEach(e -> log.warn("DevStack close: {}", e.toString()));
     log.info("DevStack stopped");
@@ -416,31 +432,6 @@ public final class DevStack implements AutoCloseable {
       socket.setReuseAddress(true);
       return socket.getLocalPort();
     }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    Files.walkFileTree(
-        root,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            Files.delete(file);
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-            if (e != null) {
-              throw e;
-            }
-            Files.delete(dir);
-            return FileVisitResult.CONTINUE;
-          }
-        });
   }
 
   private static Supplier<Duration> timed(Runnable action) {
