@@ -1,8 +1,6 @@
 package dev.carillon.devstack;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,9 +28,10 @@ import org.slf4j.LoggerFactory;
  * data, so clients reconnect on their own; a test that uses one must undo it before it returns.
  *
  * <p><b>A persistent data directory</b> ({@link DevStackOptions#dataDir()}) belongs to one stack at
- * a time (a second one is refused) and keeps the servers' data. A stack that died without stopping
- * (kill -9) leaves its PostgreSQL running, since PostgreSQL runs in a process of its own; the next
- * stack on the directory stops that server before it starts its own.
+ * a time (a second one is refused), keeps the servers' data, and records their ports, which the
+ * next stack on it reuses when they are free (see {@link #portChanges()}). A stack that died
+ * without stopping (kill -9) leaves its PostgreSQL running, since PostgreSQL runs in a process of
+ * its own; the next stack on the directory stops that server before it starts its own.
  *
  * <p><b>Time zones.</b> PostgreSQL's default {@code timezone} is deliberately {@value
  * #POSTGRES_TIME_ZONE} (UTC+12:45, +13:45 in the southern summer), not UTC, so that code which lets
@@ -71,6 +70,7 @@ public final class DevStack implements AutoCloseable {
 
   private final StackDirectory directory;
   private final boolean isShared;
+  private final StackPorts ports;
   private final PostgresNode postgres;
   private final KafkaNode kafka;
   private final ZooKeeperNode zooKeeper;
@@ -78,19 +78,15 @@ public final class DevStack implements AutoCloseable {
   private volatile Thread shutdownHook;
   private volatile Duration startupTime = Duration.ZERO;
 
-  private DevStack(StackDirectory directory, DevStackOptions options, boolean isShared)
-      throws IOException {
+  private DevStack(
+      StackDirectory directory, StackPorts ports, int kafkaPartitions, boolean isShared) {
     this.directory = directory;
     this.isShared = isShared;
+    this.ports = ports;
     Path dir = directory.path();
-    this.postgres = new PostgresNode(dir.resolve("pg"), portOrFree(options.postgresPort()));
-    this.kafka =
-        new KafkaNode(
-            dir,
-            portOrFree(options.kafkaPort()),
-            portOrFree(options.kafkaControllerPort()),
-            options.kafkaPartitions());
-    this.zooKeeper = new ZooKeeperNode(dir.resolve("zk"), portOrFree(options.zooKeeperPort()));
+    this.postgres = new PostgresNode(dir.resolve("pg"), ports.postgres());
+    this.kafka = new KafkaNode(dir, ports.kafka(), ports.kafkaController(), kafkaPartitions);
+    this.zooKeeper = new ZooKeeperNode(dir.resolve("zk"), ports.zooKeeper());
   }
 
   /**
@@ -179,9 +175,11 @@ public final class DevStack implements AutoCloseable {
       // Before a wipe: the orphan still runs on the files the wipe would delete.
       OrphanPostmaster.stopIfRunning(dir.resolve("pg"), ORPHAN_SHUTDOWN_GRACE);
       if (options.fresh() && !directory.temporary()) {
-        directory.wipe(Set.of());
+        // The ports stay: a fresh start should not break the clients configured for this stack.
+        directory.wipe(Set.of(StackPorts.FILE));
       }
-      return new DevStack(directory, options, isShared);
+      StackPorts ports = StackPorts.assign(dir, options);
+      return new DevStack(directory, ports, options.kafkaPartitions(), isShared);
     } catch (IOException | RuntimeException e) {
       try {
         directory.close();
@@ -252,6 +250,14 @@ public final class DevStack implements AutoCloseable {
   /** Wall time {@link #start} took, for reports. */
   public Duration startupTime() {
     return startupTime;
+  }
+
+  /**
+   * Ports recorded in the data directory by an earlier stack that this one could not keep because
+   * another program holds them, one sentence each (empty when every server kept its port).
+   */
+  public List<String> portChanges() {
+    return ports.changes();
   }
 
   /**
@@ -420,18 +426,6 @@ public final class DevStack implements AutoCloseable {
         + ", dataDir="
         + dataDir()
         + "]";
-  }
-
-  private static int portOrFree(int port) throws IOException {
-    if (port != 0) {
-      return port;
-    }
-    // Pick the port once, so restarts can bind it again; another process could take it in the
-    // meantime, which on a test machine is rare enough to accept.
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    }
   }
 
   private static Supplier<Duration> timed(Runnable action) {

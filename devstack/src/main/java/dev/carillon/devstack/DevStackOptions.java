@@ -6,16 +6,17 @@ import java.util.Optional;
 /**
  * How to start a {@link DevStack}.
  *
- * <p>Every port may be {@code 0}, meaning "pick a free port once at start". The chosen port is then
- * kept for the life of the stack, so {@link DevStack#stopKafka()}/{@link DevStack#startKafka()} and
+ * <p>Every port may be {@code 0}, meaning "the port recorded in the data directory by the last
+ * stack there, if it is free, else a free port", chosen once at start. The chosen port is then kept
+ * for the life of the stack, so {@link DevStack#stopKafka()}/{@link DevStack#startKafka()} and
  * {@link DevStack#restartPostgres()} come back on the same address and clients reconnect by
- * themselves.
+ * themselves, and recorded for the next stack on the same directory.
  *
  * @param dataDir where PostgreSQL, Kafka and ZooKeeper keep their data ({@code pg/}, {@code
  *     kafka/}, {@code zk/} below it); data persists between runs. {@code null} means a fresh
  *     temporary directory under {@code java.io.tmpdir} that is deleted on close.
- * @param fresh wipe {@code dataDir} before starting (ignored for the temporary directory, which is
- *     always fresh)
+ * @param fresh wipe {@code dataDir} before starting, keeping only the recorded ports (ignored for
+ *     the temporary directory, which is always fresh)
  * @param postgresPort PostgreSQL port, {@code 0} for a free port
  * @param kafkaPort Kafka broker (client) port, {@code 0} for a free port
  * @param kafkaControllerPort Kafka KRaft controller port, {@code 0} for a free port

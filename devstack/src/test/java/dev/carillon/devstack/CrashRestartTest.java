@@ -56,8 +56,9 @@ class CrashRestartTest {
     String topic = "crash-restart-" + UUID.randomUUID();
     Process child = startChild(dataDir, tmp.resolve("child.log"));
     long orphan;
+    Map<String, String> endpoints;
     try {
-      Map<String, String> endpoints = endpoints(child, tmp.resolve("child.log"));
+      endpoints = endpoints(child, tmp.resolve("child.log"));
       String jdbc = endpoints.get("carillon.db.url");
       try (Connection c =
               DriverManager.getConnection(jdbc, DevStack.DB_USER, DevStack.DB_PASSWORD);
@@ -99,6 +100,12 @@ class CrashRestartTest {
           .isEmpty();
       assertThat(postmasterPid(dataDir)).isNotEqualTo(orphan);
       assertThat(again.startupTime()).isLessThan(Duration.ofSeconds(30));
+      assertThat(List.of(again.jdbcUrl(), again.kafkaBootstrap(), again.zkConnect()))
+          .as("the same addresses as the killed stack")
+          .containsExactly(
+              endpoints.get("carillon.db.url"),
+              endpoints.get("carillon.kafka.bootstrap"),
+              endpoints.get("carillon.zookeeper.connect"));
 
       try (Connection c =
               DriverManager.getConnection(again.jdbcUrl(), again.dbUser(), again.dbPassword());
