@@ -6,6 +6,8 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -13,9 +15,9 @@ import java.util.concurrent.CountDownLatch;
  *
  * <pre>
  * DevStackMain [--data-dir DIR] [--fresh] [--control]
- *   --data-dir DIR  keep PostgreSQL, Kafka and ZooKeeper data in DIR between runs
- *                   (default: a temporary directory deleted on exit)
- *   --fresh         wipe DIR before starting
+ *   --data-dir DIR  keep PostgreSQL, Kafka and ZooKeeper data, and their ports, in DIR between
+ *                   runs (default: a temporary directory deleted on exit)
+ *   --fresh         wipe DIR's data before starting (the ports are kept)
  *   --control       read commands on stdin, one per line, and answer each with one line
  *                   "ok COMMAND" or "error COMMAND: REASON"; end of input stops the stack
  * </pre>
@@ -117,15 +119,20 @@ public final class DevStackMain {
   }
 
   static String describe(DevStack stack) {
-    return String.join(
-        System.lineSeparator(),
-        "Carillon DevStack is up in " + stack.startupTime().toMillis() + " ms. Ctrl-C stops it.",
-        "  carillon.db.url=" + stack.jdbcUrl(),
-        "  carillon.db.user=" + stack.dbUser(),
-        "  carillon.db.password=" + stack.dbPassword(),
-        "  carillon.kafka.bootstrap=" + stack.kafkaBootstrap(),
-        "  carillon.zookeeper.connect=" + stack.zkConnect(),
-        "  data directory: " + stack.dataDir(),
-        "  PostgreSQL default time zone: " + DevStack.POSTGRES_TIME_ZONE);
+    List<String> lines = new ArrayList<>();
+    stack.portChanges().forEach(change -> lines.add("Note: " + change + "."));
+    lines.addAll(
+        List.of(
+            "Carillon DevStack is up in "
+                + stack.startupTime().toMillis()
+                + " ms. Ctrl-C stops it.",
+            "  carillon.db.url=" + stack.jdbcUrl(),
+            "  carillon.db.user=" + stack.dbUser(),
+            "  carillon.db.password=" + stack.dbPassword(),
+            "  carillon.kafka.bootstrap=" + stack.kafkaBootstrap(),
+            "  carillon.zookeeper.connect=" + stack.zkConnect(),
+            "  data directory: " + stack.dataDir(),
+            "  PostgreSQL default time zone: " + DevStack.POSTGRES_TIME_ZONE));
+    return String.join(System.lineSeparator(), lines);
   }
 }
