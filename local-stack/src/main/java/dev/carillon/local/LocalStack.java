@@ -14,7 +14,9 @@ import dev.carillon.store.EventQueries;
 import dev.carillon.store.TaskStore;
 import dev.carillon.trigger.TriggerService;
 import dev.carillon.worker.WorkerService;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +35,7 @@ public final class LocalStack implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalStack.class);
 
   private final DevStack devstack;
+  private final CliEnvironment cliEnvironment;
   private final Database db;
   private final List<AutoCloseable> services;
   private final TransitionFeed feed;
@@ -40,11 +43,13 @@ public final class LocalStack implements AutoCloseable {
 
   private LocalStack(
       DevStack devstack,
+      CliEnvironment cliEnvironment,
       Database db,
       List<AutoCloseable> services,
       TransitionFeed feed,
       Thread feedThread) {
     this.devstack = devstack;
+    this.cliEnvironment = cliEnvironment;
     this.db = db;
     this.services = services;
     this.feed = feed;
@@ -103,6 +108,7 @@ public final class LocalStack implements AutoCloseable {
       Thread feedThread = new Thread(feed, "carillon-local-feed");
       feedThread.setDaemon(true);
       feedThread.start();
+      devstack.portChanges().forEach(change -> out.println("note: " + change + "."));
       out.println(
           "Carillon is running: PostgreSQL "
               + devstack.jdbcUrl()
@@ -113,9 +119,11 @@ public final class LocalStack implements AutoCloseable {
               + ", data in "
               + options.dataDir()
               + ". Ctrl-C stops everything.");
+      CliEnvironment env = CliEnvironment.of(devstack);
+      printCliEnvironment(env, devstack.dataDir(), out);
       out.println(
           "time      task           window                     change                 detail");
-      return new LocalStack(devstack, db, started, feed, feedThread);
+      return new LocalStack(devstack, env, db, started, feed, feedThread);
     } catch (RuntimeException e) {
       closeAll(started);
       if (db != null) {
@@ -124,6 +132,24 @@ public final class LocalStack implements AutoCloseable {
       devstack.close();
       throw e;
     }
+  }
+
+  /**
+   * Tells the user how to point {@code schedctl} at this stack: the variables, and a file in the
+   * data directory holding them. The ports stay the same for the data directory, so the file stays
+   * valid across restarts.
+   */
+  private static void printCliEnvironment(CliEnvironment env, Path dataDir, PrintStream out) {
+    String how;
+    try {
+      Path file = env.writeTo(dataDir);
+      how = "source " + file + "  (or paste the lines below)";
+    } catch (IOException e) {
+      log.warn("cannot write {} in {}: {}", CliEnvironment.FILE, dataDir, e.toString());
+      how = "paste the lines below (" + CliEnvironment.FILE + " could not be written: " + e + ")";
+    }
+    out.println("To run ./schedctl.sh against it from another terminal: " + how);
+    env.exportLines().forEach(line -> out.println("  " + line));
   }
 
   private static Config config(Map<String, String> common, String service, int base, int offset) {
@@ -146,6 +172,11 @@ public final class LocalStack implements AutoCloseable {
             "stopping {} failed: {}", services.get(i).getClass().getSimpleName(), e.toString());
       }
     }
+  }
+
+  /** The environment a CLI needs to reach this stack, as printed at start. */
+  CliEnvironment cliEnvironment() {
+    return cliEnvironment;
   }
 
   /** Connection to the stack's database (for tests and tools). */

@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.schedctl.Schedctl;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,10 +47,11 @@ class LocalStackTest {
   }
 
   @Test
-  void instances_succeed_retry_and_skip_and_the_data_survives_a_restart() {
+  void instances_succeed_retry_and_skip_and_the_data_survives_a_restart() throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     long before;
+    Map<String, String> cli;
     try (LocalStack stack = LocalStack.start(new LocalStackOptions(dataDir, true, TASKS, 0), out)) {
       await("a digest succeeds, a flaky report succeeds after a retry, a crawler window is skipped")
           .atMost(Duration.ofSeconds(90))
@@ -69,6 +74,17 @@ class LocalStackTest {
                       .contains("RETRY_WAIT -> PENDING")
                       .contains("created SKIPPED")
                       .contains("still RUNNING"));
+      cli = stack.cliEnvironment().variables();
+      assertThat(exports(dataDir.resolve("cli.env"))).isEqualTo(cli);
+      assertThat(bytes.toString(StandardCharsets.UTF_8))
+          .contains("source " + dataDir.resolve("cli.env").toAbsolutePath())
+          .contains("export CARILLON_DB_URL='" + cli.get("CARILLON_DB_URL") + "'");
+      // The printed environment is all schedctl needs: the database and Kafka answer.
+      assertThat(schedctl(cli, "get", "tasks"))
+          .contains("news-digest")
+          .contains("flaky-report")
+          .contains("slow-crawler");
+      schedctl(cli, "config", "get");
     }
     String feed = bytes.toString(StandardCharsets.UTF_8);
     assertThat(feed).contains("applied 3 task(s)");
@@ -82,7 +98,39 @@ class LocalStackTest {
       assertThat(stack.database().dsl().fetchCount(TASK_INSTANCE))
           .isGreaterThanOrEqualTo((int) before);
       assertThat(again.toString(StandardCharsets.UTF_8)).contains("(0 new or changed)");
+      // Same data directory, same ports: a CLI configured from the first start still reaches it.
+      assertThat(stack.cliEnvironment().variables()).isEqualTo(cli);
+      assertThat(exports(dataDir.resolve("cli.env"))).isEqualTo(cli);
     }
+  }
+
+  /** The variables of a file of {@code export NAME='value'} lines. */
+  private static Map<String, String> exports(Path file) throws IOException {
+    Map<String, String> vars = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      if (line.startsWith("export ")) {
+        int eq = line.indexOf('=');
+        String value = line.substring(eq + 1);
+        assertThat(value).as("quoted value in %s", line).startsWith("'").endsWith("'");
+        vars.put(line.substring("export ".length(), eq), value.substring(1, value.length() - 1));
+      }
+    }
+    return vars;
+  }
+
+  /** Runs schedctl in-process with only {@code env} as its environment; returns its output. */
+  private static String schedctl(Map<String, String> env, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit =
+        new Schedctl()
+            .run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                env);
+    assertThat(exit).as("schedctl %s exit code; stderr: %s", String.join(" ", args), err).isZero();
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   @Test
