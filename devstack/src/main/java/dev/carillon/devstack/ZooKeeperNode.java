@@ -1,11 +1,14 @@
 package dev.carillon.devstack;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The stack's ZooKeeper: one standalone server in this JVM (Curator's {@link TestingServer}) with
@@ -16,6 +19,7 @@ import org.apache.curator.test.TestingServer;
  * not timed out while the server was stopped resumes after {@link #start()}.
  */
 public final class ZooKeeperNode extends AbstractServerNode {
+  private static final Logger log = LoggerFactory.getLogger(ZooKeeperNode.class);
   private static final int TICK_MILLIS = 500;
 
   private final Path dataDir;
@@ -46,6 +50,7 @@ public final class ZooKeeperNode extends AbstractServerNode {
   void startServer() {
     try {
       if (server == null) {
+        removeGeneratedConfigurations(); // left by a stack that was killed
         Files.createDirectories(dataDir);
         InstanceSpec spec =
             new InstanceSpec(
@@ -87,7 +92,29 @@ public final class ZooKeeperNode extends AbstractServerNode {
         s.close();
       } catch (IOException e) {
         throw new DevStackException("cannot close ZooKeeper on port " + port, e);
+      } finally {
+        removeGeneratedConfigurations();
       }
+    }
+  }
+
+  /**
+   * ZooKeeper's embedded server writes the configuration it was given, "generated at every boot",
+   * to a new {@code zookeeper.configuration<n>.properties} beside its data directory on each start
+   * and never removes it; the stack's directory is ours, so the node removes them.
+   */
+  private void removeGeneratedConfigurations() {
+    Path parent = dataDir.getParent();
+    if (parent == null || !Files.isDirectory(parent)) {
+      return;
+    }
+    try (DirectoryStream<Path> files =
+        Files.newDirectoryStream(parent, "zookeeper.configuration*.properties")) {
+      for (Path file : files) {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException e) {
+      log.warn("cannot remove ZooKeeper's generated configuration files in {}: {}", parent, e);
     }
   }
 }

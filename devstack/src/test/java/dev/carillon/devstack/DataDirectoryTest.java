@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -87,6 +89,13 @@ class DataDirectoryTest {
       assertThatThrownBy(() -> execute(fresh, "select * from kept"))
           .as("a fresh start wipes the data")
           .hasMessageContaining("\"kept\" does not exist");
+      fresh.restartZooKeeper();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .as("ZooKeeper's configuration files, one written per start, are removed on close")
+          .noneMatch(name -> name.startsWith("zookeeper.configuration"))
+          .contains("ports.properties", "devstack.lock", "pg", "kafka", "zk");
     }
   }
 
