@@ -1,7 +1,6 @@
 package dev.carillon.model.task;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.carillon.model.Durations;
 import dev.carillon.model.InvalidValueException;
@@ -266,15 +265,8 @@ public record TaskDefinition(
                   + " bytes; keep large inputs in an artifact store"));
       return;
     }
-    try {
-      JsonNode node = JSON.readTree(paramsJson);
-      if (node == null || !node.isObject()) {
-        problems.add(new Problem("params", abbreviate(paramsJson), "must be a JSON object"));
-      }
-    } catch (JsonProcessingException e) {
-      problems.add(
-          new Problem("params", abbreviate(paramsJson), "is not JSON: " + e.getOriginalMessage()));
-    }
+    JsonSyntax.objectProblem(paramsJson)
+        .ifPresent(m -> problems.add(new Problem("params", abbreviate(paramsJson), m)));
   }
 
   private static String abbreviate(String s) {
