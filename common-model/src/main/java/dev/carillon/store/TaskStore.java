@@ -6,11 +6,11 @@ import static dev.carillon.store.jooq.Tables.TRIGGER_CURSOR;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.carillon.model.retry.RetryPolicies;
 import dev.carillon.model.task.InvalidTaskException;
 import dev.carillon.model.task.Problem;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.spec.RetryPolicyJson;
 import dev.carillon.store.jooq.tables.records.TaskDefinitionRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -227,11 +227,7 @@ public final class TaskStore {
     r.setOverlapPolicy(d.overlap().name());
     r.setCatchupMs(d.catchup().toMillis());
     r.setTimeoutMs(d.timeout().toMillis());
-    try {
-      r.setRetryPolicy(JSON.writeValueAsString(RetryPolicies.toSpec(d.retry())));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("retry policy of " + d.id() + " cannot be written", e);
-    }
+    r.setRetryPolicy(RetryPolicyJson.toJson(d.retry()));
     r.setParams(d.paramsJson());
     r.setPaused(d.paused());
     r.setVersion(d.version());

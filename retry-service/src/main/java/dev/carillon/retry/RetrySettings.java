@@ -6,6 +6,7 @@ import dev.carillon.config.ConfigException;
 import dev.carillon.kafka.Topics;
 import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.tuning.RateLimitSettings;
+import dev.carillon.spec.TuningJson;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -206,7 +207,7 @@ public record RetrySettings(
         + " batchSize="
         + batchSize
         + " rate="
-        + rate.toJson()
+        + TuningJson.toJson(rate)
         + " undispatchedAfter="
         + undispatchedAfter
         + " strandedAfter="

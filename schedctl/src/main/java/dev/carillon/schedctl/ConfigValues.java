@@ -4,14 +4,14 @@ import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.task.Problem;
 import dev.carillon.model.tuning.InvalidTuningException;
 import dev.carillon.model.tuning.TuningKey;
-import dev.carillon.model.tuning.TuningValue;
+import dev.carillon.spec.TuningJson;
 import java.util.List;
 
 /**
  * Checks keys and values of the {@code carillon.config} topic with the retry service's own
- * validator ({@link TuningKey}, {@link TuningValue}), so an operator's typo is refused at the
- * prompt for exactly the reasons the service would refuse it, and turns the problems into the CLI's
- * lines: {@code <key>: <field>='<value>': <rule>}. It holds no rule of its own. Stateless.
+ * validator ({@link TuningKey}, {@link TuningJson}), so an operator's typo is refused at the prompt
+ * for exactly the reasons the service would refuse it, and turns the problems into the CLI's lines:
+ * {@code <key>: <field>='<value>': <rule>}. It holds no rule of its own. Stateless.
  */
 final class ConfigValues {
   private ConfigValues() {}
@@ -20,7 +20,7 @@ final class ConfigValues {
    * A checked value.
    *
    * @param key the key as given
-   * @param canonicalJson the value to send ({@link TuningValue#toJson()}), or null when there are
+   * @param canonicalJson the value to send ({@link TuningJson#toJson}), or null when there are
    *     problems
    * @param problems one line per problem, each naming the key, the field and the value
    */
@@ -57,7 +57,7 @@ final class ConfigValues {
       return new Checked(key, null, List.of(key + ": a JSON value is required (unset removes)"));
     }
     try {
-      return new Checked(key, TuningValue.parse(k, json).toJson(), List.of());
+      return new Checked(key, TuningJson.toJson(TuningJson.parse(k, json)), List.of());
     } catch (InvalidTuningException e) {
       return new Checked(key, null, e.problems().stream().map(p -> line(key, p)).toList());
     }

@@ -3,8 +3,8 @@ package dev.carillon.schedctl;
 import dev.carillon.model.Durations;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
-import dev.carillon.model.retry.RetryPolicies;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.spec.RetryPolicyJson;
 import dev.carillon.store.LoadedTask;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -83,7 +83,7 @@ final class GetCommand implements Callable<Integer> {
           d.overlap().name(),
           Durations.format(d.catchup()),
           Durations.format(d.timeout()),
-          RetryPolicies.toSpec(d.retry()),
+          RetryPolicyJson.toSpec(d.retry()),
           params,
           d.paused(),
           d.version(),

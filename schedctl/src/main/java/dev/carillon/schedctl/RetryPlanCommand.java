@@ -3,8 +3,8 @@ package dev.carillon.schedctl;
 import dev.carillon.model.Durations;
 import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.retry.RetryPlan;
-import dev.carillon.model.retry.RetryPolicies;
 import dev.carillon.model.retry.RetryPolicy;
+import dev.carillon.spec.RetryPolicyJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +81,7 @@ final class RetryPlanCommand implements Callable<Integer> {
       total = total.plus(delays.get(i));
       steps.add(new Step(i + 1, delays.get(i), total));
     }
-    Map<String, Object> policy = RetryPolicies.toSpec(plan.toPolicy());
+    Map<String, Object> policy = RetryPolicyJson.toSpec(plan.toPolicy());
     Output out = session.output();
     if (out.json()) {
       out.printJson(
@@ -120,7 +120,7 @@ final class RetryPlanCommand implements Callable<Integer> {
                         Durations.format(s.startsAfter())))
             .toList());
     if (plan.retries() > 0) {
-      out.line("Policy: " + RetryPolicies.toJson(plan.toPolicy()));
+      out.line("Policy: " + RetryPolicyJson.toJson(plan.toPolicy()));
     }
     return Schedctl.OK;
   }

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.carillon.model.tuning.InvalidTuningException;
-import dev.carillon.model.tuning.TuningValue;
+import dev.carillon.spec.TuningJson;
 import org.junit.jupiter.api.Test;
 
 /**
  * The CLI's lines for every bad-input path. The rules themselves are tested in common-model ({@code
- * TuningValueTest}); here we prove the CLI uses them and keeps key, field and value.
+ * TuningJsonTest}); here we prove the CLI uses them and keeps key, field and value.
  */
 class ConfigValuesTest {
   @Test
@@ -80,7 +80,7 @@ class ConfigValuesTest {
     String tooFast =
         "{\"perSecond\":500000,\"burst\":100,\"perTaskPerSecond\":5,\"maxPerScan\":500}";
     assertThat(ConfigValues.check("ratelimit/global", tooFast).valid()).isFalse();
-    assertThatThrownBy(() -> TuningValue.parse("ratelimit/global", tooFast))
+    assertThatThrownBy(() -> TuningJson.parse("ratelimit/global", tooFast))
         .isInstanceOf(InvalidTuningException.class);
   }
 

@@ -1,11 +1,5 @@
 package dev.carillon.model.retry;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.carillon.model.Durations;
 import dev.carillon.model.task.InvalidTaskException;
 import dev.carillon.model.task.Problem;
@@ -13,8 +7,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,9 +18,8 @@ import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
- * Reads and writes retry policies as plain maps (YAML/JSON shape), e.g. {@code {policy: DELAYED,
- * delays: [5m, 15m, 30m], maxRetries: 3}}, and as JSON text (the store's column and the config
- * topic's values).
+ * Reads retry policies from plain maps (YAML/JSON shape), e.g. {@code {policy: DELAYED, delays:
+ * [5m, 15m, 30m], maxRetries: 3}}.
  *
  * <p>Keys: {@code policy} (NONE, IMMEDIATE, DELAYED, EXPONENTIAL, WINDOW; any case), {@code
  * maxRetries} (0..100, default 3), {@code delays} (DELAYED), {@code initial}, {@code multiplier},
@@ -53,15 +44,6 @@ public final class RetryPolicies {
           EXPONENTIAL, Set.of("policy", "maxRetries", "initial", "multiplier", "cap", "jitter"),
           WINDOW, Set.of("policy", "maxRetries", "delay", "grace"));
   private static final Set<String> ALL_KEYS = allKeys();
-
-  // Trailing text after the object is refused, as are duplicate keys: half-read input must not
-  // become a policy.
-  private static final ObjectMapper JSON =
-      JsonMapper.builder()
-          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .build();
-  private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
   private RetryPolicies() {}
 
@@ -99,66 +81,6 @@ public final class RetryPolicies {
       throw new InvalidTaskException(taskId, r.problems);
     }
     return policy;
-  }
-
-  /**
-   * The spec that {@link #fromSpec} reads back to an equal policy: keys in a fixed order, every
-   * value written out (defaults included), durations in the short form.
-   */
-  public static Map<String, Object> toSpec(RetryPolicy policy) {
-    Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("policy", policy.kind());
-    if (policy instanceof NoRetry) {
-      return Collections.unmodifiableMap(spec);
-    }
-    spec.put("maxRetries", policy.maxRetries());
-    if (policy instanceof DelayedRetry p) {
-      spec.put("delays", p.delays().stream().map(Durations::format).toList());
-    } else if (policy instanceof ExponentialRetry p) {
-      spec.put("initial", Durations.format(p.initial()));
-      spec.put("multiplier", p.multiplier());
-      spec.put("cap", Durations.format(p.cap()));
-      spec.put("jitter", p.jitter());
-    } else if (policy instanceof WindowRetry p) {
-      spec.put("delay", Durations.format(p.delay()));
-      spec.put("grace", Durations.format(p.grace()));
-    }
-    return Collections.unmodifiableMap(spec);
-  }
-
-  /** The policy as a JSON object, e.g. {@code {"policy":"IMMEDIATE","maxRetries":3}}. */
-  public static String toJson(RetryPolicy policy) {
-    try {
-      return JSON.writeValueAsString(toSpec(policy));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write retry policy " + policy + " as JSON", e);
-    }
-  }
-
-  /**
-   * Reads a policy written by {@link #toJson} (or by hand in the same shape). Problems are named
-   * under the field {@code retry}.
-   *
-   * @throws InvalidTaskException when the text is not a JSON object or the spec is invalid
-   */
-  public static RetryPolicy fromJson(String taskId, String json) {
-    if (json == null || json.isBlank()) {
-      throw new InvalidTaskException(
-          taskId, new Problem("retry", json, "is required (a JSON object)"));
-    }
-    Map<String, Object> spec;
-    try {
-      spec = JSON.readValue(json, MAP);
-    } catch (JsonProcessingException e) {
-      throw new InvalidTaskException(
-          taskId,
-          new Problem(
-              "retry", json, "not a JSON object: " + e.getOriginalMessage().replace('\n', ' ')));
-    }
-    if (spec == null) {
-      throw new InvalidTaskException(taskId, new Problem("retry", json, "not a JSON object"));
-    }
-    return fromSpec(taskId, "retry", spec);
   }
 
   private static Set<String> allKeys() {

@@ -7,22 +7,23 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The value rules shared by the policy records (which throw) and {@link RetryPolicies#fromSpec}
- * (which collects problems), so that both say the same thing.
+ * The value rules shared by the policy records (which throw) and the spec reader (which collects
+ * every problem with its position), so that both say the same thing. Each rule returns what is
+ * wrong with a value, or empty.
  */
-final class RetryRules {
+public final class RetryRules {
   static final double MAX_MULTIPLIER = 10.0;
 
   private RetryRules() {}
 
-  static Optional<String> maxRetries(int value) {
+  public static Optional<String> maxRetries(int value) {
     return value >= 0 && value <= RetryPolicy.MAX_RETRIES
         ? Optional.empty()
         : Optional.of("must be between 0 and " + RetryPolicy.MAX_RETRIES);
   }
 
   /** A delay: more than zero, at most {@link RetryPolicy#MAX_DELAY}, whole milliseconds. */
-  static Optional<String> delay(Duration value) {
+  public static Optional<String> delay(Duration value) {
     if (value == null) {
       return Optional.of("is required");
     }
@@ -34,7 +35,7 @@ final class RetryRules {
   }
 
   /** A grace period: zero allowed, otherwise like a delay. */
-  static Optional<String> grace(Duration value) {
+  public static Optional<String> grace(Duration value) {
     if (value == null) {
       return Optional.of("is required");
     }
@@ -51,17 +52,17 @@ final class RetryRules {
         : Optional.of("must be a whole number of milliseconds");
   }
 
-  static Optional<String> multiplier(double value) {
+  public static Optional<String> multiplier(double value) {
     return value > 1.0 && value <= MAX_MULTIPLIER
         ? Optional.empty()
         : Optional.of("must be more than 1 and at most " + (int) MAX_MULTIPLIER);
   }
 
-  static Optional<String> jitter(double value) {
+  public static Optional<String> jitter(double value) {
     return value >= 0.0 && value <= 1.0 ? Optional.empty() : Optional.of("must be between 0 and 1");
   }
 
-  static Optional<String> capAtLeastInitial(Duration cap, Duration initial) {
+  public static Optional<String> capAtLeastInitial(Duration cap, Duration initial) {
     return cap.compareTo(initial) >= 0
         ? Optional.empty()
         : Optional.of("must be at least initial (" + Durations.format(initial) + ")");

@@ -42,43 +42,6 @@ class RetryPoliciesTest {
 
   // Round trips
 
-  @ParameterizedTest
-  @MethodSource("everyPolicy")
-  void every_policy_reads_back_equal_from_its_spec(RetryPolicy policy) {
-    assertThat(read(RetryPolicies.toSpec(policy))).isEqualTo(policy);
-  }
-
-  @ParameterizedTest
-  @MethodSource("everyPolicy")
-  void every_policy_reads_back_equal_from_its_json(RetryPolicy policy) {
-    String json = RetryPolicies.toJson(policy);
-
-    assertThat(RetryPolicies.fromJson("daily-digest", json)).isEqualTo(policy);
-  }
-
-  @Test
-  void to_spec_writes_every_value_in_a_fixed_order_with_short_durations() {
-    assertThat(RetryPolicies.toSpec(everyPolicy().toList().get(2)))
-        .containsExactly(
-            Map.entry("policy", "DELAYED"),
-            Map.entry("maxRetries", 3),
-            Map.entry("delays", List.of("5m", "15m", "30m")));
-    assertThat(RetryPolicies.toSpec(RetryPolicy.none()))
-        .containsExactly(Map.entry("policy", "NONE"));
-  }
-
-  @Test
-  void to_json_is_a_stable_json_object() {
-    assertThat(RetryPolicies.toJson(everyPolicy().toList().get(3)))
-        .isEqualTo(
-            "{\"policy\":\"EXPONENTIAL\",\"maxRetries\":7,\"initial\":\"1m30s\","
-                + "\"multiplier\":1.5,\"cap\":\"45m\",\"jitter\":0.25}");
-    assertThat(RetryPolicies.toJson(new WindowRetry(Duration.ofMinutes(10), Duration.ZERO, 3)))
-        .isEqualTo("{\"policy\":\"WINDOW\",\"maxRetries\":3,\"delay\":\"10m\",\"grace\":\"0s\"}");
-  }
-
-  // Reading
-
   @Test
   void a_missing_or_empty_spec_is_the_default_none() {
     assertThat(read(null)).isEqualTo(RetryPolicy.none());
@@ -301,36 +264,5 @@ class RetryPoliciesTest {
                             "retry.delayz",
                             "unknown key (known: cap, delay, delays, grace, initial, jitter,"
                                 + " maxRetries, multiplier, policy)")));
-  }
-
-  @Test
-  void json_that_is_not_an_object_names_the_retry_field_and_the_text() {
-    for (String json :
-        List.of(
-            "{\"policy\":",
-            "[1,2]",
-            "null",
-            "",
-            "{\"policy\":\"NONE\",\"policy\":\"IMMEDIATE\"}")) {
-      assertThatThrownBy(() -> RetryPolicies.fromJson("daily-digest", json))
-          .as(json)
-          .isInstanceOfSatisfying(
-              InvalidTaskException.class,
-              e -> {
-                assertThat(e.problems()).extracting(Problem::field).containsExactly("retry");
-                assertThat(e.problems().get(0).value()).isEqualTo(json);
-              });
-    }
-  }
-
-  @Test
-  void json_with_a_bad_value_names_the_nested_field() {
-    assertThatThrownBy(
-            () ->
-                RetryPolicies.fromJson(
-                    "daily-digest", "{\"policy\":\"DELAYED\",\"delays\":[\"5m\",\"-1\"]}"))
-        .isInstanceOf(InvalidTaskException.class)
-        .hasMessageContaining("retry.delays[1]")
-        .hasMessageContaining("'-1'");
   }
 }

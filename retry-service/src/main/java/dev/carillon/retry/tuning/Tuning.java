@@ -1,6 +1,5 @@
 package dev.carillon.retry.tuning;
 
-import dev.carillon.model.retry.RetryPolicies;
 import dev.carillon.model.retry.RetryPolicy;
 import dev.carillon.model.task.Problem;
 import dev.carillon.model.tuning.EffectivePolicy;
@@ -10,6 +9,8 @@ import dev.carillon.model.tuning.TuningKey;
 import dev.carillon.model.tuning.TuningValue;
 import dev.carillon.model.tuning.Versioned;
 import dev.carillon.retry.RetryMetrics;
+import dev.carillon.spec.RetryPolicyJson;
+import dev.carillon.spec.TuningJson;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -107,7 +108,7 @@ public final class Tuning {
     try {
       k = TuningKey.parse(key);
       if (value != null) {
-        v = TuningValue.parse(k, value);
+        v = TuningJson.parse(k, value);
       }
     } catch (InvalidTuningException e) {
       reject(
@@ -148,7 +149,7 @@ public final class Tuning {
       return "no such setting";
     }
     return switch (k.kind()) {
-      case RATE_LIMIT -> "ratelimit " + s.rate().toJson();
+      case RATE_LIMIT -> "ratelimit " + TuningJson.toJson(s.rate());
       case RETRY_DEFAULT -> describe(s.defaultPolicy(), "no default override");
       case RETRY_TASK ->
           describe(
@@ -158,17 +159,17 @@ public final class Tuning {
   }
 
   private static String describe(Optional<Versioned<RetryPolicy>> v, String none) {
-    return v.map(p -> RetryPolicies.toJson(p.value()) + " version " + p.version()).orElse(none);
+    return v.map(p -> RetryPolicyJson.toJson(p.value()) + " version " + p.version()).orElse(none);
   }
 
   private Snapshot set(Snapshot s, TuningKey k, TuningValue v, long offset) {
     if (v instanceof TuningValue.RateLimit r) {
-      log.info("Config {} = {} applied (version {})", k, r.settings().toJson(), offset);
+      log.info("Config {} = {} applied (version {})", k, TuningJson.toJson(r.settings()), offset);
       return new Snapshot(s.tasks(), s.defaultPolicy(), r.settings(), offset);
     }
     RetryPolicy policy = ((TuningValue.RetryOverride) v).policy();
     Versioned<RetryPolicy> versioned = new Versioned<>(policy, offset);
-    log.info("Config {} = {} applied (version {})", k, RetryPolicies.toJson(policy), offset);
+    log.info("Config {} = {} applied (version {})", k, RetryPolicyJson.toJson(policy), offset);
     if (k.kind() == TuningKey.Kind.RETRY_DEFAULT) {
       return new Snapshot(s.tasks(), Optional.of(versioned), s.rate(), offset);
     }
@@ -184,7 +185,7 @@ public final class Tuning {
             "Config {} removed (version {}): rate limits revert to the configured {}",
             k,
             offset,
-            base.toJson());
+            TuningJson.toJson(base));
         yield new Snapshot(s.tasks(), s.defaultPolicy(), base, offset);
       }
       case RETRY_DEFAULT -> {
