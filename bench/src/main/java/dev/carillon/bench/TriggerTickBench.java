@@ -2,6 +2,8 @@ package dev.carillon.bench;
 
 import dev.carillon.devstack.DevStack;
 import dev.carillon.model.instance.Instance;
+import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
@@ -17,6 +19,7 @@ import dev.carillon.trigger.tick.TriggerMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,12 +55,10 @@ public final class TriggerTickBench {
         defs.add(
             TaskDefinition.builder(String.format("bench-%05d", i))
                 .handler("noop")
-                .cron("0 0 8 * * ?")
-                .zone("UTC")
-                .window("DAILY")
+                .cron("0 0 8 * * ?", ZoneId.of("UTC"), WindowKind.DAILY)
                 // ALLOW, so that each day's firing tick does the same work (creates PENDING rows)
                 // although no worker ran the previous day's instances.
-                .overlap("ALLOW")
+                .overlap(OverlapPolicy.ALLOW)
                 .build());
       }
       long t0 = System.nanoTime();

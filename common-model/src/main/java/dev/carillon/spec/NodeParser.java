@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Turns YAML or JSON text into a {@link Node} tree with positions, through Jackson's streaming
@@ -71,13 +72,23 @@ final class NodeParser {
       }
       return new Parsed(Optional.of(root), Optional.empty());
     } catch (JsonProcessingException e) {
-      String m = e.getOriginalMessage();
-      return failed(
-          m == null ? e.toString() : m.strip().replace('\n', ' '), position(e.getLocation()));
+      return failed(message(e), position(e.getLocation()));
     } catch (IOException e) {
       // Reading a String does no IO; SnakeYAML's own errors arrive as JsonProcessingException.
       return failed(e.toString(), Position.NONE);
     }
+  }
+
+  /**
+   * The parser's own words, without the source excerpts SnakeYAML and Jackson append (the position
+   * is reported separately).
+   */
+  private static String message(JsonProcessingException e) {
+    if (e.getCause() instanceof MarkedYAMLException y) {
+      return (y.getContext() == null ? "" : y.getContext() + ": ") + y.getProblem();
+    }
+    String m = e.getOriginalMessage();
+    return m == null ? e.toString() : m.strip().replace('\n', ' ');
   }
 
   private static Parsed failed(String message, Position at) {

@@ -36,9 +36,40 @@ final class Problems {
     all.add(new Located(problem, at == null ? Position.NONE : at.at()));
   }
 
-  /** The problems of a domain exception, each under {@code prefix} and at {@code at}. */
-  void addAll(List<Problem> problems, Node at) {
-    problems.forEach(p -> add(p, at));
+  /**
+   * Problems named by the domain (e.g. {@code after[2]}, {@code schedule.cron}), each placed at the
+   * value its field path names under {@code root}, or at the nearest part of that path that exists.
+   */
+  void addAll(List<Problem> problems, Node root) {
+    problems.forEach(p -> add(p, locate(root, p.field())));
+  }
+
+  /** The node a field path such as {@code retry.delays[1]} names, or its nearest existing part. */
+  static Node locate(Node root, String path) {
+    Node at = root;
+    for (String segment : path.split("\\.")) {
+      int bracket = segment.indexOf('[');
+      String name = bracket < 0 ? segment : segment.substring(0, bracket);
+      if (!(at instanceof Node.Mapping m) || !m.entries().containsKey(name)) {
+        return at;
+      }
+      at = m.entries().get(name).value();
+      while (bracket >= 0) {
+        int close = segment.indexOf(']', bracket);
+        int index;
+        try {
+          index = Integer.parseInt(segment.substring(bracket + 1, close));
+        } catch (RuntimeException e) {
+          return at;
+        }
+        if (!(at instanceof Node.Sequence s) || index < 0 || index >= s.items().size()) {
+          return at;
+        }
+        at = s.items().get(index);
+        bracket = segment.indexOf('[', close);
+      }
+    }
+    return at;
   }
 
   boolean isEmpty() {

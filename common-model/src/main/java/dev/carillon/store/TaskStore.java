@@ -3,16 +3,10 @@ package dev.carillon.store;
 import static dev.carillon.store.jooq.Tables.TASK_DEFINITION;
 import static dev.carillon.store.jooq.Tables.TRIGGER_CURSOR;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.carillon.model.task.InvalidTaskException;
-import dev.carillon.model.task.Problem;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.model.task.TaskDefinition;
-import dev.carillon.spec.RetryPolicyJson;
 import dev.carillon.store.jooq.tables.records.TaskDefinitionRecord;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -34,9 +28,6 @@ import org.jooq.impl.DSL;
  */
 public final class TaskStore {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TaskStore.class);
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
   private final DSLContext dsl;
 
@@ -210,66 +201,10 @@ public final class TaskStore {
   }
 
   static TaskDefinitionRecord toRecord(TaskDefinition d) {
-    TaskDefinitionRecord r = new TaskDefinitionRecord();
-    r.setTaskId(d.id());
-    r.setHandler(d.handler());
-    r.setTriggerKind(d.triggerKind().name());
-    r.setCron(d.hasCron() ? d.trigger().cron() : null);
-    r.setZone(d.zone().getId());
-    r.setWindowKind(d.window().name());
-    // Non-cron trigger settings (after / event / condition) as JSON; NULL for cron tasks.
-    Map<String, Object> spec = d.triggerSpec();
-    try {
-      r.setSpec(spec.isEmpty() ? null : JSON.writeValueAsString(spec));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("trigger spec of " + d.id() + " cannot be written", e);
-    }
-    r.setOverlapPolicy(d.overlap().name());
-    r.setCatchupMs(d.catchup().toMillis());
-    r.setTimeoutMs(d.timeout().toMillis());
-    r.setRetryPolicy(RetryPolicyJson.toJson(d.retry()));
-    r.setParams(d.paramsJson());
-    r.setPaused(d.paused());
-    r.setVersion(d.version());
-    return r;
+    return TaskRows.toRecord(d);
   }
 
   static LoadedTask load(TaskDefinitionRecord r) {
-    try {
-      Map<String, Object> retry;
-      try {
-        retry = JSON.readValue(r.getRetryPolicy(), MAP);
-      } catch (JsonProcessingException | IllegalArgumentException e) {
-        throw new InvalidTaskException(
-            r.getTaskId(), new Problem("retry", r.getRetryPolicy(), "is not a JSON object"));
-      }
-      Map<String, Object> spec = null;
-      if (r.getSpec() != null && !r.getSpec().isBlank()) {
-        try {
-          spec = JSON.readValue(r.getSpec(), MAP);
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-          throw new InvalidTaskException(
-              r.getTaskId(), new Problem("spec", r.getSpec(), "is not a JSON object"));
-        }
-      }
-      TaskDefinition def =
-          TaskDefinition.builder(r.getTaskId())
-              .triggerSpec(spec)
-              .handler(r.getHandler())
-              .cron(r.getCron())
-              .zone(r.getZone())
-              .window(r.getWindowKind())
-              .overlap(r.getOverlapPolicy())
-              .catchup(Duration.ofMillis(r.getCatchupMs()))
-              .timeout(Duration.ofMillis(r.getTimeoutMs()))
-              .retrySpec(retry)
-              .paramsJson(r.getParams())
-              .paused(r.getPaused())
-              .version(r.getVersion())
-              .build();
-      return LoadedTask.valid(def);
-    } catch (InvalidTaskException e) {
-      return LoadedTask.invalid(r.getTaskId(), r.getVersion(), e);
-    }
+    return TaskRows.load(r);
   }
 }

@@ -2,6 +2,7 @@ package dev.carillon.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.testsupport.Tasks;
@@ -43,14 +44,15 @@ class TaskStoreTest {
 
     tasks.setPaused("apply-01500", true);
     List<TaskDefinition> edited = new ArrayList<>(defs);
-    edited.set(1500, Tasks.daily("apply-01500").cron("0 0 9 * * ?").build());
-    edited.set(2400, Tasks.daily("apply-02400").cron("0 0 10 * * ?").build());
+    edited.set(1500, Tasks.daily("apply-01500", "0 0 9 * * ?").build());
+    edited.set(2400, Tasks.daily("apply-02400", "0 0 10 * * ?").build());
     assertThat(tasks.applyAll(edited)).containsExactly("apply-01500", "apply-02400");
 
     LoadedTask changed = tasks.load("apply-01500").orElseThrow();
     assertThat(changed.version()).as("1, paused: 2, edited: 3").isEqualTo(3);
     assertThat(tasks.load("apply-02400").orElseThrow().version()).isEqualTo(2);
-    assertThat(changed.definition().orElseThrow().trigger().cron()).isEqualTo("0 0 9 * * ?");
+    assertThat(((CronTrigger) changed.definition().orElseThrow().trigger()).cron())
+        .isEqualTo("0 0 9 * * ?");
     assertThat(changed.definition().orElseThrow().paused())
         .as("paused is operational state, kept by an apply")
         .isTrue();
@@ -66,14 +68,15 @@ class TaskStoreTest {
     List<String> written =
         tasks.applyAll(
             List.of(
-                Tasks.daily("twice").cron("0 0 1 * * ?").build(),
+                Tasks.daily("twice", "0 0 1 * * ?").build(),
                 Tasks.daily("once").build(),
-                Tasks.daily("twice").cron("0 0 2 * * ?").build()));
+                Tasks.daily("twice", "0 0 2 * * ?").build()));
 
     assertThat(written).containsExactly("twice", "once");
     LoadedTask twice = tasks.load("twice").orElseThrow();
     assertThat(twice.version()).isEqualTo(1);
-    assertThat(twice.definition().orElseThrow().trigger().cron()).isEqualTo("0 0 2 * * ?");
+    assertThat(((CronTrigger) twice.definition().orElseThrow().trigger()).cron())
+        .isEqualTo("0 0 2 * * ?");
   }
 
   @Test

@@ -162,7 +162,7 @@ class TriggerQueriesTest {
                 () -> {
                   go.await();
                   return tasks.applyAll(
-                      order.stream().map(id -> Tasks.daily(id).cron(cron).build()).toList());
+                      order.stream().map(id -> Tasks.daily(id, cron).build()).toList());
                 }));
       }
       go.countDown();

@@ -3,30 +3,44 @@ package dev.carillon.testsupport;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.Window;
+import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.DependencyTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
 
 /** Named builders for test data. */
 public final class Tasks {
   private Tasks() {}
 
+  /** The zone the test tasks fire in. */
+  public static final ZoneId UTC = ZoneId.of("UTC");
+
   /** A daily UTC task at 08:00 running the {@code noop} handler. */
   public static TaskDefinition.Builder daily(String id) {
-    return TaskDefinition.builder(id)
-        .handler("noop")
-        .cron("0 0 8 * * ?")
-        .zone("UTC")
-        .window("DAILY");
+    return TaskDefinition.builder(id).handler("noop").cron("0 0 8 * * ?", UTC, WindowKind.DAILY);
+  }
+
+  /** A daily UTC task running the {@code noop} handler at the fire times of {@code cron}. */
+  public static TaskDefinition.Builder daily(String id, String cron) {
+    return TaskDefinition.builder(id).handler("noop").cron(cron, UTC, WindowKind.DAILY);
   }
 
   /** A task firing every {@code seconds} seconds, each fire its own window. */
   public static TaskDefinition.Builder everySeconds(String id, int seconds) {
     return TaskDefinition.builder(id)
         .handler("noop")
-        .cron("0/" + seconds + " * * * * ?")
-        .zone("UTC")
-        .window("EVERY_FIRE");
+        .cron("0/" + seconds + " * * * * ?", UTC, WindowKind.EVERY_FIRE);
+  }
+
+  /** A task that runs each {@code window} once every upstream's same window succeeded. */
+  public static TaskDefinition.Builder after(String id, WindowKind window, String... upstreams) {
+    return TaskDefinition.builder(id)
+        .handler("noop")
+        .trigger(new DependencyTrigger(List.of(upstreams), window, ZoneOffset.UTC));
   }
 
   /** A PENDING instance for a one-day window named by {@code day} (e.g. {@code 2026-11-29}). */

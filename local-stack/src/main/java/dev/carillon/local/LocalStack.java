@@ -8,6 +8,7 @@ import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.retry.RetryService;
 import dev.carillon.schedctl.TaskFile;
+import dev.carillon.spec.InvalidSpecException;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.EventQueries;
@@ -63,13 +64,14 @@ public final class LocalStack implements AutoCloseable {
    */
   public static LocalStack start(LocalStackOptions options, PrintStream out) {
     // Validate the task file before starting anything: a typo must not cost a server start.
-    TaskFile.Result parsed = TaskFile.parse(options.tasksFile());
-    if (!parsed.valid()) {
+    List<TaskDefinition> tasks;
+    try {
+      tasks = TaskFile.read(options.tasksFile());
+    } catch (InvalidSpecException e) {
       StringBuilder sb = new StringBuilder("invalid task file " + options.tasksFile() + ":");
-      parsed.problems().forEach(p -> sb.append("\n  ").append(p.line()));
-      throw new IllegalArgumentException(sb.toString());
+      e.problems().forEach(p -> sb.append("\n  ").append(p.text()));
+      throw new IllegalArgumentException(sb.toString(), e);
     }
-    List<TaskDefinition> tasks = parsed.definitions();
 
     DevStack devstack =
         DevStack.start(

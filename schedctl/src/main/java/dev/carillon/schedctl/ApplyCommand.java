@@ -2,6 +2,7 @@ package dev.carillon.schedctl;
 
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TaskGraph;
+import dev.carillon.spec.InvalidSpecException;
 import dev.carillon.store.LoadedTask;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     name = "apply",
     description =
-        "Validate every task in a YAML file, then write all of them in one transaction, or none. Tasks not in the file are left alone; paused flags are kept.")
+        "Validate every task in a YAML (or .json) file, then write all of them in one transaction, or none. Tasks not in the file are left alone; paused flags are kept.")
 final class ApplyCommand implements Callable<Integer> {
   private final Session session;
 
@@ -26,7 +27,7 @@ final class ApplyCommand implements Callable<Integer> {
       names = {"-f", "--file"},
       required = true,
       paramLabel = "FILE",
-      description = "the task file (see TaskFile for the format)")
+      description = "the task file: YAML, or JSON when the name ends in .json")
   Path file;
 
   @Option(names = "--dry-run", description = "validate only; connect to nothing, write nothing")
@@ -38,19 +39,20 @@ final class ApplyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    TaskFile.Result parsed = TaskFile.parse(file);
-    if (!parsed.valid()) {
+    List<TaskDefinition> defs;
+    try {
+      defs = TaskFile.read(file);
+    } catch (InvalidSpecException e) {
       List<String> lines = new ArrayList<>();
-      parsed.problems().forEach(p -> lines.add(p.line()));
+      e.problems().forEach(p -> lines.add(p.text()));
       lines.add(
           "schedctl: nothing applied: "
-              + parsed.problems().size()
-              + (parsed.problems().size() == 1 ? " problem" : " problems")
+              + e.problems().size()
+              + (e.problems().size() == 1 ? " problem" : " problems")
               + " in "
               + file);
       throw CliException.badInput(lines);
     }
-    List<TaskDefinition> defs = parsed.definitions();
     Output out = session.output();
     if (dryRun) {
       checkGraph(defs, List.of());

@@ -2,6 +2,7 @@ package dev.carillon.schedctl;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.LoadedTask;
 import java.time.Duration;
@@ -85,7 +86,7 @@ final class BackfillCommand implements Callable<Integer> {
               .definition()
               .orElseThrow(
                   () -> CliException.badInput("task '" + task + "' is stored but invalid"));
-      if (!def.hasCron()) {
+      if (!(def.trigger() instanceof CronTrigger cron)) {
         throw CliException.badInput(
             "task '"
                 + task
@@ -93,7 +94,7 @@ final class BackfillCommand implements Callable<Integer> {
                 + def.triggerKind()
                 + " trigger; backfill needs cron fire times (re-run its windows instead)");
       }
-      ZoneId zone = def.trigger().zone();
+      ZoneId zone = cron.zone();
       Instant from = Times.parse("--from", fromText, zone, null);
       Instant to = Times.parse("--to", toText, zone, null);
       Instant now = session.clock.instant();

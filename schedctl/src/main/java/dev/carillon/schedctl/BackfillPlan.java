@@ -4,6 +4,7 @@ import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.Window;
+import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,11 +39,12 @@ record BackfillPlan(String taskId, Instant from, Instant to, List<NewInstance> r
    *     {@link #MAX_FIRE_TIMES} fire times
    */
   static BackfillPlan of(TaskDefinition def, Instant from, Instant to) {
+    if (!(def.trigger() instanceof CronTrigger cron)) {
+      throw new IllegalArgumentException("task '" + def.id() + "' has no cron fire times");
+    }
     // fireTimesDetailed is (fromExclusive, upToInclusive]; fire times are whole seconds.
     List<FireTime> fires =
-        def.trigger()
-            .schedule()
-            .fireTimesDetailed(from.minusNanos(1), to.minusNanos(1), MAX_FIRE_TIMES + 1);
+        cron.schedule().fireTimesDetailed(from.minusNanos(1), to.minusNanos(1), MAX_FIRE_TIMES + 1);
     if (fires.size() > MAX_FIRE_TIMES) {
       throw CliException.badInput(
           "the range ["
@@ -58,7 +60,7 @@ record BackfillPlan(String taskId, Instant from, Instant to, List<NewInstance> r
     Set<String> seen = new LinkedHashSet<>();
     List<NewInstance> rows = new ArrayList<>();
     for (FireTime f : fires) {
-      Window w = def.trigger().window().windowOf(f.instant(), def.trigger().zone());
+      Window w = cron.window().windowOf(f.instant(), cron.zone());
       if (seen.add(w.key())) {
         rows.add(
             NewInstance.pending(

@@ -3,6 +3,7 @@ package dev.carillon.schedctl;
 import dev.carillon.model.Durations;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.spec.RetryPolicyJson;
 import dev.carillon.store.LoadedTask;
@@ -75,8 +76,8 @@ final class GetCommand implements Callable<Integer> {
       return new TaskView(
           d.id(),
           d.handler(),
-          d.hasCron()
-              ? d.trigger().cron()
+          d.trigger() instanceof CronTrigger cron
+              ? cron.cron()
               : d.triggerKind().name().toLowerCase(java.util.Locale.ROOT),
           d.zone().getId(),
           d.window().name(),

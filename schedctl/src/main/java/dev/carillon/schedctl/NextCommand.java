@@ -2,6 +2,7 @@ package dev.carillon.schedctl;
 
 import dev.carillon.model.schedule.DstAdjustment;
 import dev.carillon.model.schedule.FireTime;
+import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.LoadedTask;
 import java.time.Instant;
@@ -75,13 +76,13 @@ final class NextCommand implements Callable<Integer> {
                             + task
                             + "' is stored but no longer valid: "
                             + loaded.error().map(Throwable::getMessage).orElse("?")));
-    if (!d.hasCron()) {
+    if (!(d.trigger() instanceof CronTrigger cron)) {
       throw CliException.badInput(
           "task '" + task + "' has a " + d.triggerKind() + " trigger: it has no fire times");
     }
-    ZoneId zone = d.trigger().zone();
+    ZoneId zone = cron.zone();
     Instant now = session.clock.instant();
-    List<FireTime> fires = d.trigger().schedule().fireTimesDetailed(now, Instant.MAX, count);
+    List<FireTime> fires = cron.schedule().fireTimesDetailed(now, Instant.MAX, count);
     List<Fire> out = new ArrayList<>();
     for (FireTime f : fires) {
       ZonedDateTime local = f.instant().atZone(zone);
@@ -90,16 +91,16 @@ final class NextCommand implements Callable<Integer> {
               f.instant(),
               local.format(LOCAL),
               f.nominal().toString(),
-              d.trigger().window().windowOf(f.instant(), zone).key(),
+              cron.window().windowOf(f.instant(), zone).key(),
               f.adjustment(),
               note(f, local)));
     }
     Output o = session.output();
     if (o.json()) {
-      o.printJson(new Next(d.id(), zone.getId(), d.trigger().cron(), d.paused(), out));
+      o.printJson(new Next(d.id(), zone.getId(), cron.cron(), d.paused(), out));
       return Schedctl.OK;
     }
-    o.line("Task '" + d.id() + "': " + d.trigger().cron() + " in " + zone + ":");
+    o.line("Task '" + d.id() + "': " + cron.cron() + " in " + zone + ":");
     if (d.paused()) {
       o.line("(paused: these times create no windows until 'schedctl resume " + d.id() + "')");
     }

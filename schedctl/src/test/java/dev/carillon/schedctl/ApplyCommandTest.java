@@ -87,46 +87,50 @@ class ApplyCommandTest {
         Arguments.of(
             "invalid cron",
             "tasks:\n" + good + task("t1", "").replace("0 0 8 * * ?", "0 0 25 * * ?"),
-            List.of("task 't1': schedule.cron='0 0 25 * * ?': ")),
+            List.of("bad.yaml:8:23: task 't1': schedule.cron='0 0 25 * * ?': ")),
         Arguments.of(
             "unknown zone",
             "tasks:\n" + good + task("t1", "").replace("zone: UTC", "zone: Europe/Atlantis"),
-            List.of("task 't1': schedule.zone='Europe/Atlantis': is not an IANA time zone")),
+            List.of(
+                "bad.yaml:8:44: task 't1': schedule.zone='Europe/Atlantis': is not an IANA time"
+                    + " zone")),
         Arguments.of(
             "bad task id",
             "tasks:\n" + good + task("Has Spaces", ""),
-            List.of("task 'Has Spaces': id='Has Spaces': must match")),
+            List.of("bad.yaml:6:9: task 'Has Spaces': id='Has Spaces': must match")),
         Arguments.of(
             "negative and absurd durations",
             "tasks:\n" + good + task("t1", "    catchup: PT-1H\n    timeout: 3650d\n"),
             List.of(
-                "task 't1': catchup='PT-1H': must be between 0s and 7d",
-                "task 't1': timeout='3650d': must be between 1s and 1d")),
+                "bad.yaml:9:14: task 't1': catchup='PT-1H': must be between 0s and 7d",
+                "bad.yaml:10:14: task 't1': timeout='3650d': must be between 1s and 1d")),
         Arguments.of(
             "unknown retry policy",
             "tasks:\n" + good + task("t1", "    retry: { policy: FOREVER }\n"),
-            List.of("task 't1': retry.policy='FOREVER': must be one of")),
+            List.of("bad.yaml:9:22: task 't1': retry.policy='FOREVER': must be one of")),
         Arguments.of(
             "10 MB params blob",
             "tasks:\n"
                 + good
                 + task("t1", "    params: { blob: \"" + "x".repeat(10 * 1024 * 1024) + "\" }\n"),
-            List.of("task 't1': params='<")),
+            List.of("bad.yaml:9:5: task 't1': params='<")),
         Arguments.of(
             "unknown keys",
             "tasks:\n" + good + task("t1", "    retires: 3\n    schedule2: x\n"),
             List.of(
-                "task 't1': retires='3': unknown key (known: after, catchup, condition, event, handler, id,",
-                "task 't1': schedule2='x': unknown key")),
+                "bad.yaml:9:5: task 't1': retires='3': unknown key (known: after, catchup, condition,"
+                    + " event, handler, id,",
+                "bad.yaml:10:5: task 't1': schedule2='x': unknown key")),
         Arguments.of(
             "duplicate ids",
             "tasks:\n" + good + task("t1", "") + task("t1", ""),
             List.of(
-                "task 't1': id='t1': appears more than once in the file (tasks[1] and tasks[2])")),
+                "bad.yaml:9:9: task 't1': id='t1': appears more than once in the file (tasks[1] and"
+                    + " tasks[2])")),
         Arguments.of(
             "unparsable YAML",
             "tasks:\n" + good + "  - id: t1\n    handler: [noop\n",
-            List.of("bad.yaml: line ")));
+            List.of("bad.yaml:7:19: is not valid YAML: ")));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -3,6 +3,8 @@ package dev.carillon.schedctl;
 import static dev.carillon.store.jooq.Tables.TASK_DEFINITION;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.carillon.model.task.ConditionTrigger;
+import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TriggerKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,13 +128,23 @@ class ApplyDependencyTest {
     assertThat(r.code()).as(r.toString()).isZero();
     var event = new dev.carillon.store.TaskStore(env.db().dsl()).find("on-order").orElseThrow();
     assertThat(event.triggerKind()).isEqualTo(TriggerKind.EVENT);
-    assertThat(event.event().key().text()).isEqualTo("json:orderId");
-    assertThat(event.event().coalesce()).hasSeconds(30);
+    assertThat(event.trigger())
+        .isInstanceOfSatisfying(
+            EventTrigger.class,
+            e -> {
+              assertThat(e.key().text()).isEqualTo("json:orderId");
+              assertThat(e.coalesce()).hasSeconds(30);
+            });
     var condition =
         new dev.carillon.store.TaskStore(env.db().dsl()).find("when-ready").orElseThrow();
     assertThat(condition.triggerKind()).isEqualTo(TriggerKind.CONDITION);
-    assertThat(condition.condition().debounce()).isEqualTo(2);
-    assertThat(condition.condition().paramsJson()).isEqualTo("{\"path\":\"/tmp/x\"}");
+    assertThat(condition.trigger())
+        .isInstanceOfSatisfying(
+            ConditionTrigger.class,
+            c -> {
+              assertThat(c.debounce()).isEqualTo(2);
+              assertThat(c.paramsJson()).isEqualTo("{\"path\":\"/tmp/x\"}");
+            });
     // Applying the same file again changes nothing.
     Cli.Result again = Cli.run(env.vars(), "apply", "-f", f.toString());
     assertThat(again.out()).contains("unchanged").doesNotContain("updated");

@@ -7,6 +7,8 @@ import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
@@ -37,7 +39,10 @@ class BackfillCommandTest {
             List.of(
                 Tasks.daily("bf-a").build(),
                 Tasks.daily("bf-b").build(),
-                Tasks.everySeconds("bf-minutely", 60).cron("0 * * * * ?").build()));
+                TaskDefinition.builder("bf-minutely")
+                    .handler("noop")
+                    .cron("0 * * * * ?", Tasks.UTC, WindowKind.EVERY_FIRE)
+                    .build()));
   }
 
   @AfterAll

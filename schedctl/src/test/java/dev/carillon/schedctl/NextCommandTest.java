@@ -3,9 +3,11 @@ package dev.carillon.schedctl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.store.TaskStore;
 import dev.carillon.testing.SettableClock;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,19 +24,15 @@ class NextCommandTest {
             List.of(
                 dev.carillon.model.task.TaskDefinition.builder("ny-0230")
                     .handler("noop")
-                    .cron("0 30 2 * * ?")
-                    .zone("America/New_York")
+                    .cron("0 30 2 * * ?", ZoneId.of("America/New_York"), WindowKind.DAILY)
                     .build(),
                 dev.carillon.model.task.TaskDefinition.builder("ny-0130")
                     .handler("noop")
-                    .cron("0 30 1 * * ?")
-                    .zone("America/New_York")
+                    .cron("0 30 1 * * ?", ZoneId.of("America/New_York"), WindowKind.DAILY)
                     .build(),
                 dev.carillon.model.task.TaskDefinition.builder("ny-half-hourly")
                     .handler("noop")
-                    .cron("0 0/30 * * * ?")
-                    .zone("America/New_York")
-                    .window("HOURLY")
+                    .cron("0 0/30 * * * ?", ZoneId.of("America/New_York"), WindowKind.HOURLY)
                     .build()));
   }
 

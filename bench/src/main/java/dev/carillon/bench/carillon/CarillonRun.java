@@ -29,6 +29,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -268,9 +269,7 @@ final class CarillonRun implements SchedulerUnderTest {
   private static TaskDefinition definition(String taskId, String cron) {
     return TaskDefinition.builder(taskId)
         .handler(HANDLER)
-        .cron(cron)
-        .zone("UTC")
-        .window(WindowKind.EVERY_FIRE)
+        .cron(cron, ZoneId.of("UTC"), WindowKind.EVERY_FIRE)
         // The peers run every fire whatever the previous one is doing; under Carillon's default
         // (SKIP) a fire whose previous window is still PENDING would be recorded SKIPPED and
         // counted as a miss whenever the worker lags (seen in CI right after the fault suite).

@@ -6,7 +6,8 @@ import java.time.Instant;
 
 /**
  * When, if ever, a failed instance runs again. Implementations are immutable records, validated on
- * construction; read and write them with {@link RetryPolicies}.
+ * construction ({@link RetryRules}); their text form (a task spec's {@code retry} mapping, JSON) is
+ * read and written in {@code dev.carillon.spec}.
  *
  * <p>Every policy follows the same order of rules in {@link #decide}: a non-retryable failure is
  * dead, then a used-up retry budget is dead, then the policy picks the retry instant (and WINDOW

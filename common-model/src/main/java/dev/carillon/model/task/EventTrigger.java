@@ -1,7 +1,11 @@
 package dev.carillon.model.task;
 
+import dev.carillon.model.Durations;
+import dev.carillon.model.schedule.WindowKind;
 import java.time.Duration;
-import java.util.Objects;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -11,26 +15,43 @@ import java.util.regex.Pattern;
  * @param topic the Kafka topic, {@code [a-zA-Z0-9._-]{1,249}}
  * @param key how a record names its window
  * @param coalesce a bucket per key: records of one key within one bucket of this length share one
- *     instance; {@link Duration#ZERO} for none
+ *     instance; {@link Duration#ZERO} for none; at most 7 days
  * @param ratePerSecond the most instances this task may create per second; 0 for no limit. Records
  *     beyond it wait in the topic (they are not dropped)
+ * @param window the window kind the task is shown and joined under (a record names the window)
+ * @param zone the zone the task's windows are shown in
+ * @throws InvalidTaskException naming each broken field ({@code event.topic}, ...) and its value
  */
-public record EventTrigger(String topic, EventKey key, Duration coalesce, double ratePerSecond) {
+public record EventTrigger(
+    String topic,
+    EventKey key,
+    Duration coalesce,
+    double ratePerSecond,
+    WindowKind window,
+    ZoneId zone)
+    implements Trigger {
   public static final Pattern TOPIC_PATTERN = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
   public EventTrigger {
-    Objects.requireNonNull(topic, "topic");
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(coalesce, "coalesce");
-    if (!TOPIC_PATTERN.matcher(topic).matches()) {
-      throw new IllegalArgumentException("topic must match " + TOPIC_PATTERN.pattern());
+    List<Problem> problems = new ArrayList<>();
+    TaskRules.check(problems, "event.topic", topic, TaskRules.topic(topic));
+    TaskRules.required(problems, "event.key", key);
+    if (TaskRules.required(problems, "event.coalesce", coalesce)) {
+      TaskRules.check(
+          problems, "event.coalesce", Durations.format(coalesce), TaskRules.coalesce(coalesce));
     }
-    if (coalesce.isNegative()) {
-      throw new IllegalArgumentException("coalesce must not be negative");
+    if (ratePerSecond != 0) {
+      TaskRules.check(
+          problems, "event.ratePerSecond", ratePerSecond, TaskRules.ratePerSecond(ratePerSecond));
     }
-    if (!(ratePerSecond >= 0) || Double.isInfinite(ratePerSecond)) {
-      throw new IllegalArgumentException("ratePerSecond must be 0 or positive");
-    }
+    TaskRules.required(problems, "schedule.window", window);
+    TaskRules.required(problems, "schedule.zone", zone);
+    TaskRules.throwIfAny(null, problems);
+  }
+
+  @Override
+  public TriggerKind kind() {
+    return TriggerKind.EVENT;
   }
 
   /** Whether records of one key are coalesced into buckets. */

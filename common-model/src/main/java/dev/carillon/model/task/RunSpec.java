@@ -20,16 +20,10 @@ import java.util.List;
 public record RunSpec(String taskId, String handler, String paramsJson, long version) {
   public RunSpec {
     List<Problem> problems = new ArrayList<>();
-    if (handler == null || !TaskDefinition.HANDLER_PATTERN.matcher(handler).matches()) {
-      problems.add(
-          new Problem(
-              "handler", handler, "must match " + TaskDefinition.HANDLER_PATTERN.pattern()));
-    }
+    TaskRules.check(problems, "handler", handler, TaskRules.handler(handler));
     paramsJson = paramsJson == null ? "{}" : paramsJson;
-    TaskDefinition.checkParams(problems, paramsJson);
-    if (!problems.isEmpty()) {
-      throw new InvalidTaskException(taskId, problems);
-    }
+    TaskRules.params("params", paramsJson).ifPresent(problems::add);
+    TaskRules.throwIfAny(taskId, problems);
   }
 
   /** The part of {@code definition} a run needs. */

@@ -45,7 +45,7 @@ public final class TaskGraph {
     this.tasks = tasks;
     Map<String, List<TaskDefinition>> down = new HashMap<>();
     for (TaskDefinition t : tasks.values()) {
-      for (String up : t.after()) {
+      for (String up : t.upstreams()) {
         down.computeIfAbsent(up, k -> new ArrayList<>()).add(t);
       }
     }
@@ -69,7 +69,7 @@ public final class TaskGraph {
     return problems;
   }
 
-  /** Whether any task lists another in {@code after}. */
+  /** Whether any task waits for another (a dependency trigger). */
   public boolean hasDependencies() {
     return !downstreams.isEmpty();
   }
@@ -88,8 +88,8 @@ public final class TaskGraph {
     List<GraphProblem> out = new ArrayList<>();
     for (TaskDefinition t : tasks.values()) {
       Map<String, TaskDefinition> known = new LinkedHashMap<>();
-      for (int i = 0; i < t.after().size(); i++) {
-        String up = t.after().get(i);
+      for (int i = 0; i < t.upstreams().size(); i++) {
+        String up = t.upstreams().get(i);
         TaskDefinition u = tasks.get(up);
         if (u == null) {
           out.add(
@@ -162,7 +162,7 @@ public final class TaskGraph {
     }
     colour.put(id, 1);
     path.add(id);
-    for (String up : t.after()) {
+    for (String up : t.upstreams()) {
       if (Integer.valueOf(1).equals(colour.get(up))) {
         List<String> cycle = new ArrayList<>(path.subList(path.indexOf(up), path.size()));
         // Edges point from a task to its upstream; read the cycle in execution order.

@@ -1,10 +1,13 @@
 package dev.carillon.model.task;
 
-/** What wakes a task; a task has exactly one. Stored in {@code task_definition.trigger_kind}. */
+/**
+ * The kind of a task's {@link Trigger}, as stored in {@code task_definition.trigger_kind} and shown
+ * to operators; each trigger record names its own.
+ */
 public enum TriggerKind {
   /** Fire times of a cron expression ({@link CronTrigger}). */
   CRON,
-  /** Every upstream's instance of a window succeeded ({@link TaskDefinition#after()}). */
+  /** Every upstream's instance of a window succeeded ({@link DependencyTrigger}). */
   DEPENDENCY,
   /** A record on a Kafka topic ({@link EventTrigger}). */
   EVENT,

@@ -3,6 +3,8 @@ package dev.carillon.model.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.carillon.model.schedule.WindowKind;
+import java.time.ZoneId;
 import org.junit.jupiter.api.Test;
 
 class RunSpecTest {
@@ -28,9 +30,7 @@ class RunSpecTest {
     TaskDefinition d =
         TaskDefinition.builder("digest")
             .handler("digest.post")
-            .cron("0 0 8 * * ?")
-            .zone("Europe/Berlin")
-            .window("DAILY")
+            .cron("0 0 8 * * ?", ZoneId.of("Europe/Berlin"), WindowKind.DAILY)
             .paramsJson("{\"channel\":\"#news\"}")
             .version(7)
             .build();

@@ -9,7 +9,6 @@ import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.model.task.ConditionTrigger;
 import dev.carillon.model.task.TaskDefinition;
-import dev.carillon.model.task.TriggerKind;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.ConditionStore.State;
 import dev.carillon.store.Decision;
@@ -98,13 +97,13 @@ public final class ConditionPoller {
       Map<String, State> all = null;
       List<Instance> created = new ArrayList<>();
       for (TaskDefinition t : tasks.refresh()) {
-        if (t.triggerKind() != TriggerKind.CONDITION || t.paused()) {
+        if (!(t.trigger() instanceof ConditionTrigger c) || t.paused()) {
           continue;
         }
         if (all == null) {
           all = states.all();
         }
-        poll(t, all.get(t.id()), now).ifPresent(created::add);
+        poll(t, c, all.get(t.id()), now).ifPresent(created::add);
       }
       if (!created.isEmpty()) {
         dispatch.accept(created);
@@ -113,8 +112,7 @@ public final class ConditionPoller {
     }
   }
 
-  private Optional<Instance> poll(TaskDefinition t, State state, Instant now) {
-    ConditionTrigger c = t.condition();
+  private Optional<Instance> poll(TaskDefinition t, ConditionTrigger c, State state, Instant now) {
     Window window = t.window().windowOf(now, t.zone());
     long everyMs = c.every().toMillis();
     long sinceStart = Math.max(0, now.toEpochMilli() - window.start().toEpochMilli());

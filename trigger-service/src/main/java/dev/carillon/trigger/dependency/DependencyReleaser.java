@@ -240,7 +240,7 @@ public final class DependencyReleaser {
         byTarget.put(k, c);
         if (targets.putIfAbsent(k, new Target(down, c.windowKey())) == null) {
           lookups.add(Map.entry(down.id(), c.windowKey()));
-          down.after().forEach(up -> lookups.add(Map.entry(up, c.windowKey())));
+          down.upstreams().forEach(up -> lookups.add(Map.entry(up, c.windowKey())));
         }
       }
     }
@@ -264,7 +264,7 @@ public final class DependencyReleaser {
       Window window = new Window(t.windowKey(), source.windowStart(), source.windowEnd());
       String blocker = null;
       String waiting = null;
-      for (String up : down.after()) {
+      for (String up : down.upstreams()) {
         Instance u = found.get(up + "/" + t.windowKey());
         if (u == null) {
           waiting = waiting == null ? "waiting for upstream " + up + " (no instance)" : waiting;

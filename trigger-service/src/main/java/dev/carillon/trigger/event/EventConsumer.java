@@ -6,8 +6,8 @@ import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.Window;
+import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
-import dev.carillon.model.task.TriggerKind;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.TaskCache;
@@ -132,8 +132,8 @@ public final class EventConsumer {
     }
     Map<String, List<TaskDefinition>> fresh = new TreeMap<>();
     for (TaskDefinition t : all) {
-      if (t.triggerKind() == TriggerKind.EVENT && !t.paused()) {
-        fresh.computeIfAbsent(t.event().topic(), k -> new ArrayList<>()).add(t);
+      if (t.trigger() instanceof EventTrigger e && !t.paused()) {
+        fresh.computeIfAbsent(e.topic(), k -> new ArrayList<>()).add(t);
       }
     }
     refreshedFrom = all;
@@ -182,7 +182,7 @@ public final class EventConsumer {
           try {
             Window w =
                 EventWindows.windowOf(
-                    t.event(), r.key(), r.value(), Instant.ofEpochMilli(r.timestamp()));
+                    event(t), r.key(), r.value(), Instant.ofEpochMilli(r.timestamp()));
             rows.add(
                 NewInstance.pending(
                     t.id(), w, now, Origin.EVENT, t.timeout(), t.retry().maxRetries()));
@@ -258,21 +258,23 @@ public final class EventConsumer {
     for (NewInstance n : rows) {
       TaskDefinition t =
           defs.stream().filter(d -> d.id().equals(n.taskId())).findFirst().orElseThrow();
-      if (t.event().ratePerSecond() <= 0) {
+      double rate = event(t).ratePerSecond();
+      if (rate <= 0) {
         continue;
       }
       RateLimiter l =
           limiters.compute(
-              t.id(),
-              (k, v) ->
-                  v != null && v.rate() == t.event().ratePerSecond()
-                      ? v
-                      : new RateLimiter(t.event().ratePerSecond(), now));
+              t.id(), (k, v) -> v != null && v.rate() == rate ? v : new RateLimiter(rate, now));
       if (!l.tryTake(now)) {
         return false;
       }
     }
     return true;
+  }
+
+  /** The trigger of a task taken from {@link #eventTasks()}, which holds only event tasks. */
+  private static EventTrigger event(TaskDefinition t) {
+    return (EventTrigger) t.trigger();
   }
 
   private static String key(NewInstance n) {

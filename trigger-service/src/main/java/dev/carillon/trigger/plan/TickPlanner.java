@@ -6,6 +6,7 @@ import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.CronSchedule;
 import dev.carillon.model.schedule.Window;
+import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
@@ -120,7 +121,10 @@ public final class TickPlanner {
       Acc acc,
       Map<FireQuery, List<Instant>> fireMemo) {
     int cap = settings.maxWindowsPerTask();
-    CronSchedule schedule = task.trigger().schedule();
+    if (!(task.trigger() instanceof CronTrigger cron)) {
+      throw new IllegalArgumentException("task '" + task.id() + "' has no cron trigger to plan");
+    }
+    CronSchedule schedule = cron.schedule();
     List<Instant> fires =
         fireMemo.computeIfAbsent(
             new FireQuery(schedule, cursor), q -> schedule.fireTimes(cursor, now, cap));
@@ -150,7 +154,7 @@ public final class TickPlanner {
     Summaries summaries = new Summaries(task.id());
 
     for (Instant fire : fires) {
-      Window window = task.trigger().window().windowOf(fire, task.trigger().zone());
+      Window window = cron.window().windowOf(fire, cron.zone());
       if (!seen.add(window.key())) {
         continue; // an earlier fire time of this tick already decided this window
       }

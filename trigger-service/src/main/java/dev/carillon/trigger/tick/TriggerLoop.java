@@ -3,6 +3,7 @@ package dev.carillon.trigger.tick;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
@@ -156,7 +157,7 @@ public final class TriggerLoop {
       List<String> liveLookup = new ArrayList<>();
       Map<String, Instant> dueCursors = new HashMap<>();
       for (TaskDefinition t : all) {
-        if (!t.hasCron()) {
+        if (!(t.trigger() instanceof CronTrigger cron)) {
           continue; // dependency, event and condition tasks have their own loops
         }
         Instant cursor = cursors.get(t.id());
@@ -164,7 +165,7 @@ public final class TriggerLoop {
           due.add(t);
           continue;
         }
-        Instant next = nextFire(t, cursor);
+        Instant next = nextFire(t, cron, cursor);
         if (next != null && !next.isAfter(now)) {
           due.add(t);
           dueCursors.put(t.id(), cursor);
@@ -227,7 +228,7 @@ public final class TriggerLoop {
     return result;
   }
 
-  private Instant nextFire(TaskDefinition t, Instant cursor) {
+  private Instant nextFire(TaskDefinition t, CronTrigger cron, Instant cursor) {
     NextFire cached = nextFires.get(t.id());
     if (cached != null && cached.def() == t && cached.cursor().equals(cursor)) {
       return cached.next();
@@ -237,8 +238,7 @@ public final class TriggerLoop {
     Instant next =
         nextFireMemo
             .computeIfAbsent(
-                new ScheduleAt(t.trigger().schedule(), cursor),
-                k -> k.schedule().nextAfter(k.cursor()))
+                new ScheduleAt(cron.schedule(), cursor), k -> k.schedule().nextAfter(k.cursor()))
             .orElse(null);
     nextFires.put(t.id(), new NextFire(t, cursor, next));
     return next;

@@ -6,6 +6,8 @@ import dev.carillon.devstack.DevStackExtension;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.ConditionTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
@@ -17,8 +19,8 @@ import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,9 +47,14 @@ class ConditionPollerTest {
             List.of(
                 TaskDefinition.builder("ready")
                     .handler("noop")
-                    .zone("UTC")
-                    .window("HOURLY")
-                    .condition(Map.of("type", "scripted", "every", "5m", "debounce", 2))
+                    .trigger(
+                        new ConditionTrigger(
+                            "scripted",
+                            Duration.ofMinutes(5),
+                            2,
+                            "{}",
+                            WindowKind.HOURLY,
+                            ZoneId.of("UTC")))
                     .build()));
   }
 

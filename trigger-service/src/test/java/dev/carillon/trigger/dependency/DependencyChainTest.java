@@ -9,7 +9,8 @@ import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
-import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.retry.ImmediateRetry;
+import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.store.Completion;
 import dev.carillon.store.Database;
 import dev.carillon.store.DependencyQueries;
@@ -28,7 +29,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -68,13 +68,9 @@ class DependencyChainTest {
     tasks = new TaskStore(db.dsl());
     tasks.applyAll(
         List.of(
-            Tasks.daily("a").retrySpec(Map.of("policy", "IMMEDIATE", "maxRetries", 2)).build(),
-            TaskDefinition.builder("b").handler("noop").window("DAILY").after(List.of("a")).build(),
-            TaskDefinition.builder("c")
-                .handler("noop")
-                .window("DAILY")
-                .after(List.of("b"))
-                .build()));
+            Tasks.daily("a").retry(new ImmediateRetry(2)).build(),
+            Tasks.after("b", WindowKind.DAILY, "a").build(),
+            Tasks.after("c", WindowKind.DAILY, "b").build()));
   }
 
   @AfterEach
@@ -190,13 +186,7 @@ class DependencyChainTest {
   @Test
   void a_downstream_of_two_upstreams_waits_for_both() {
     tasks.applyAll(
-        List.of(
-            Tasks.daily("x").build(),
-            TaskDefinition.builder("join")
-                .handler("noop")
-                .window("DAILY")
-                .after(List.of("a", "x"))
-                .build()));
+        List.of(Tasks.daily("x").build(), Tasks.after("join", WindowKind.DAILY, "a", "x").build()));
     DependencyReleaser releaser = releaser("trigger:1");
     String day = DAYS.get(1);
     windows.create(
@@ -273,13 +263,7 @@ class DependencyChainTest {
         .isEqualTo(new DependencyQueries(db.dsl()).newestCompletion())
         .isPositive();
 
-    tasks.applyAll(
-        List.of(
-            TaskDefinition.builder("b")
-                .handler("noop")
-                .window("DAILY")
-                .after(List.of("a"))
-                .build()));
+    tasks.applyAll(List.of(Tasks.after("b", WindowKind.DAILY, "a").build()));
     assertThat(releaser.releaseOnce().created())
         .as("a's completion before b depended on it releases nothing")
         .isEmpty();

@@ -8,6 +8,9 @@ import dev.carillon.devstack.DevStackExtension;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.EventKey;
+import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.OperatorStore;
@@ -20,8 +23,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -72,9 +75,13 @@ class EventConsumerTest {
     db.close();
   }
 
-  private void apply(Map<String, ?> event) {
+  private void apply(String topic, String key, Duration coalesce) {
+    EventTrigger event =
+        new EventTrigger(
+            topic, EventKey.parse("event.key", key), coalesce, 0, WindowKind.DAILY, ZoneOffset.UTC);
     new TaskStore(db.dsl())
-        .applyAll(List.of(TaskDefinition.builder("on-order").handler("noop").event(event).build()));
+        .applyAll(
+            List.of(TaskDefinition.builder("on-order").handler("noop").trigger(event).build()));
   }
 
   private void send(List<ProducerRecord<String, byte[]>> records) {
@@ -119,7 +126,7 @@ class EventConsumerTest {
 
   @Test
   void the_same_event_delivered_five_times_runs_once_and_malformed_ones_are_skipped() {
-    apply(Map.of("topic", topic, "key", "json:orderId"));
+    apply(topic, "json:orderId", Duration.ZERO);
     consumer.pollOnce(Duration.ofMillis(100)); // subscribes
     String order = "{\"orderId\":\"o-17\",\"total\":12}";
     send(
@@ -152,7 +159,7 @@ class EventConsumerTest {
 
   @Test
   void a_storm_of_10000_events_is_coalesced_per_key_and_bucket() {
-    apply(Map.of("topic", topic, "key", "key", "coalesce", "30s"));
+    apply(topic, "key", Duration.ofSeconds(30));
     consumer.pollOnce(Duration.ofMillis(100));
     // 10 keys, event times spread over one minute starting on a 30 s boundary: two buckets each.
     List<ProducerRecord<String, byte[]>> storm = new java.util.ArrayList<>();

@@ -6,12 +6,14 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -75,9 +77,7 @@ class TickPlannerTest {
     TaskDefinition t =
         TaskDefinition.builder("poll")
             .handler("noop")
-            .cron("0/10 * * * * ?")
-            .zone("UTC")
-            .window("DAILY")
+            .cron("0/10 * * * * ?", ZoneId.of("UTC"), WindowKind.DAILY)
             .build();
 
     TickPlan plan =
@@ -98,9 +98,7 @@ class TickPlannerTest {
     TaskDefinition t =
         TaskDefinition.builder("poll")
             .handler("noop")
-            .cron("0/10 * * * * ?")
-            .zone("UTC")
-            .window("DAILY")
+            .cron("0/10 * * * * ?", ZoneId.of("UTC"), WindowKind.DAILY)
             .build();
     Instance running = instance(42, "poll", "2026-11-28", InstanceStatus.RUNNING);
 
@@ -208,7 +206,11 @@ class TickPlannerTest {
   void after_downtime_windows_inside_catchup_run_oldest_first_and_older_ones_are_skipped() {
     // Every 10 minutes, each fire its own window, ALLOW so that every catch-up window runs.
     TaskDefinition t =
-        Tasks.everySeconds("tenmin", 1).cron("0 0/10 * * * ?").overlap(OverlapPolicy.ALLOW).build();
+        TaskDefinition.builder("tenmin")
+            .handler("noop")
+            .cron("0 0/10 * * * ?", Tasks.UTC, WindowKind.EVERY_FIRE)
+            .overlap(OverlapPolicy.ALLOW)
+            .build();
     Instant cursor = Instant.parse("2026-11-28T00:00:30Z");
     Instant now = Instant.parse("2026-11-28T05:00:05Z");
 
@@ -258,7 +260,11 @@ class TickPlannerTest {
 
   @Test
   void under_skip_only_the_oldest_catchup_window_runs_and_the_rest_name_it() {
-    TaskDefinition t = Tasks.everySeconds("tenmin", 1).cron("0 0/10 * * * ?").build();
+    TaskDefinition t =
+        TaskDefinition.builder("tenmin")
+            .handler("noop")
+            .cron("0 0/10 * * * ?", Tasks.UTC, WindowKind.EVERY_FIRE)
+            .build();
     Instant cursor = Instant.parse("2026-11-28T04:00:30Z");
     Instant now = Instant.parse("2026-11-28T04:30:30Z");
 
@@ -328,16 +334,12 @@ class TickPlannerTest {
     TaskDefinition spring =
         TaskDefinition.builder("spring")
             .handler("noop")
-            .cron("0 30 2 * * ?")
-            .zone("America/New_York")
-            .window("DAILY")
+            .cron("0 30 2 * * ?", ZoneId.of("America/New_York"), WindowKind.DAILY)
             .build();
     TaskDefinition fall =
         TaskDefinition.builder("fall")
             .handler("noop")
-            .cron("0 30 1 * * ?")
-            .zone("America/New_York")
-            .window("DAILY")
+            .cron("0 30 1 * * ?", ZoneId.of("America/New_York"), WindowKind.DAILY)
             .build();
     TickPlanner wide = new TickPlanner(new PlannerSettings(100, Duration.ofDays(2), ACTOR));
 

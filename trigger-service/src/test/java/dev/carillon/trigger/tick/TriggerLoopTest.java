@@ -12,6 +12,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
@@ -20,6 +21,7 @@ import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -60,7 +62,7 @@ class TriggerLoopTest {
     SettableClock clock = new SettableClock(DAY1_0800.minusSeconds(1));
     LoopFixture f = new LoopFixture(db, clock, "trigger:a");
     // Fires twice a day into one DAILY window: the second fire must not create a second run.
-    f.apply(Tasks.daily("digest").cron("0 0 8,20 * * ?"));
+    f.apply(Tasks.daily("digest", "0 0 8,20 * * ?"));
     f.loop.tickOnce(); // first sight: the cursor starts now
 
     clock.set(DAY1_0800);
@@ -116,7 +118,7 @@ class TriggerLoopTest {
     SettableClock clock = new SettableClock(DAY1_0800.minusSeconds(1));
     LoopFixture f = new LoopFixture(db, clock, "trigger:a");
     // ALLOW plans without reading the live instances: the insert finds the window instead.
-    f.apply(Tasks.daily("digest").cron("0 0 8,20 * * ?").overlap(OverlapPolicy.ALLOW));
+    f.apply(Tasks.daily("digest", "0 0 8,20 * * ?").overlap(OverlapPolicy.ALLOW));
     f.loop.tickOnce();
     clock.set(DAY1_0800);
     Instance first = single(f.loop.tickOnce().created());
@@ -195,7 +197,11 @@ class TriggerLoopTest {
     SettableClock clock = new SettableClock(start);
     LoopFixture f = new LoopFixture(db, clock, "trigger:a");
     // Every minute, each fire its own window, ALLOW so that every catch-up window runs.
-    f.apply(Tasks.everySeconds("minutely", 1).cron("0 * * * * ?").overlap(OverlapPolicy.ALLOW));
+    f.apply(
+        TaskDefinition.builder("minutely")
+            .handler("noop")
+            .cron("0 * * * * ?", Tasks.UTC, WindowKind.EVERY_FIRE)
+            .overlap(OverlapPolicy.ALLOW));
     ListAppender<ILoggingEvent> logs = capture(TriggerLoop.class);
     f.loop.tickOnce();
 
@@ -254,15 +260,11 @@ class TriggerLoopTest {
     f.apply(
         TaskDefinition.builder("spring")
             .handler("noop")
-            .cron("0 30 2 * * ?")
-            .zone("America/New_York")
-            .window("DAILY")
+            .cron("0 30 2 * * ?", ZoneId.of("America/New_York"), WindowKind.DAILY)
             .overlap(OverlapPolicy.ALLOW),
         TaskDefinition.builder("fall")
             .handler("noop")
-            .cron("0 30 1 * * ?")
-            .zone("America/New_York")
-            .window("DAILY")
+            .cron("0 30 1 * * ?", ZoneId.of("America/New_York"), WindowKind.DAILY)
             .overlap(OverlapPolicy.ALLOW));
     f.loop.tickOnce();
     tickEvery(f, clock, Duration.ofMinutes(15), Instant.parse("2026-03-09T12:00:00Z"));
