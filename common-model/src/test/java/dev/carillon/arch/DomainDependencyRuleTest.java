@@ -18,8 +18,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The pure domain ({@code dev.carillon.model..}) never touches IO: no jOOQ, JDBC, Kafka or Curator,
- * and no generated store classes; and jOOQ stays behind the stores' domain-worded methods. This
- * test is the build's dependency rule.
+ * no generated store classes, and no text-format library (Jackson, SnakeYAML): YAML and JSON are
+ * read and written at the edges ({@code dev.carillon.spec}, the store, the Kafka codecs, config).
+ * And jOOQ stays behind the stores' domain-worded methods. This test is the build's dependency
+ * rule.
  */
 class DomainDependencyRuleTest {
 
@@ -45,10 +47,13 @@ class DomainDependencyRuleTest {
                 "org.apache.zookeeper..",
                 "com.zaxxer..",
                 "org.flywaydb..",
+                "com.fasterxml..",
+                "org.yaml..",
                 "dev.carillon.store..",
                 "dev.carillon.kafka..",
                 "dev.carillon.election..",
-                "dev.carillon.config..");
+                "dev.carillon.config..",
+                "dev.carillon.spec..");
     rule.check(MAIN);
   }
 
@@ -62,7 +67,8 @@ class DomainDependencyRuleTest {
                 "dev.carillon.kafka..",
                 "dev.carillon.election..",
                 "dev.carillon.config..",
-                "dev.carillon.admin..")
+                "dev.carillon.admin..",
+                "dev.carillon.spec..")
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("org.jooq..", "dev.carillon.store.jooq..");
