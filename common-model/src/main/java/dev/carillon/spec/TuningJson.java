@@ -135,7 +135,7 @@ public final class TuningJson {
   // operator wrote it ("0", not "0.0"; "\"5\"" for a string).
   private static double rate(Problems problems, Node.Mapping root, String field) {
     Node n = root.get(field);
-    String rule = RateLimitSettings.rateProblem(0).orElseThrow();
+    String rule = RateLimitSettings.RATE_RULE;
     if (n == null) {
       problems.add(field, root, null, "is required; " + rule);
       return 0;
@@ -151,7 +151,7 @@ public final class TuningJson {
 
   private static int count(Problems problems, Node.Mapping root, String field) {
     Node n = root.get(field);
-    String rule = RateLimitSettings.countProblem(0).orElseThrow();
+    String rule = RateLimitSettings.COUNT_RULE;
     if (n == null) {
       problems.add(field, root, null, "is required; " + rule);
       return 0;

@@ -361,6 +361,26 @@ class SpecReaderTest {
   }
 
   @Test
+  void a_value_that_cannot_be_read_is_one_problem_and_is_not_checked_again() {
+    assertThat(lines(task("t", "    handler2: x\n").replace("handler: noop", "handler: [a, b]")))
+        .containsExactly(
+            "tasks.yaml:3:14: task 't': handler='[a, b]': must be a single value, not a list",
+            "tasks.yaml:5:5: task 't': handler2='x': unknown key (known: after, catchup, condition,"
+                + " event, handler, id, overlap, params, retry, schedule, timeout)");
+    assertThat(lines("tasks:\n  - id: t\n    handler: noop\n    event: nope\n"))
+        .as("an event that is not a mapping is still the task's one trigger: no cron is asked for")
+        .containsExactly("tasks.yaml:4:12: task 't': event='nope': must be a mapping");
+    assertThat(lines("tasks:\n  - id: t\n    handler: noop\n    after: [a, {b: 1}]\n"))
+        .containsExactly("tasks.yaml:4:16: task 't': after[1]='{b=1}': must be a task id");
+    assertThat(lines(task("t", "    timeout: [5m]\n    retry: DELAYED\n    params: [1]\n")))
+        .containsExactly(
+            "tasks.yaml:5:14: task 't': timeout='[5m]': must be a duration such as 5m, 1h or PT5M",
+            "tasks.yaml:6:12: task 't': retry='DELAYED': must be a mapping such as {policy:"
+                + " DELAYED, delays: [5m, 15m], maxRetries: 2}",
+            "tasks.yaml:7:13: task 't': params='[1]': must be a mapping (a JSON object) or absent");
+  }
+
+  @Test
   void a_task_without_a_trigger_needs_a_cron_and_a_zone() {
     assertThat(lines("tasks:\n  - id: t\n    handler: noop\n"))
         .containsExactly(

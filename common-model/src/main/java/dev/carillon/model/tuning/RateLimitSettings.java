@@ -32,6 +32,13 @@ public record RateLimitSettings(
   /** Largest accepted burst and per-scan maximum. */
   public static final int MAX_COUNT = 1_000_000;
 
+  /** The rule a rate breaks. */
+  public static final String RATE_RULE =
+      "must be a number more than 0 and at most " + (long) MAX_RATE;
+
+  /** The rule a count breaks. */
+  public static final String COUNT_RULE = "must be a whole number between 1 and " + MAX_COUNT;
+
   /** The built-in limits: 100/s globally (burst 100), 10/s per task, 500 per scan. */
   public static final RateLimitSettings DEFAULTS = new RateLimitSettings(100.0, 100, 10.0, 500);
 
@@ -56,16 +63,12 @@ public record RateLimitSettings(
    * empty. Shared with the JSON reader, which shows the value as written.
    */
   public static Optional<String> rateProblem(double value) {
-    return value > 0.0 && value <= MAX_RATE
-        ? Optional.empty()
-        : Optional.of("must be a number more than 0 and at most " + (long) MAX_RATE);
+    return value > 0.0 && value <= MAX_RATE ? Optional.empty() : Optional.of(RATE_RULE);
   }
 
   /** What is wrong with {@code value} as a count ({@code burst}, {@code maxPerScan}), or empty. */
   public static Optional<String> countProblem(long value) {
-    return value >= 1 && value <= MAX_COUNT
-        ? Optional.empty()
-        : Optional.of("must be a whole number between 1 and " + MAX_COUNT);
+    return value >= 1 && value <= MAX_COUNT ? Optional.empty() : Optional.of(COUNT_RULE);
   }
 
   private static void rate(List<Problem> problems, String field, double value) {
