@@ -9,18 +9,10 @@ import java.util.List;
 /**
  * EXPONENTIAL: waits that grow by a factor per retry, capped, with optional jitter.
  *
- * <p>The wait before retry {@code n + 1} (where {@code n = retryCount}) is
- *
- * <pre>
- *   e      = min(n, ceil(log(cap / initial) / log(multiplier)))   // exponent, pinned
- *   base   = min(cap, initial × multiplier^e)
- *   delay  = clamp(base × (1 + jitter × (2 × sample − 1)), 0, cap)
- * </pre>
- *
- * Pinning the exponent at the first value that reaches the cap keeps {@code multiplier^e} finite
- * for any retry count, as Kafka's {@code ExponentialBackoff} and Curator's {@code
- * ExponentialBackoffRetry} do. With {@code jitter = 0} (or {@code sample = 0.5}) the factor is
- * exactly 1, so tests see exact values. Delays are rounded to whole milliseconds.
+ * <p>The wait before retry {@code n + 1} (where {@code n = retryCount}) is {@link
+ * ExponentialBackoff}'s, with {@code cap} as its maximum: the exponent is pinned where the cap is
+ * reached, and with {@code jitter = 0} (or {@code sample = 0.5}) the waits are exact. Delays are
+ * whole milliseconds.
  *
  * @param initial the first wait, more than 0 and at most {@link RetryPolicy#MAX_DELAY}
  * @param multiplier the growth per retry, more than 1 and at most 10
@@ -65,26 +57,22 @@ public record ExponentialRetry(
    * @param jitterSample a uniform sample in [0, 1]
    */
   public Duration delayFor(int retryCount, double jitterSample) {
-    double initialMs = initial.toMillis();
-    double capMs = cap.toMillis();
-    int exponent = Math.min(Math.max(retryCount, 0), maxExponent(initialMs, capMs, multiplier));
-    double base = Math.min(capMs, initialMs * Math.pow(multiplier, exponent));
-    double jittered = base * (1.0 + jitter * (2.0 * jitterSample - 1.0));
-    return Duration.ofMillis(Math.round(Math.max(0.0, Math.min(capMs, jittered))));
+    return backoff().delay(retryCount, jitterSample);
   }
 
   /** The waits of every allowed retry without jitter, e.g. 5m, 10m, 20m. */
   public List<Duration> delays() {
+    ExponentialBackoff backoff = backoff();
     List<Duration> out = new ArrayList<>(maxRetries);
     for (int n = 0; n < maxRetries; n++) {
-      out.add(delayFor(n, 0.5));
+      out.add(backoff.delay(n));
     }
     return List.copyOf(out);
   }
 
-  private static int maxExponent(double initialMs, double capMs, double multiplier) {
-    double e = Math.ceil(Math.log(capMs / initialMs) / Math.log(multiplier));
-    return (int) Math.min(Integer.MAX_VALUE, Math.max(0.0, e));
+  /** This policy's waits as a backoff (its cap is the backoff's maximum). */
+  public ExponentialBackoff backoff() {
+    return new ExponentialBackoff(initial, multiplier, cap, jitter);
   }
 
   @Override

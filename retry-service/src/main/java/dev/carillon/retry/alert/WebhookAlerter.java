@@ -1,5 +1,6 @@
 package dev.carillon.retry.alert;
 
+import dev.carillon.model.retry.ExponentialBackoff;
 import dev.carillon.retry.RetryMetrics;
 import dev.carillon.retry.RetrySettings;
 import java.net.URI;
@@ -18,9 +19,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends alerts as an HTTP POST of a JSON body to one webhook, on its own thread, so a slow or dead
  * webhook never blocks scanning. A failed call (an exception or a non-2xx answer) is tried again
- * after {@code firstBackoff}, doubling, up to {@code maxAttempts} calls in all; then the alert is
- * given up with an ERROR line (the DEAD instance itself was already logged). At most {@link
- * #MAX_QUEUED} alerts wait; beyond that new ones are dropped with a WARN.
+ * after {@code firstBackoff}, doubling, at most {@link #MAX_BACKOFF} apart, up to {@code
+ * maxAttempts} calls in all; then the alert is given up with an ERROR line (the DEAD instance
+ * itself was already logged). At most {@link #MAX_QUEUED} alerts wait; beyond that new ones are
+ * dropped with a WARN.
  *
  * <p>The URL is never logged in full: its path often holds the webhook's secret.
  *
@@ -36,6 +38,9 @@ public final class WebhookAlerter implements AutoCloseable {
   /** First pause before a second call unless told otherwise. */
   public static final Duration DEFAULT_FIRST_BACKOFF = Duration.ofMillis(500);
 
+  /** The longest pause between two calls (unless {@code firstBackoff} is longer). */
+  public static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+
   /** Longest one call may take. */
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
@@ -45,7 +50,7 @@ public final class WebhookAlerter implements AutoCloseable {
   private final String shownUrl;
   private final HttpClient client;
   private final int maxAttempts;
-  private final Duration firstBackoff;
+  private final ExponentialBackoff backoff;
   private final RetryMetrics metrics;
   private final ScheduledExecutorService executor;
   private final AtomicInteger queued = new AtomicInteger();
@@ -53,7 +58,8 @@ public final class WebhookAlerter implements AutoCloseable {
   /**
    * @param url where to POST
    * @param maxAttempts calls per alert, at least 1
-   * @param firstBackoff pause before the second call; doubles after each failure
+   * @param firstBackoff pause before the second call, at least 1 ms; doubles after each failure, up
+   *     to {@link #MAX_BACKOFF}
    */
   public WebhookAlerter(URI url, int maxAttempts, Duration firstBackoff, RetryMetrics metrics) {
     this.url = Objects.requireNonNull(url, "url");
@@ -62,7 +68,10 @@ public final class WebhookAlerter implements AutoCloseable {
     }
     this.shownUrl = RetrySettings.maskUrl(url.toString());
     this.maxAttempts = maxAttempts;
-    this.firstBackoff = Objects.requireNonNull(firstBackoff, "firstBackoff");
+    Objects.requireNonNull(firstBackoff, "firstBackoff");
+    this.backoff =
+        ExponentialBackoff.doubling(
+            firstBackoff, firstBackoff.compareTo(MAX_BACKOFF) > 0 ? firstBackoff : MAX_BACKOFF);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.client = HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT).build();
     ScheduledThreadPoolExecutor ex =
@@ -132,7 +141,7 @@ public final class WebhookAlerter implements AutoCloseable {
           failure);
       return;
     }
-    Duration wait = firstBackoff.multipliedBy(1L << Math.min(n - 1, 20));
+    Duration wait = backoff.delay(n - 1);
     log.warn("Alert webhook {} failed ({}); call {} in {}", shownUrl, failure, n + 1, wait);
     try {
       executor.schedule(() -> attempt(json, n + 1), wait.toMillis(), TimeUnit.MILLISECONDS);

@@ -1,5 +1,6 @@
 package dev.carillon.worker.run;
 
+import dev.carillon.model.retry.ExponentialBackoff;
 import dev.carillon.store.Completion;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
@@ -32,11 +33,12 @@ import org.slf4j.LoggerFactory;
 public final class CompletionWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CompletionWriter.class);
 
-  /** Longest pause between two tries of a group. */
-  static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
-
-  /** The first pause after a failed try. */
-  static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
+  /**
+   * The pauses between two tries of a group: 50 ms, doubling, at most 2 s. A database restart takes
+   * seconds; a short, growing pause keeps the load low meanwhile.
+   */
+  static final ExponentialBackoff BACKOFF =
+      ExponentialBackoff.doubling(Duration.ofMillis(50), Duration.ofSeconds(2));
 
   private static final class Pending {
     final Completion completion;
@@ -125,7 +127,7 @@ public final class CompletionWriter implements AutoCloseable {
   }
 
   private void write(List<Pending> group) throws InterruptedException {
-    long backoffMillis = FIRST_BACKOFF.toMillis();
+    int failedTries = 0;
     boolean warned = false;
     while (!group.isEmpty()) {
       try {
@@ -165,9 +167,7 @@ public final class CompletionWriter implements AutoCloseable {
           fail(group, e);
           return;
         }
-        // A database restart takes seconds; a short, growing pause keeps the load low.
-        Thread.sleep(backoffMillis);
-        backoffMillis = Math.min(backoffMillis * 2, MAX_BACKOFF.toMillis());
+        Thread.sleep(BACKOFF.delay(failedTries++).toMillis());
       }
     }
   }
