@@ -1,7 +1,9 @@
 package dev.carillon.retry.ratelimit;
 
+import dev.carillon.model.ratelimit.TokenBucket;
 import dev.carillon.model.tuning.RateLimitSettings;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -9,7 +11,7 @@ import java.util.Objects;
 /**
  * Decides whether one more instance may be republished now: a global token bucket, one bucket per
  * task, and the pass's {@link ScanBudget}. A message goes out only when all three allow it, and
- * then takes from all three; a refusal takes nothing.
+ * then takes from all three; a refusal takes nothing. The buckets are asked at the clock's instant.
  *
  * <p>Settings change live ({@link #update}). Thread-safe.
  */
@@ -47,7 +49,7 @@ public final class RepublishLimiter {
   public RepublishLimiter(RateLimitSettings settings, Clock clock) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.global = new TokenBucket(settings.perSecond(), settings.burst(), clock);
+    this.global = new TokenBucket(settings.perSecond(), settings.burst(), clock.instant());
   }
 
   /** Asks to republish one instance of {@code taskId} within {@code budget}. */
@@ -55,31 +57,33 @@ public final class RepublishLimiter {
     if (budget.left() <= 0) {
       return Verdict.HELD_SCAN_MAX;
     }
-    if (global.available() < 1) {
+    Instant now = clock.instant();
+    if (global.available(now) < 1) {
       return Verdict.HELD_GLOBAL;
     }
-    TokenBucket task = perTask.computeIfAbsent(taskId, t -> newTaskBucket());
-    if (!task.tryAcquire()) {
+    TokenBucket task = perTask.computeIfAbsent(taskId, t -> newTaskBucket(now));
+    if (!task.tryTake(now)) {
       return Verdict.HELD_TASK;
     }
-    global.tryAcquire();
+    global.tryTake(now);
     budget.take();
     if (perTask.size() > PRUNE_ABOVE) {
-      perTask.values().removeIf(TokenBucket::isFull);
+      perTask.values().removeIf(b -> b.isFull(now));
     }
     return Verdict.GRANTED;
   }
 
   /** Whole global tokens available now: an upper bound on what may go out this instant. */
   public synchronized int globalAvailable() {
-    return global.available();
+    return global.available(clock.instant());
   }
 
   /** Applies new settings; tokens already used stay used. */
   public synchronized void update(RateLimitSettings next) {
     settings = Objects.requireNonNull(next, "next");
-    global.reconfigure(next.perSecond(), next.burst());
-    perTask.values().forEach(b -> b.reconfigure(next.perTaskPerSecond(), next.perTaskBurst()));
+    Instant now = clock.instant();
+    global.reconfigure(next.perSecond(), next.burst(), now);
+    perTask.values().forEach(b -> b.reconfigure(next.perTaskPerSecond(), next.perTaskBurst(), now));
   }
 
   /** The settings in force. */
@@ -87,7 +91,7 @@ public final class RepublishLimiter {
     return settings;
   }
 
-  private TokenBucket newTaskBucket() {
-    return new TokenBucket(settings.perTaskPerSecond(), settings.perTaskBurst(), clock);
+  private TokenBucket newTaskBucket(Instant now) {
+    return new TokenBucket(settings.perTaskPerSecond(), settings.perTaskBurst(), now);
   }
 }

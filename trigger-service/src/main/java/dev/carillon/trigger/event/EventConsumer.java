@@ -5,6 +5,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.ratelimit.TokenBucket;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
@@ -66,7 +67,7 @@ public final class EventConsumer {
   private final Consumer<List<Instance>> dispatch;
   private final BooleanSupplier mayCommit;
   private final MeterRegistry registry;
-  private final Map<String, RateLimiter> limiters = new HashMap<>();
+  private final Map<String, TokenBucket> limiters = new HashMap<>();
   private final Object lock = new Object();
   private KafkaConsumer<String, byte[]> consumer;
   private Set<String> subscribed = Set.of();
@@ -262,9 +263,11 @@ public final class EventConsumer {
       if (rate <= 0) {
         continue;
       }
-      RateLimiter l =
+      TokenBucket l =
           limiters.compute(
-              t.id(), (k, v) -> v != null && v.rate() == rate ? v : new RateLimiter(rate, now));
+              t.id(),
+              (k, v) ->
+                  v != null && v.perSecond() == rate ? v : TokenBucket.oneSecondOf(rate, now));
       if (!l.tryTake(now)) {
         return false;
       }
