@@ -190,7 +190,7 @@ public final class LeaseStore {
    * one for {@link #completeAll}, so that there is one way to write an end.
    */
   public boolean complete(Lease lease, Outcome outcome, String actor) {
-    return completeAll(List.of(new Completion(lease, outcome)), actor).contains(lease);
+    return completeAll(List.of(new AttemptEnd(lease, outcome)), actor).contains(lease);
   }
 
   /** How often {@link #completeAll} runs its transaction again after a deadlock. */
@@ -212,12 +212,12 @@ public final class LeaseStore {
    * @return the leases whose end was written; the others were stale or no longer RUNNING
    * @throws IllegalArgumentException when an instance appears twice
    */
-  public Set<Lease> completeAll(List<Completion> completions, String actor) {
+  public Set<Lease> completeAll(List<AttemptEnd> completions, String actor) {
     if (completions.isEmpty()) {
       return Set.of();
     }
-    Map<Long, Completion> byId = new TreeMap<>();
-    for (Completion c : completions) {
+    Map<Long, AttemptEnd> byId = new TreeMap<>();
+    for (AttemptEnd c : completions) {
       InstanceStatus.RUNNING.checkTransition(c.outcome().status());
       if (byId.put(c.lease().instanceId(), c) != null) {
         throw new IllegalArgumentException(
@@ -236,7 +236,7 @@ public final class LeaseStore {
     }
   }
 
-  private static Set<Lease> completeIn(DSLContext dsl, Map<Long, Completion> byId, String actor) {
+  private static Set<Lease> completeIn(DSLContext dsl, Map<Long, AttemptEnd> byId, String actor) {
     // Sorted by id (byId is a TreeMap), so two batches over the same rows usually lock them in the
     // same order; the deadlock retry above covers the rest.
     int n = byId.size();
@@ -249,7 +249,7 @@ public final class LeaseStore {
     String[] reasons = new String[n];
     Boolean[] nonRetryable = new Boolean[n];
     int k = 0;
-    for (Completion c : byId.values()) {
+    for (AttemptEnd c : byId.values()) {
       Outcome o = c.outcome();
       boolean success = o.status() == InstanceStatus.SUCCESS;
       ids[k] = c.lease().instanceId();

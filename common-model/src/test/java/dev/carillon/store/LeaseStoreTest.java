@@ -252,9 +252,9 @@ class LeaseStoreTest {
     Set<Lease> written =
         leases.completeAll(
             List.of(
-                new Completion(new Lease(ok.id(), 1), Outcome.success("done", true, "s3://x")),
-                new Completion(new Lease(stale.id(), 1), Outcome.failure("zombie boom", false)),
-                new Completion(new Lease(failed.id(), 1), Outcome.failure("boom", true))),
+                new AttemptEnd(new Lease(ok.id(), 1), Outcome.success("done", true, "s3://x")),
+                new AttemptEnd(new Lease(stale.id(), 1), Outcome.failure("zombie boom", false)),
+                new AttemptEnd(new Lease(failed.id(), 1), Outcome.failure("boom", true))),
             "w1");
 
     assertThat(written).containsExactlyInAnyOrder(new Lease(ok.id(), 1), new Lease(failed.id(), 1));
@@ -306,7 +306,7 @@ class LeaseStoreTest {
     Outcome timeout = Outcome.timeout("too slow");
     assertThat(leases.complete(new Lease(single.id(), 1), timeout, "w")).isTrue();
     assertThat(
-            leases.completeAll(List.of(new Completion(new Lease(batched.id(), 1), timeout)), "w"))
+            leases.completeAll(List.of(new AttemptEnd(new Lease(batched.id(), 1), timeout)), "w"))
         .containsExactly(new Lease(batched.id(), 1));
     Instance a = operator.find(single.id()).orElseThrow();
     Instance b = operator.find(batched.id()).orElseThrow();
@@ -327,8 +327,8 @@ class LeaseStoreTest {
             () ->
                 leases.completeAll(
                     List.of(
-                        new Completion(new Lease(i.id(), 1), Outcome.success("a", false, null)),
-                        new Completion(new Lease(i.id(), 1), Outcome.success("b", false, null))),
+                        new AttemptEnd(new Lease(i.id(), 1), Outcome.success("a", false, null)),
+                        new AttemptEnd(new Lease(i.id(), 1), Outcome.success("b", false, null))),
                     "w"))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(operator.find(i.id()).orElseThrow().status()).isEqualTo(RUNNING);
@@ -351,11 +351,11 @@ class LeaseStoreTest {
                 me = racer[0]++;
               }
               // Each racer takes a different, overlapping window of the 40 rows, in its own order.
-              List<Completion> batch = new ArrayList<>();
+              List<AttemptEnd> batch = new ArrayList<>();
               for (int k = 0; k < 20; k++) {
                 Instance i = claimed.get((me * 3 + k * (me % 2 == 0 ? 1 : -1) + 40) % 40);
                 batch.add(
-                    new Completion(
+                    new AttemptEnd(
                         new Lease(i.id(), i.attempt()), Outcome.success("by " + me, false, null)));
               }
               return leases.completeAll(batch, "racer-" + me);

@@ -65,9 +65,9 @@ class PrimaryKeyPlansTest {
               assertThat(leases.claim(claimed, "w-1")).hasSize(BATCH);
               TableReads claimReads = TableReads.of(session, "task_instance").minus(beforeClaim);
 
-              List<Completion> ends = new ArrayList<>();
+              List<AttemptEnd> ends = new ArrayList<>();
               for (Long id : running.subList(RUNNING / 2, RUNNING / 2 + BATCH)) {
-                ends.add(new Completion(new Lease(id, 1), Outcome.success("ok", false, null)));
+                ends.add(new AttemptEnd(new Lease(id, 1), Outcome.success("ok", false, null)));
               }
               TableReads beforeEnd = TableReads.of(session, "task_instance");
               assertThat(leases.completeAll(ends, "w-1")).hasSize(BATCH);

@@ -76,7 +76,7 @@ final class BackfillCommand implements Callable<Integer> {
       throw CliException.badInput(
           "--rate " + rate + " must be more than 0 and at most " + (int) MAX_RATE);
     }
-    Dispatcher dispatcher = dryRun ? null : new Dispatcher(session);
+    CommandPublisher publisher = dryRun ? null : new CommandPublisher(session);
     try {
       Db db = session.db();
       LoadedTask loaded =
@@ -130,7 +130,7 @@ final class BackfillCommand implements Callable<Integer> {
         List<Instance> inserted = db.windows().create(rows, session.actor());
         created.addAll(inserted);
         if (!kafkaFailed && !inserted.isEmpty()) {
-          int acked = dispatcher.publish(inserted).size();
+          int acked = publisher.publish(inserted).size();
           published += acked;
           // Do not wait out the acknowledgement timeout on every batch once Kafka is gone; the
           // rows are in the table and the retry service publishes undispatched PENDING rows.
@@ -141,7 +141,7 @@ final class BackfillCommand implements Callable<Integer> {
       if (published < created.size()) {
         throw CliException.unreachable(
             "cannot reach Kafka at "
-                + dispatcher.bootstrap()
+                + publisher.bootstrap()
                 + ": "
                 + (created.size() - published)
                 + " created instance(s) were not published; they are PENDING and the retry"
@@ -150,8 +150,8 @@ final class BackfillCommand implements Callable<Integer> {
       }
       return code;
     } finally {
-      if (dispatcher != null) {
-        dispatcher.close();
+      if (publisher != null) {
+        publisher.close();
       }
     }
   }

@@ -30,7 +30,7 @@ final class RerunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Dispatcher dispatcher = new Dispatcher(session)) {
+    try (CommandPublisher publisher = new CommandPublisher(session)) {
       Db db = session.db();
       Instance seen =
           db.operator()
@@ -63,7 +63,7 @@ final class RerunCommand implements Callable<Integer> {
                               + " at attempt "
                               + seen.attempt()
                               + "); look again and retry"));
-      List<Long> acked = dispatcher.publish(List.of(now));
+      List<Long> acked = publisher.publish(List.of(now));
       Output out = session.output();
       if (out.json()) {
         out.printJson(Map.of("instance", now, "published", !acked.isEmpty()));
@@ -84,7 +84,7 @@ final class RerunCommand implements Callable<Integer> {
       if (acked.isEmpty()) {
         throw CliException.unreachable(
             "cannot reach Kafka at "
-                + dispatcher.bootstrap()
+                + publisher.bootstrap()
                 + ": instance "
                 + id
                 + " is PENDING but was not published; the retry service will publish it",

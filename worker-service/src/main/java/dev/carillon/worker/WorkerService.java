@@ -13,7 +13,7 @@ import dev.carillon.worker.consume.InstanceConsumer;
 import dev.carillon.worker.lease.Heartbeater;
 import dev.carillon.worker.plugin.PluginRegistry;
 import dev.carillon.worker.run.RunPool;
-import dev.carillon.worker.run.TaskCache;
+import dev.carillon.worker.run.RunSpecCache;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -88,7 +88,7 @@ public final class WorkerService implements AutoCloseable {
     this.pool =
         new RunPool(
             store,
-            new TaskCache(new TaskStore(db.dsl()), settings.taskCacheTtl(), System::nanoTime),
+            new RunSpecCache(new TaskStore(db.dsl()), settings.taskCacheTtl(), System::nanoTime),
             plugins,
             metrics,
             settings.workerId(),

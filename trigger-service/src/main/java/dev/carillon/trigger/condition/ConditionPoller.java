@@ -14,7 +14,7 @@ import dev.carillon.store.ConditionStore.State;
 import dev.carillon.store.Decision;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
-import dev.carillon.trigger.tick.TaskCache;
+import dev.carillon.trigger.tick.DefinitionCache;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -50,7 +50,7 @@ public final class ConditionPoller {
   private static final Logger log = LoggerFactory.getLogger(ConditionPoller.class);
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
-  private final TaskCache tasks;
+  private final DefinitionCache tasks;
   private final WindowStore windows;
   private final ConditionStore states;
   private final ConditionRegistry registry;
@@ -76,7 +76,7 @@ public final class ConditionPoller {
       Clock clock,
       Consumer<List<Instance>> dispatch,
       BooleanSupplier mayCommit) {
-    this.tasks = new TaskCache(queries);
+    this.tasks = new DefinitionCache(queries);
     this.windows = Objects.requireNonNull(windows, "windows");
     this.states = Objects.requireNonNull(states, "states");
     this.registry = Objects.requireNonNull(registry, "registry");

@@ -12,7 +12,7 @@ import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.DependencyQueries.Completion;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
-import dev.carillon.trigger.tick.TaskCache;
+import dev.carillon.trigger.tick.DefinitionCache;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,7 +73,7 @@ public final class DependencyReleaser {
 
   private static final Logger log = LoggerFactory.getLogger(DependencyReleaser.class);
 
-  private final TaskCache tasks;
+  private final DefinitionCache tasks;
   private final TriggerQueries queries;
   private final WindowStore windows;
   private final DependencyQueries deps;
@@ -117,7 +117,7 @@ public final class DependencyReleaser {
       Consumer<List<Instance>> dispatch,
       BooleanSupplier mayCommit) {
     this.queries = Objects.requireNonNull(queries, "queries");
-    this.tasks = new TaskCache(queries);
+    this.tasks = new DefinitionCache(queries);
     this.windows = Objects.requireNonNull(windows, "windows");
     this.deps = Objects.requireNonNull(deps, "deps");
     this.actor = Objects.requireNonNull(actor, "actor");

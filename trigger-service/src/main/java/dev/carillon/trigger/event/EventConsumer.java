@@ -11,7 +11,7 @@ import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
-import dev.carillon.trigger.tick.TaskCache;
+import dev.carillon.trigger.tick.DefinitionCache;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,7 +60,7 @@ public final class EventConsumer {
 
   private final KafkaSettings kafka;
   private final String groupId;
-  private final TaskCache tasks;
+  private final DefinitionCache tasks;
   private final WindowStore windows;
   private final String actor;
   private final Clock clock;
@@ -109,7 +109,7 @@ public final class EventConsumer {
       Duration taskRefresh) {
     this.kafka = Objects.requireNonNull(kafka, "kafka");
     this.groupId = Objects.requireNonNull(groupId, "groupId");
-    this.tasks = new TaskCache(queries);
+    this.tasks = new DefinitionCache(queries);
     this.windows = Objects.requireNonNull(windows, "windows");
     this.actor = Objects.requireNonNull(actor, "actor");
     this.clock = Objects.requireNonNull(clock, "clock");

@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
 public final class TriggerLoop {
   private static final Logger log = LoggerFactory.getLogger(TriggerLoop.class);
 
-  private final TaskCache tasks;
+  private final DefinitionCache tasks;
   private final ChunkCommitter committer;
   private final TaskStore taskStore;
   private final WindowStore windows;
@@ -102,7 +102,7 @@ public final class TriggerLoop {
       TriggerMetrics metrics,
       Consumer<List<Instance>> dispatch,
       BooleanSupplier mayCommit) {
-    this.tasks = new TaskCache(queries);
+    this.tasks = new DefinitionCache(queries);
     this.taskStore = Objects.requireNonNull(taskStore, "taskStore");
     this.windows = Objects.requireNonNull(windows, "windows");
     this.queries = Objects.requireNonNull(queries, "queries");

@@ -11,7 +11,7 @@ import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.retry.ImmediateRetry;
 import dev.carillon.model.schedule.WindowKind;
-import dev.carillon.store.Completion;
+import dev.carillon.store.AttemptEnd;
 import dev.carillon.store.Database;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.Lease;
@@ -295,11 +295,11 @@ class DependencyChainTest {
                 .fetch(TASK_INSTANCE.ID),
             "w1");
     assertThat(claimed).hasSize(n);
-    List<Completion> ends =
+    List<AttemptEnd> ends =
         claimed.stream()
             .map(
                 i ->
-                    new Completion(
+                    new AttemptEnd(
                         new Lease(i.id(), i.attempt()), Outcome.success("ok", false, null)))
             .toList();
     assertThat(leases.completeAll(ends, "worker:w1")).hasSize(n);

@@ -319,7 +319,7 @@ class TriggerLoopTest {
     f.apply(
         Tasks.everySeconds("broken", 1).overlap(OverlapPolicy.ALLOW),
         Tasks.everySeconds("healthy", 1).overlap(OverlapPolicy.ALLOW));
-    ListAppender<ILoggingEvent> logs = capture(TaskCache.class);
+    ListAppender<ILoggingEvent> logs = capture(DefinitionCache.class);
     f.loop.tickOnce();
     clock.advance(Duration.ofSeconds(1));
     assertThat(f.loop.tickOnce().created()).hasSize(2);

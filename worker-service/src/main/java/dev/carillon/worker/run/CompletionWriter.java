@@ -1,7 +1,7 @@
 package dev.carillon.worker.run;
 
 import dev.carillon.model.retry.ExponentialBackoff;
-import dev.carillon.store.Completion;
+import dev.carillon.store.AttemptEnd;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.worker.WorkerMetrics;
@@ -41,12 +41,12 @@ public final class CompletionWriter implements AutoCloseable {
       ExponentialBackoff.doubling(Duration.ofMillis(50), Duration.ofSeconds(2));
 
   private static final class Pending {
-    final Completion completion;
+    final AttemptEnd completion;
     final long giveUpAt;
     final CompletableFuture<Boolean> written = new CompletableFuture<>();
     boolean retried;
 
-    Pending(Completion completion, long giveUpAt) {
+    Pending(AttemptEnd completion, long giveUpAt) {
       this.completion = completion;
       this.giveUpAt = giveUpAt;
     }
@@ -89,7 +89,7 @@ public final class CompletionWriter implements AutoCloseable {
    *     row no longer RUNNING), or fails with the last error once {@code leaseLength} has passed or
    *     the writer closed
    */
-  public CompletableFuture<Boolean> submit(Completion completion, Duration leaseLength) {
+  public CompletableFuture<Boolean> submit(AttemptEnd completion, Duration leaseLength) {
     Pending p = new Pending(completion, System.nanoTime() + leaseLength.toNanos());
     if (closed) {
       p.written.completeExceptionally(new IllegalStateException("the completion writer is closed"));

@@ -5,7 +5,7 @@ import dev.carillon.api.AgentTask;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.RunSpec;
-import dev.carillon.store.Completion;
+import dev.carillon.store.AttemptEnd;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.Outcome;
@@ -87,7 +87,7 @@ public final class RunPool implements AutoCloseable {
     // the timeout. The heartbeat's schedule and the start check both read it.
     volatile long renewedNanos;
     final AtomicReference<State> state;
-    volatile RunContext context;
+    volatile WorkerAgentContext context;
     volatile ScheduledFuture<?> deadlineTimer;
 
     // Guarded by this: the thread running the plugin (null when none), whether the thread is done
@@ -138,7 +138,7 @@ public final class RunPool implements AutoCloseable {
 
     /** Stops the plugin: flag first, so that code woken by the interrupt sees it. */
     void cancel() {
-      RunContext c = context;
+      WorkerAgentContext c = context;
       if (c != null) {
         c.cancel();
       }
@@ -182,7 +182,7 @@ public final class RunPool implements AutoCloseable {
   }
 
   private final LeaseStore store;
-  private final TaskCache tasks;
+  private final RunSpecCache tasks;
   private final PluginRegistry plugins;
   private final WorkerMetrics metrics;
   private final String workerId;
@@ -214,7 +214,7 @@ public final class RunPool implements AutoCloseable {
    */
   public RunPool(
       LeaseStore store,
-      TaskCache tasks,
+      RunSpecCache tasks,
       PluginRegistry plugins,
       WorkerMetrics metrics,
       String workerId,
@@ -438,7 +438,8 @@ public final class RunPool implements AutoCloseable {
     Thread me = Thread.currentThread();
     Instant startedAt = clock.instant();
     run.context =
-        new RunContext(run.instance, run.spec.paramsJson(), startedAt, startedAt.plus(run.timeout));
+        new WorkerAgentContext(
+            run.instance, run.spec.paramsJson(), startedAt, startedAt.plus(run.timeout));
     if (!run.begin(me)) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
       return;
@@ -525,7 +526,7 @@ public final class RunPool implements AutoCloseable {
    */
   private void writeEnd(Run run, Outcome outcome) {
     writer
-        .submit(new Completion(run.lease, outcome), run.timeout)
+        .submit(new AttemptEnd(run.lease, outcome), run.timeout)
         .whenComplete(
             (written, error) -> {
               try {

@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * <p>Not thread-safe: owned by one loop ({@link TriggerLoop}, the dependency releaser, the event
  * consumer or the condition poller), which serializes its passes.
  */
-public final class TaskCache {
-  private static final Logger log = LoggerFactory.getLogger(TaskCache.class);
+public final class DefinitionCache {
+  private static final Logger log = LoggerFactory.getLogger(DefinitionCache.class);
 
   private record Entry(LoadedTask task, long stamp) {}
 
@@ -39,7 +39,7 @@ public final class TaskCache {
   private int invalid;
 
   /** A cache reading through {@code queries}. */
-  public TaskCache(TriggerQueries queries) {
+  public DefinitionCache(TriggerQueries queries) {
     this.queries = queries;
   }
 

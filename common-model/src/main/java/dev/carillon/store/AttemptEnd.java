@@ -9,8 +9,8 @@ import java.util.Objects;
  * @param lease the instance and the attempt that must still be current
  * @param outcome SUCCESS, FAILED or TIMEOUT, with its summary or reason
  */
-public record Completion(Lease lease, Outcome outcome) {
-  public Completion {
+public record AttemptEnd(Lease lease, Outcome outcome) {
+  public AttemptEnd {
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(outcome, "outcome");
   }

@@ -13,13 +13,13 @@ import java.util.List;
  * acknowledged. One that is not acknowledged stays PENDING and undispatched, so the retry service's
  * stranded-PENDING scan publishes it later: the database, not the message, is the truth.
  */
-final class Dispatcher implements AutoCloseable {
+final class CommandPublisher implements AutoCloseable {
   private final Session session;
   private final KafkaSettings settings;
   private InstancePublisher publisher;
 
   /** Reads the Kafka settings now (a configuration error must stop a command before it writes). */
-  Dispatcher(Session session) {
+  CommandPublisher(Session session) {
     this.session = session;
     this.settings = session.kafka();
   }

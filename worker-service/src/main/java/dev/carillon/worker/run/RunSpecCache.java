@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  * in one query ({@link #findAll}). An edited task (a new version) is seen within the time to live.
  * Thread-safe.
  */
-public final class TaskCache {
+public final class RunSpecCache {
   private record Entry(Optional<RunSpec> spec, long loadedNanos) {}
 
   private final TaskStore store;
@@ -31,7 +31,7 @@ public final class TaskCache {
    * @param ttl how long an entry is reused; zero reads every time
    * @param nanoTime the monotonic clock, {@code System::nanoTime} outside tests
    */
-  public TaskCache(TaskStore store, Duration ttl, LongSupplier nanoTime) {
+  public RunSpecCache(TaskStore store, Duration ttl, LongSupplier nanoTime) {
     this.store = store;
     this.ttlNanos = ttl.toNanos();
     this.nanoTime = nanoTime;

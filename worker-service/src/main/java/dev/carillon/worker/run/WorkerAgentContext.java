@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * cancellation flag the worker sets, and the latest progress report. Thread-safe; nothing here does
  * IO.
  */
-final class RunContext implements AgentContext {
+final class WorkerAgentContext implements AgentContext {
   private static final int MAX_PROGRESS_CHARS = 300;
 
   private final ClaimedInstance instance;
@@ -21,7 +21,8 @@ final class RunContext implements AgentContext {
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private volatile String progress;
 
-  RunContext(ClaimedInstance instance, String paramsJson, Instant startedAt, Instant deadline) {
+  WorkerAgentContext(
+      ClaimedInstance instance, String paramsJson, Instant startedAt, Instant deadline) {
     this.instance = instance;
     this.paramsJson = paramsJson == null || paramsJson.isBlank() ? "{}" : paramsJson;
     this.startedAt = startedAt;
