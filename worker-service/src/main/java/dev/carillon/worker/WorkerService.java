@@ -98,7 +98,8 @@ public final class WorkerService implements AutoCloseable {
             clock);
     poolRef[0] = pool;
     this.heartbeater =
-        new Heartbeater(store, pool, metrics, settings.workerId(), settings.heartbeatInterval());
+        new Heartbeater(
+            store, pool.leases(), metrics, settings.workerId(), settings.heartbeatInterval());
     this.publisher =
         new InstancePublisher(
             settings.kafka(), settings.topic(), InstancePublisher.DEFAULT_ACK_TIMEOUT);

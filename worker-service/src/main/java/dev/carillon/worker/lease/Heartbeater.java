@@ -4,8 +4,6 @@ import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
-import dev.carillon.worker.run.RunPool;
-import dev.carillon.worker.run.RunPool.LiveLease;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -40,7 +38,7 @@ public final class Heartbeater implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Heartbeater.class);
 
   private final LeaseStore store;
-  private final RunPool pool;
+  private final LeaseHolder holder;
   private final WorkerMetrics metrics;
   private final String workerId;
   private final Optional<Duration> fixedInterval;
@@ -56,12 +54,12 @@ public final class Heartbeater implements AutoCloseable {
    */
   public Heartbeater(
       LeaseStore store,
-      RunPool pool,
+      LeaseHolder holder,
       WorkerMetrics metrics,
       String workerId,
       Optional<Duration> fixedInterval) {
     this.store = store;
-    this.pool = pool;
+    this.holder = holder;
     this.metrics = metrics;
     this.workerId = workerId;
     this.fixedInterval = fixedInterval;
@@ -74,7 +72,7 @@ public final class Heartbeater implements AutoCloseable {
 
   private void tick() {
     try {
-      List<LiveLease> live = pool.liveLeases();
+      List<LiveLease> live = holder.liveLeases();
       long now = nanoTime.getAsLong();
       boolean due =
           live.stream().anyMatch(l -> now - l.renewedNanos() >= interval(l.timeout()).toNanos());
@@ -100,9 +98,9 @@ public final class Heartbeater implements AutoCloseable {
     metrics.leaseRenewals.increment(renewed.size());
     for (Lease l : leases) {
       if (renewed.contains(l.instanceId())) {
-        pool.leaseRenewed(l, now);
+        holder.leaseRenewed(l, now);
       } else {
-        pool.leaseLost(
+        holder.leaseLost(
             l,
             "the heartbeat renewed no row for attempt "
                 + l.attempt()

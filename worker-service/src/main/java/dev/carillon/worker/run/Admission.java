@@ -1,0 +1,147 @@
+package dev.carillon.worker.run;
+
+import dev.carillon.api.AgentTask;
+import dev.carillon.model.instance.ClaimedInstance;
+import dev.carillon.model.task.RunSpec;
+import dev.carillon.store.Outcome;
+import dev.carillon.worker.DaemonThreads;
+import dev.carillon.worker.plugin.PluginRegistry;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes claimed instances into the pool: reserves their room, finds what each runs with (its task's
+ * {@link RunSpec} and the plugin its handler names) and queues it for a thread, or records it as
+ * FAILED at once (retryable) when it cannot run here.
+ *
+ * <p>Called by the consumer thread only (see {@link RunPool#startAll}); the definitions are read on
+ * the admission's own reader thread so that the read overlaps the claim.
+ */
+final class Admission implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Admission.class);
+
+  private final Runs runs;
+  private final StartQueue queue;
+  private final EndRecorder ends;
+  private final RunSpecCache specs;
+  private final PluginRegistry plugins;
+  private final String workerId;
+  private final ExecutorService definitionReader;
+
+  Admission(
+      Runs runs,
+      StartQueue queue,
+      EndRecorder ends,
+      RunSpecCache specs,
+      PluginRegistry plugins,
+      String workerId) {
+    this.runs = runs;
+    this.queue = queue;
+    this.ends = ends;
+    this.specs = specs;
+    this.plugins = plugins;
+    this.workerId = workerId;
+    this.definitionReader =
+        Executors.newSingleThreadExecutor(DaemonThreads.named("carillon-definitions-" + workerId));
+  }
+
+  /** Starts reading the run specs of {@code taskIds} on the reader thread. */
+  CompletableFuture<Map<String, Optional<RunSpec>>> readDefinitions(Collection<String> taskIds) {
+    Set<String> ids = Set.copyOf(taskIds);
+    return CompletableFuture.supplyAsync(() -> specs.findAll(ids), definitionReader);
+  }
+
+  /** See {@link RunPool#startAll}. */
+  void admitAll(
+      List<ClaimedInstance> claimed,
+      CompletableFuture<Map<String, Optional<RunSpec>>> read,
+      long claimedNanos) {
+    if (claimed.isEmpty()) {
+      return;
+    }
+    if (!runs.reserve(claimed.size())) {
+      throw new IllegalStateException(
+          "no room for "
+              + claimed.size()
+              + " claimed instance(s): claims must not exceed freeSlots()");
+    }
+    Map<String, Optional<RunSpec>> defs;
+    try {
+      defs = new HashMap<>(read.join());
+      Set<String> missing =
+          claimed.stream()
+              .map(ClaimedInstance::taskId)
+              .filter(id -> !defs.containsKey(id))
+              .collect(Collectors.toSet());
+      if (!missing.isEmpty()) {
+        defs.putAll(specs.findAll(missing));
+      }
+    } catch (RuntimeException e) {
+      // The claims stay RUNNING with our lease; without heartbeats they expire and the retry
+      // service moves them on.
+      runs.unreserve(claimed.size());
+      log.error(
+          "Could not read the task definitions of {} claimed instance(s); their leases will"
+              + " expire: {}",
+          claimed.size(),
+          e.toString());
+      return;
+    }
+    for (ClaimedInstance i : claimed) {
+      admit(i, defs.getOrDefault(i.taskId(), Optional.empty()), claimedNanos);
+    }
+    queue.startWaiting();
+  }
+
+  private void admit(ClaimedInstance claimed, Optional<RunSpec> def, long claimedNanos) {
+    if (def.isEmpty()) {
+      failAtOnce(
+          claimed,
+          "task '"
+              + claimed.taskId()
+              + "' has no runnable definition (deleted, or its handler or params edited into an"
+              + " invalid state); retryable");
+      return;
+    }
+    String handler = def.get().handler();
+    Optional<AgentTask> task = plugins.find(handler);
+    if (task.isEmpty()) {
+      failAtOnce(
+          claimed,
+          "no plugin for handler '"
+              + handler
+              + "' on worker "
+              + workerId
+              + "; known: "
+              + plugins.types()
+              + "; retryable, since a worker with that plugin may run it");
+      return;
+    }
+    Run run = Run.queued(claimed, def.get(), task.get(), claimedNanos);
+    runs.add(run);
+    queue.add(run);
+  }
+
+  private void failAtOnce(ClaimedInstance claimed, String reason) {
+    log.warn("Instance {} attempt {} cannot run here: {}", claimed.id(), claimed.attempt(), reason);
+    Run run = Run.unrunnable(claimed, System.nanoTime());
+    runs.add(run);
+    ends.record(run, Outcome.failure(reason, false));
+  }
+
+  /** Stops the reader thread. */
+  @Override
+  public void close() {
+    definitionReader.shutdownNow();
+  }
+}

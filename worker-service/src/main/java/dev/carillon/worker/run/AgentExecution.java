@@ -1,0 +1,26 @@
+package dev.carillon.worker.run;
+
+import dev.carillon.store.Outcome;
+
+/**
+ * One execution of an agent for one run: the seam where the kind of agent lives. The {@link Runner}
+ * owns the rest of a run (its lease, deadline, state and end); an execution only runs the agent and
+ * stops it when asked. Today's only kind is {@link PluginExecution}, a Java plugin in this process;
+ * an agent run as a process or called over HTTP implements the same two methods.
+ */
+interface AgentExecution {
+  /**
+   * Runs the agent on the calling thread (a pool thread) until it ends, and turns how it ended into
+   * the outcome to record. Never throws: whatever the agent throws is a FAILED outcome. Called
+   * once.
+   */
+  Outcome execute();
+
+  /**
+   * Asks the agent to stop now (its deadline passed, its lease was lost, or the worker shuts down):
+   * sets the cancellation the agent can see and interrupts what it waits on. Returns at once, from
+   * any thread, any number of times, before, during or after {@link #execute}. An agent that
+   * ignores it keeps its thread until it returns; its outcome is then discarded.
+   */
+  void stop();
+}
