@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -40,21 +39,18 @@ public final class LocalStack implements AutoCloseable {
   private final Database db;
   private final List<AutoCloseable> services;
   private final TransitionFeed feed;
-  private final Thread feedThread;
 
   private LocalStack(
       DevStack devstack,
       CliEnvironment cliEnvironment,
       Database db,
       List<AutoCloseable> services,
-      TransitionFeed feed,
-      Thread feedThread) {
+      TransitionFeed feed) {
     this.devstack = devstack;
     this.cliEnvironment = cliEnvironment;
     this.db = db;
     this.services = services;
     this.feed = feed;
-    this.feedThread = feedThread;
   }
 
   /**
@@ -107,9 +103,7 @@ public final class LocalStack implements AutoCloseable {
       started.add(RetryService.start(config(common, "retry", options.adminPortBase(), 2), clock));
 
       TransitionFeed feed = new TransitionFeed(new EventQueries(db.dsl()), out);
-      Thread feedThread = new Thread(feed, "carillon-local-feed");
-      feedThread.setDaemon(true);
-      feedThread.start();
+      feed.start();
       devstack.portChanges().forEach(change -> out.println("note: " + change + "."));
       out.println(
           "Carillon is running: PostgreSQL "
@@ -125,7 +119,7 @@ public final class LocalStack implements AutoCloseable {
       printCliEnvironment(env, devstack.dataDir(), out);
       out.println(
           "time      task           window                     change                 detail");
-      return new LocalStack(devstack, env, db, started, feed, feedThread);
+      return new LocalStack(devstack, env, db, started, feed);
     } catch (RuntimeException e) {
       closeAll(started);
       if (db != null) {
@@ -188,13 +182,7 @@ public final class LocalStack implements AutoCloseable {
 
   @Override
   public void close() {
-    feed.stop();
-    feedThread.interrupt();
-    try {
-      feedThread.join(Duration.ofSeconds(5).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    feed.close();
     closeAll(services);
     db.close();
     devstack.close();

@@ -6,6 +6,9 @@ import dev.carillon.config.Config;
 import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.loop.Pace;
+import dev.carillon.loop.PeriodicLoop;
+import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.retry.alert.DeadLetters;
 import dev.carillon.retry.alert.WebhookAlerter;
 import dev.carillon.retry.archive.ArchiveScanner;
@@ -34,10 +37,6 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
@@ -71,9 +70,9 @@ public final class RetryService implements AutoCloseable {
   private final Tuning tuning;
   private final RepublishLimiter limiter;
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
-  private final ScheduledExecutorService loop;
+  private final PeriodicLoop scanning;
+  private final PeriodicLoop heartbeat;
   private final Object passLock = new Object();
-  private final AtomicReference<ScheduledFuture<?>> scanning = new AtomicReference<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicReference<RetryMetrics.Totals> lastHeartbeat;
   private final long startedNanos = System.nanoTime();
@@ -98,13 +97,25 @@ public final class RetryService implements AutoCloseable {
     this.limiter = new RepublishLimiter(settings.rate(), clock);
     this.tuning = new Tuning(settings.rate(), limiter::update, metrics);
     this.lastHeartbeat = new AtomicReference<>(metrics.totals());
-    this.loop =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "retry-scan");
-              t.setDaemon(true);
-              return t;
-            });
+    // Not interrupting on stop: a statement in flight finishes its transaction; the pass checks
+    // leadership before its next step and stops there.
+    this.scanning =
+        new PeriodicLoop(
+            "retry-scan",
+            Pace.fixedDelay(
+                settings.scanInterval(), settings.scanInterval(), settings.scanInterval()),
+            StopMode.FINISH_ROUND,
+            () -> lastPassNanos = System.nanoTime(),
+            this::leaderPass);
+    this.heartbeat =
+        new PeriodicLoop(
+            "retry-heartbeat",
+            Pace.fixedDelay(
+                settings.heartbeatInterval(),
+                settings.heartbeatInterval(),
+                settings.heartbeatInterval()),
+            StopMode.FINISH_ROUND,
+            this::logHeartbeat);
   }
 
   /** Starts with a default random source for jitter. */
@@ -136,7 +147,6 @@ public final class RetryService implements AutoCloseable {
 
   private void wire(RandomGenerator random) {
     log.info("Starting the retry service: {}", settings.describe());
-    resources.push(loop::shutdownNow);
     database = Database.open(settings.common().db());
     resources.push(database);
     RetryStore store = new RetryStore(database.dsl());
@@ -214,8 +224,8 @@ public final class RetryService implements AutoCloseable {
     }
     resources.push(admin);
 
-    long beat = settings.heartbeatInterval().toMillis();
-    loop.scheduleAtFixedRate(this::heartbeat, beat, beat, TimeUnit.MILLISECONDS);
+    resources.push(() -> heartbeat.stopAndWait(Duration.ofSeconds(5)));
+    heartbeat.start();
 
     CuratorFramework zk =
         Zk.connect(settings.common().zkConnect(), settings.common().zkSessionTimeout());
@@ -241,34 +251,20 @@ public final class RetryService implements AutoCloseable {
   }
 
   private void startScanning() {
-    long every = settings.scanInterval().toMillis();
-    lastPassNanos = System.nanoTime();
-    ScheduledFuture<?> f =
-        loop.scheduleWithFixedDelay(this::leaderPass, every, every, TimeUnit.MILLISECONDS);
-    ScheduledFuture<?> old = scanning.getAndSet(f);
-    if (old != null) {
-      old.cancel(false);
-    }
+    scanning.start();
     log.info("Leading: scanning every {}", settings.scanInterval());
   }
 
   private void stopScanning() {
-    ScheduledFuture<?> f = scanning.getAndSet(null);
-    if (f != null) {
-      // Not interrupting: a statement in flight finishes its transaction; the pass checks
-      // leadership before its next step and stops there.
-      f.cancel(false);
-    }
+    scanning.stop();
     log.warn("Not leading: scanning stopped");
   }
 
+  /**
+   * One scheduled pass; a failed one (database or Kafka down) is logged by the loop and retried.
+   */
   private void leaderPass() {
-    try {
-      pass(() -> election.isLeader() && !closed.get());
-    } catch (RuntimeException e) {
-      // A failed pass (database or Kafka down) must not end the schedule; the next one retries.
-      log.error("Scan pass failed; next pass in {}", settings.scanInterval(), e);
-    }
+    pass(() -> election.isLeader() && !closed.get());
   }
 
   /**
@@ -329,7 +325,7 @@ public final class RetryService implements AutoCloseable {
     }
   }
 
-  private void heartbeat() {
+  private void logHeartbeat() {
     RetryMetrics.Totals now = metrics.totals();
     RetryMetrics.Totals delta = now.minus(lastHeartbeat.getAndSet(now));
     log.info(
@@ -404,13 +400,8 @@ public final class RetryService implements AutoCloseable {
     if (election != null) {
       election.close();
     }
-    loop.shutdown();
-    try {
-      if (!loop.awaitTermination(10, TimeUnit.SECONDS)) {
-        log.warn("A scan pass did not finish within 10s of close");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (!scanning.stopAndWait(Duration.ofSeconds(10))) {
+      log.warn("A scan pass did not finish within 10s of close");
     }
     synchronized (passLock) {
       // Waits for a scanOnce() running on another thread.

@@ -7,6 +7,9 @@ import dev.carillon.config.Config;
 import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.loop.Pace;
+import dev.carillon.loop.PeriodicLoop;
+import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
 import dev.carillon.store.DependencyQueries;
@@ -18,7 +21,6 @@ import dev.carillon.trigger.condition.ConditionRegistry;
 import dev.carillon.trigger.dependency.DependencyReleaser;
 import dev.carillon.trigger.dispatch.Dispatcher;
 import dev.carillon.trigger.event.EventConsumer;
-import dev.carillon.trigger.loop.PeriodicLoop;
 import dev.carillon.trigger.plan.TickPlanner;
 import dev.carillon.trigger.tick.TickResult;
 import dev.carillon.trigger.tick.TriggerLoop;
@@ -157,7 +159,8 @@ public final class TriggerService implements AutoCloseable {
     leaderLoops.add(
         new PeriodicLoop(
             "trigger-dependencies",
-            settings.tickInterval(),
+            Pace.fixedDelay(settings.tickInterval()),
+            StopMode.INTERRUPT,
             releaser::resync,
             releaser::releaseOnce));
     events =
@@ -175,8 +178,8 @@ public final class TriggerService implements AutoCloseable {
     leaderLoops.add(
         new PeriodicLoop(
             "trigger-events",
-            Duration.ofMillis(50),
-            () -> {},
+            Pace.fixedDelay(Duration.ofMillis(50)),
+            StopMode.INTERRUPT,
             () -> events.pollOnce(Duration.ofMillis(500))));
     resources.push(events::stop);
 
@@ -192,7 +195,10 @@ public final class TriggerService implements AutoCloseable {
             this::isLeader);
     leaderLoops.add(
         new PeriodicLoop(
-            "trigger-conditions", settings.tickInterval(), () -> {}, conditions::pollOnce));
+            "trigger-conditions",
+            Pace.fixedDelay(settings.tickInterval()),
+            StopMode.INTERRUPT,
+            conditions::pollOnce));
     resources.push(
         () -> {
           leaderLoops.forEach(PeriodicLoop::stop);

@@ -2,6 +2,9 @@ package dev.carillon.trigger.dispatch;
 
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.loop.Pace;
+import dev.carillon.loop.PeriodicLoop;
+import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.TriggerMetrics;
@@ -13,7 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,10 +66,12 @@ public final class Dispatcher implements AutoCloseable {
   private final BooleanSupplier active;
   private final TriggerMetrics metrics;
   private final LinkedBlockingQueue<Instance> queue = new LinkedBlockingQueue<>();
-  private final AtomicReference<Thread> thread = new AtomicReference<>();
+  private final PeriodicLoop loop;
   private final ArrayDeque<Acked> unstamped = new ArrayDeque<>();
   private final long stampDelayNanos;
-  private volatile boolean closed;
+  private final AtomicBoolean started = new AtomicBoolean();
+  // Touched by the publishing thread only.
+  private long nextSweepNanos = System.nanoTime();
 
   /**
    * @param publisher the Kafka publisher; not closed by this class
@@ -96,6 +101,12 @@ public final class Dispatcher implements AutoCloseable {
     this.stampDelayNanos = Math.min(MAX_STAMP_DELAY.toNanos(), sweepEvery.toNanos() / 2);
     this.active = Objects.requireNonNull(active, "active");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    // No pause between rounds: each round waits in the queue's poll until work arrives, a stamp is
+    // due or the next sweep is. A failed round leaves its instances undispatched in the database,
+    // and the next sweep finds them.
+    this.loop =
+        new PeriodicLoop(
+            "trigger-dispatch", Pace.fixedDelay(Duration.ZERO), StopMode.INTERRUPT, this::round);
   }
 
   /** Queues new instances for publishing; returns at once. */
@@ -119,12 +130,10 @@ public final class Dispatcher implements AutoCloseable {
 
   /** Starts the publishing thread. */
   public void start() {
-    Thread t = new Thread(this::run, "trigger-dispatch");
-    t.setDaemon(true);
-    if (!thread.compareAndSet(null, t)) {
+    if (!started.compareAndSet(false, true)) {
       throw new IllegalStateException("Dispatcher already started");
     }
-    t.start();
+    loop.start();
   }
 
   /**
@@ -216,45 +225,30 @@ public final class Dispatcher implements AutoCloseable {
     return acked.size();
   }
 
-  private void run() {
-    long nextSweep = System.nanoTime();
-    while (!closed) {
-      try {
-        long wait = untilStamp(Math.max(0, nextSweep - System.nanoTime()));
-        Instance first = queue.poll(wait, TimeUnit.NANOSECONDS);
-        if (first != null) {
-          List<Instance> batch = new ArrayList<>();
-          batch.add(first);
-          drain(batch, BATCH - 1);
-          publish(batch);
-        }
-        stamp(false);
-        if (System.nanoTime() - nextSweep >= 0) {
-          nextSweep = System.nanoTime() + sweepEvery.toNanos();
-          dispatchAndSweep(false);
-        }
-      } catch (InterruptedException e) {
-        return;
-      } catch (RuntimeException e) {
-        // Database or Kafka trouble: the instances stay undispatched and the next sweep finds them.
-        log.error("Dispatching failed; the next sweep retries", e);
-      }
+  /**
+   * One round of the publishing thread: publishes what arrives before the next stamp or sweep is
+   * due, stamps what is due, and sweeps when its time has come.
+   */
+  private void round() throws InterruptedException {
+    long wait = untilStamp(Math.max(0, nextSweepNanos - System.nanoTime()));
+    Instance first = queue.poll(wait, TimeUnit.NANOSECONDS);
+    if (first != null) {
+      List<Instance> batch = new ArrayList<>();
+      batch.add(first);
+      drain(batch, BATCH - 1);
+      publish(batch);
+    }
+    stamp(false);
+    if (System.nanoTime() - nextSweepNanos >= 0) {
+      nextSweepNanos = System.nanoTime() + sweepEvery.toNanos();
+      dispatchAndSweep(false);
     }
   }
 
   /** Stops the thread; instances still queued are left to the next leader's sweep. */
   @Override
   public void close() {
-    closed = true;
-    Thread t = thread.get();
-    if (t != null) {
-      t.interrupt();
-      try {
-        t.join(Duration.ofSeconds(15).toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    loop.stopAndWait(Duration.ofSeconds(15));
     try {
       // Published but not yet stamped: stamp now, or the next leader's sweep publishes them again.
       stamp(true);

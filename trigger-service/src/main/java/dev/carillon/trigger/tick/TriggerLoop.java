@@ -1,5 +1,8 @@
 package dev.carillon.trigger.tick;
 
+import dev.carillon.loop.Pace;
+import dev.carillon.loop.PeriodicLoop;
+import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
@@ -69,7 +72,7 @@ public final class TriggerLoop {
   private final Map<String, NextFire> nextFires = new HashMap<>();
   private volatile boolean cursorsLoaded;
   private final AtomicReference<TickResult> lastTick = new AtomicReference<>();
-  private final AtomicReference<Thread> ticker = new AtomicReference<>();
+  private final PeriodicLoop ticker;
 
   /** The next fire time after {@code cursor} for one definition object; null means never. */
   private record NextFire(TaskDefinition def, Instant cursor, Instant next) {}
@@ -118,6 +121,15 @@ public final class TriggerLoop {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
     this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
+    // Aligned to the clock's multiples of the interval (the wall-clock second by default), so that
+    // a fire time at hh:mm:ss is seen within a few milliseconds of it.
+    this.ticker =
+        new PeriodicLoop(
+            "trigger-tick",
+            Pace.alignedTo(tickInterval, clock),
+            StopMode.INTERRUPT,
+            this::resync,
+            this::tickOnce);
   }
 
   /** Drops the cached cursors and definitions; the next tick reads them from the database. */
@@ -355,16 +367,11 @@ public final class TriggerLoop {
 
   /**
    * Starts ticking on a new thread, aligned to the tick interval on the clock. Re-reads cursors
-   * first. Does nothing if already ticking.
+   * first. Does nothing if already ticking. A failed tick committed nothing; the next tick
+   * evaluates the same fire times again.
    */
   public void startTicking() {
-    Thread t = new Thread(this::run, "trigger-tick");
-    t.setDaemon(true);
-    if (ticker.compareAndSet(null, t)) {
-      resync();
-      t.start();
-      log.info("Tick loop started (every {})", tickInterval);
-    }
+    ticker.start();
   }
 
   /**
@@ -372,40 +379,12 @@ public final class TriggerLoop {
    * commit if {@code mayCommit} says so. Does not wait for the thread. Does nothing if not ticking.
    */
   public void stopTicking() {
-    Thread t = ticker.getAndSet(null);
-    if (t != null) {
-      t.interrupt();
-      log.info("Tick loop stopped");
-    }
+    ticker.stop();
   }
 
   /** Whether the ticking thread runs. */
   public boolean isTicking() {
-    return ticker.get() != null;
-  }
-
-  private void run() {
-    Thread me = Thread.currentThread();
-    long intervalMs = tickInterval.toMillis();
-    while (ticker.get() == me && !me.isInterrupted()) {
-      // Align to the clock's multiples of the interval (the wall-clock second by default), so that
-      // a fire time at hh:mm:ss is seen within a few milliseconds of it.
-      long delay = intervalMs - Math.floorMod(clock.millis(), intervalMs);
-      try {
-        Thread.sleep(delay);
-      } catch (InterruptedException e) {
-        return;
-      }
-      if (ticker.get() != me) {
-        return;
-      }
-      try {
-        tickOnce();
-      } catch (RuntimeException e) {
-        // Nothing was committed; the next tick evaluates the same fire times again.
-        log.error("Tick failed; retrying on the next tick", e);
-      }
-    }
+    return ticker.isRunning();
   }
 
   private static Duration since(long t0) {

@@ -1,15 +1,15 @@
 package dev.carillon.worker.lease;
 
+import dev.carillon.loop.Pace;
+import dev.carillon.loop.PeriodicLoop;
+import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
-import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +43,7 @@ public final class Heartbeater implements AutoCloseable {
   private final String workerId;
   private final Optional<Duration> fixedInterval;
   private final LongSupplier nanoTime;
-  private final ScheduledThreadPoolExecutor thread;
+  private final PeriodicLoop loop;
 
   private boolean failing;
 
@@ -64,10 +64,14 @@ public final class Heartbeater implements AutoCloseable {
     this.workerId = workerId;
     this.fixedInterval = fixedInterval;
     this.nanoTime = System::nanoTime;
-    this.thread =
-        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("carillon-heartbeat-" + workerId));
-    thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    thread.scheduleWithFixedDelay(this::tick, 0, TICK.toNanos(), TimeUnit.NANOSECONDS);
+    // Not interrupting on stop: a beat in progress finishes its statement.
+    this.loop =
+        new PeriodicLoop(
+            "carillon-heartbeat-" + workerId,
+            Pace.fixedDelay(TICK),
+            StopMode.FINISH_ROUND,
+            this::tick);
+    loop.start();
   }
 
   private void tick() {
@@ -123,8 +127,7 @@ public final class Heartbeater implements AutoCloseable {
 
   /** Stops the loop; a beat in progress finishes. */
   @Override
-  public void close() throws InterruptedException {
-    thread.shutdown();
-    thread.awaitTermination(5, TimeUnit.SECONDS);
+  public void close() {
+    loop.stopAndWait(Duration.ofSeconds(5));
   }
 }

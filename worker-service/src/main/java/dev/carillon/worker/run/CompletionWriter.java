@@ -1,5 +1,8 @@
 package dev.carillon.worker.run;
 
+import dev.carillon.loop.Pace;
+import dev.carillon.loop.PeriodicLoop;
+import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.model.retry.ExponentialBackoff;
 import dev.carillon.store.AttemptEnd;
 import dev.carillon.store.Lease;
@@ -12,7 +15,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,8 @@ import org.slf4j.LoggerFactory;
  * and each end only until its lease length has passed since it was submitted (past it the retry
  * service has moved the instance on, and the fenced write would change nothing): such an end's
  * future fails with the last error. Ends submitted meanwhile wait in the queue; none is dropped.
+ * The queue holds at most {@code maxQueued} ends: one per run the pool holds, since a run holds its
+ * room until its end is written.
  *
  * <p>Thread-safe. {@link #close} fails the ends not yet written.
  */
@@ -56,8 +60,8 @@ public final class CompletionWriter implements AutoCloseable {
   private final WorkerMetrics metrics;
   private final String actor;
   private final int maxBatch;
-  private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
-  private final Thread thread;
+  private final LinkedBlockingQueue<Pending> queue;
+  private final PeriodicLoop loop;
   private volatile boolean closed;
 
   /**
@@ -67,18 +71,29 @@ public final class CompletionWriter implements AutoCloseable {
    * @param metrics {@code endWriteRetries} counts ends whose first try failed
    * @param actor the worker id, recorded in each end's event
    * @param maxBatch the most ends in one group
+   * @param maxQueued the most ends waiting at once
    */
-  public CompletionWriter(LeaseStore store, WorkerMetrics metrics, String actor, int maxBatch) {
+  public CompletionWriter(
+      LeaseStore store, WorkerMetrics metrics, String actor, int maxBatch, int maxQueued) {
     if (maxBatch < 1) {
       throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
+    }
+    if (maxQueued < 1) {
+      throw new IllegalArgumentException("maxQueued must be at least 1, was " + maxQueued);
     }
     this.store = store;
     this.metrics = metrics;
     this.actor = actor;
     this.maxBatch = maxBatch;
-    this.thread = new Thread(this::loop, "carillon-completions-" + actor);
-    thread.setDaemon(true);
-    thread.start();
+    this.queue = new LinkedBlockingQueue<>(maxQueued);
+    // No pause between rounds: each round waits in the queue for the next end.
+    this.loop =
+        new PeriodicLoop(
+            "carillon-completions-" + actor,
+            Pace.fixedDelay(Duration.ZERO),
+            StopMode.INTERRUPT,
+            this::writeNextGroup);
+    loop.start();
   }
 
   /**
@@ -95,7 +110,14 @@ public final class CompletionWriter implements AutoCloseable {
       p.written.completeExceptionally(new IllegalStateException("the completion writer is closed"));
       return p.written;
     }
-    queue.add(p);
+    if (!queue.offer(p)) {
+      p.written.completeExceptionally(
+          new IllegalStateException(
+              "the completion writer holds "
+                  + queue.size()
+                  + " end(s) already, its maximum: more ends than runs"));
+      return p.written;
+    }
     if (closed) {
       // close() raced with the add; make sure nothing waits forever.
       failQueued(new IllegalStateException("the completion writer is closed"));
@@ -103,27 +125,21 @@ public final class CompletionWriter implements AutoCloseable {
     return p.written;
   }
 
-  private void loop() {
-    while (!closed) {
-      List<Pending> group = new ArrayList<>();
-      try {
-        Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          continue;
-        }
-        group.add(first);
-        queue.drainTo(group, maxBatch - 1);
-        write(group);
-      } catch (InterruptedException e) {
-        fail(group, new IllegalStateException("the completion writer was interrupted", e));
-        break;
-      } catch (Throwable t) {
-        // Nobody may wait forever on a future this thread owns.
-        log.error("Writing {} end(s) failed unexpectedly: {}", group.size(), t.toString());
-        fail(group, t);
-      }
+  /** One round of the writer's loop: waits for an end, then writes it with whatever else waits. */
+  private void writeNextGroup() throws InterruptedException {
+    List<Pending> group = new ArrayList<>();
+    try {
+      group.add(queue.take());
+      queue.drainTo(group, maxBatch - 1);
+      write(group);
+    } catch (InterruptedException e) {
+      fail(group, new IllegalStateException("the completion writer was interrupted", e));
+      throw e;
+    } catch (Throwable t) {
+      // Nobody may wait forever on a future this thread owns.
+      log.error("Writing {} end(s) failed unexpectedly: {}", group.size(), t.toString());
+      fail(group, t);
     }
-    failQueued(new IllegalStateException("the completion writer is closed"));
   }
 
   private void write(List<Pending> group) throws InterruptedException {
@@ -191,12 +207,7 @@ public final class CompletionWriter implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    thread.interrupt();
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(5));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    loop.stopAndWait(Duration.ofSeconds(5));
     failQueued(new IllegalStateException("the completion writer is closed"));
   }
 }

@@ -78,7 +78,9 @@ public final class RunPool implements AutoCloseable {
     this.runs = new Runs(concurrency + prefetch);
     this.ends =
         new EndRecorder(
-            new CompletionWriter(store, metrics, workerId, MAX_END_BATCH), runs, metrics);
+            new CompletionWriter(store, metrics, workerId, MAX_END_BATCH, concurrency + prefetch),
+            runs,
+            metrics);
     this.runner = new Runner(runs, ends, metrics, workerId, maxSummaryBytes, clock);
     this.queue = new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs);
     this.admission = new Admission(runs, queue, ends, specs, plugins, workerId);
