@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One claimed instance, from its claim until it leaves the pool: its {@link RunState}, the agent
@@ -21,6 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Thread-safe.
  */
 final class Run {
+  private static final Logger log = LoggerFactory.getLogger(Run.class);
+
   final ClaimedInstance instance;
   final Lease lease;
   final Duration timeout;
@@ -89,12 +93,12 @@ final class Run {
    * (someone else moved it first). When {@code to} writes an end, the write is marked outstanding
    * in the same step, so the run cannot leave the pool between the two.
    *
-   * @throws IllegalStateException when the transition table does not allow {@code from → to}
+   * @throws IllegalRunTransitionException when the transition table does not allow {@code from →
+   *     to}
    */
   synchronized boolean move(RunState from, RunState to) {
     if (!from.canMoveTo(to)) {
-      throw new IllegalStateException(
-          "a run cannot move from " + from + " to " + to + " (" + this + ")");
+      throw new IllegalRunTransitionException(from, to, this);
     }
     if (!state.compareAndSet(from, to)) {
       return false;
@@ -102,6 +106,9 @@ final class Run {
     if (to.writesEnd()) {
       endPending = true;
     }
+    // The reasons are logged where they are known (lost lease, timeout, release); this line only
+    // traces the machine.
+    log.debug("{}: {} -> {}", this, from, to);
     return true;
   }
 

@@ -75,9 +75,14 @@ class RunStateTest {
       assertThat(run.state()).isEqualTo(to);
     } else {
       assertThatThrownBy(() -> run.move(from, to))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("from " + from + " to " + to)
-          .hasMessageContaining("instance 7");
+          .isInstanceOfSatisfying(
+              IllegalRunTransitionException.class,
+              e -> {
+                assertThat(e.from()).isEqualTo(from);
+                assertThat(e.to()).isEqualTo(to);
+              })
+          .hasMessage(
+              "illegal run transition " + from + " -> " + to + " (instance 7 (task/w1) attempt 1)");
       assertThat(run.state()).isEqualTo(from);
     }
   }
