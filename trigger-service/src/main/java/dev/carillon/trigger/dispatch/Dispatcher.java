@@ -35,13 +35,19 @@ import org.slf4j.LoggerFactory;
  * <p>The tick hands over the instances it created ({@link #submit}); every {@code sweepEvery} the
  * dispatcher also asks the database for PENDING instances never dispatched, or dispatched more than
  * {@code redispatchAfter} ago ({@link WindowStore#undispatched}), and publishes those: that is how
- * instances created while Kafka was down, or by a leader that died before publishing, get out. A
- * message may therefore be published twice; the workers' claim is a compare-and-set, so that is
- * harmless.
+ * instances created while Kafka was down, or by a leader that died before publishing, get out. The
+ * same sweep publishes what did not fit in the queue: it holds at most {@link #MAX_BACKLOG}
+ * instances (a Kafka that stops acknowledging must not fill the heap), and instances submitted
+ * beyond that are logged, counted ({@code carillon.trigger.publish{result=deferred}}) and left
+ * PENDING and undispatched for the sweep. A message may therefore be published twice; the workers'
+ * claim is a compare-and-set, so that is harmless.
  *
  * <p>Lifecycle: {@link #start()} once, {@link #close()} once (idempotent). Thread-safe.
  */
 public final class Dispatcher implements AutoCloseable {
+  /** The most instances waiting in the queue; more are left to the sweep. */
+  public static final int MAX_BACKLOG = 100_000;
+
   /** Largest number of messages in one publish call. */
   public static final int BATCH = 1_000;
 
@@ -65,7 +71,7 @@ public final class Dispatcher implements AutoCloseable {
   private final Duration sweepEvery;
   private final BooleanSupplier active;
   private final TriggerMetrics metrics;
-  private final LinkedBlockingQueue<Instance> queue = new LinkedBlockingQueue<>();
+  private final LinkedBlockingQueue<Instance> queue;
   private final PeriodicLoop loop;
   private final ArrayDeque<Acked> unstamped = new ArrayDeque<>();
   private final long stampDelayNanos;
@@ -90,6 +96,20 @@ public final class Dispatcher implements AutoCloseable {
       Duration sweepEvery,
       BooleanSupplier active,
       TriggerMetrics metrics) {
+    this(publisher, store, clock, redispatchAfter, sweepEvery, active, metrics, MAX_BACKLOG);
+  }
+
+  /** As the public constructor, with the most instances the queue holds. */
+  Dispatcher(
+      InstancePublisher publisher,
+      WindowStore store,
+      Clock clock,
+      Duration redispatchAfter,
+      Duration sweepEvery,
+      BooleanSupplier active,
+      TriggerMetrics metrics,
+      int maxBacklog) {
+    this.queue = new LinkedBlockingQueue<>(maxBacklog);
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -109,12 +129,29 @@ public final class Dispatcher implements AutoCloseable {
             "trigger-dispatch", Pace.fixedDelay(Duration.ZERO), StopMode.INTERRUPT, this::round);
   }
 
-  /** Queues new instances for publishing; returns at once. */
+  /**
+   * Queues new instances for publishing; returns at once. Those that do not fit (see {@link
+   * #MAX_BACKLOG}) stay undispatched, for the sweep.
+   */
   public void submit(List<Instance> created) {
+    int deferred = 0;
     // Whole, so that the publishing thread, woken by the first element, takes the tick's
     // instances in one batch instead of publishing the first one alone.
     synchronized (queue) {
-      queue.addAll(created);
+      for (Instance i : created) {
+        if (!queue.offer(i)) {
+          deferred++;
+        }
+      }
+    }
+    if (deferred > 0) {
+      metrics.deferred(deferred);
+      log.warn(
+          "Dispatch queue full ({} waiting for Kafka); {} new instance(s) stay undispatched and are"
+              + " published by the sweep (every {})",
+          queue.size(),
+          deferred,
+          sweepEvery);
     }
   }
 

@@ -28,6 +28,7 @@ public final class TriggerMetrics {
   private final Timer fireLag;
   private final Counter publishOk;
   private final Counter publishFailed;
+  private final Counter publishDeferred;
   private final AtomicInteger leader = new AtomicInteger();
   private final AtomicInteger invalidTasks = new AtomicInteger();
 
@@ -38,6 +39,7 @@ public final class TriggerMetrics {
     this.fireLag = registry.timer("carillon.trigger.fire.lag");
     this.publishOk = registry.counter("carillon.trigger.publish", "result", "ok");
     this.publishFailed = registry.counter("carillon.trigger.publish", "result", "failed");
+    this.publishDeferred = registry.counter("carillon.trigger.publish", "result", "deferred");
     registry.gauge("carillon.trigger.leader", leader);
     registry.gauge("carillon.trigger.tasks.invalid", invalidTasks);
   }
@@ -71,6 +73,11 @@ public final class TriggerMetrics {
   public void published(int ok, int failed) {
     publishOk.increment(ok);
     publishFailed.increment(failed);
+  }
+
+  /** Counts new instances left to the dispatch sweep because the dispatch queue was full. */
+  public void deferred(int n) {
+    publishDeferred.increment(n);
   }
 
   /** Sets the leadership gauge. */

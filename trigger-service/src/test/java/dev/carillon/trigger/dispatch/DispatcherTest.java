@@ -92,4 +92,39 @@ class DispatcherTest {
       assertThat(claimed.dispatchedAt()).as("a claimed row is not stamped").isNull();
     }
   }
+
+  @Test
+  void instances_beyond_the_queue_bound_are_counted_and_left_undispatched_for_the_sweep() {
+    List<Instance> created =
+        windows.create(
+            List.of(
+                Tasks.pending("stamped", "2026-11-03", Duration.ofMinutes(5)),
+                Tasks.pending("stamped", "2026-11-04", Duration.ofMinutes(5)),
+                Tasks.pending("stamped", "2026-11-05", Duration.ofMinutes(5))),
+            "t");
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    KafkaSettings kafka = KafkaSettings.of(DevStack.shared().kafkaBootstrap());
+    try (InstancePublisher publisher =
+            new InstancePublisher(kafka, "unused", InstancePublisher.DEFAULT_ACK_TIMEOUT);
+        Dispatcher dispatcher =
+            new Dispatcher(
+                publisher,
+                windows,
+                Clock.systemUTC(),
+                Duration.ofMinutes(1),
+                Duration.ofMinutes(10),
+                () -> true,
+                new TriggerMetrics(registry),
+                2)) {
+      dispatcher.submit(created);
+
+      assertThat(dispatcher.backlog()).isEqualTo(2);
+      assertThat(
+              registry.get("carillon.trigger.publish").tag("result", "deferred").counter().count())
+          .isEqualTo(1.0);
+      assertThat(instances.find(created.get(2).id()).orElseThrow().dispatchedAt())
+          .as("left undispatched, for the sweep")
+          .isNull();
+    }
+  }
 }
