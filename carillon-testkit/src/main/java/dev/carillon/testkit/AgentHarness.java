@@ -1,0 +1,342 @@
+package dev.carillon.testkit;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.carillon.api.AgentTask;
+import dev.carillon.api.Stability;
+import dev.carillon.config.Config;
+import dev.carillon.devstack.DevStack;
+import dev.carillon.kafka.InstanceMessage;
+import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.Window;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.Database;
+import dev.carillon.store.DbSettings;
+import dev.carillon.store.InstanceStore;
+import dev.carillon.store.TaskStore;
+import dev.carillon.worker.WorkerService;
+import dev.carillon.worker.WorkerSettings;
+import dev.carillon.worker.plugin.PluginRegistry;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * Runs agent plugins for real: in Carillon's own worker, against the PostgreSQL and Kafka of {@code
+ * devstack}, so that a plugin's test sees what production would record when the agent succeeds,
+ * fails retryably, refuses permanently or overruns its timeout.
+ *
+ * <pre>{@code
+ * try (AgentHarness harness = AgentHarness.start(new ReportAgent())) {
+ *   RunOutcome outcome =
+ *       harness.run(TestRun.of("report").withParams("{\"sections\":[\"orders\"]}"));
+ *   assertThat(outcome.succeeded()).as(outcome.toString()).isTrue();
+ *   assertThat(outcome.summary()).contains("1 sections for " + outcome.windowKey() + " published");
+ * }
+ * }</pre>
+ *
+ * <p><b>What runs.</b> {@link #start} gives the harness a database of its own (migrated), a topic
+ * and a consumer group of its own on the JVM-wide {@link DevStack#shared() shared stack}, and
+ * starts one worker with exactly the given agents (not the class path's plugins) and one run slot.
+ * Each {@link #run} applies a task with the run's handler, params and timeout, inserts one PENDING
+ * instance as an operator would (origin MANUAL), publishes its id, and waits until the worker has
+ * recorded its end. The trigger and the retry service do not run: a plugin's contract is with the
+ * worker, and what the retry service does with a failure depends on the task's retry policy, not on
+ * the plugin ({@link RunOutcome#failedRetryably()} says whether it may retry at all).
+ *
+ * <p><b>Time.</b> The worker uses the system clock: a run's deadline is real. Test a timeout with a
+ * short {@link TestRun#withTimeout timeout} (at least one second) and an agent that blocks until it
+ * is cancelled; test deadline arithmetic in unit tests with {@link TestAgentContext} and a settable
+ * clock.
+ *
+ * <p><b>Threads.</b> One {@link #run} at a time; the class is not thread-safe. {@link #close()}
+ * stops the worker (running agents are cancelled) and closes the database pool; the database and
+ * topic stay on the stack, which is stopped when the JVM exits.
+ */
+@Stability.Evolving
+public final class AgentHarness implements AutoCloseable {
+  /** How long {@link #run} waits beyond the run's timeout for the worker to record the end. */
+  public static final Duration END_GRACE = Duration.ofSeconds(30);
+
+  private static final Duration POLL = Duration.ofMillis(50);
+  private static final AtomicInteger HARNESSES = new AtomicInteger();
+
+  private final Database db;
+  private final InstanceStore instances;
+  private final TaskStore tasks;
+  private final KafkaSettings kafka;
+  private final String topic;
+  private final String workerId;
+  private final WorkerService worker;
+  private final AtomicInteger runs = new AtomicInteger();
+
+  private AgentHarness(DevStack stack, List<? extends AgentTask> agents) {
+    int n = HARNESSES.incrementAndGet();
+    String unique = UUID.randomUUID().toString().substring(0, 8);
+    String dbUrl = stack.createDatabase("testkit");
+    this.db =
+        Database.open(
+            new DbSettings(dbUrl, stack.dbUser(), stack.dbPassword(), 2),
+            DevStack.SESSION_TIME_ZONE_SQL);
+    try {
+      this.instances = new InstanceStore(db.dsl());
+      this.tasks = new TaskStore(db.dsl());
+      this.kafka = KafkaSettings.of(stack.kafkaBootstrap());
+      this.topic = "testkit." + unique;
+      this.workerId = "testkit-worker-" + n;
+      createTopic(kafka, topic);
+      Map<String, String> config = new HashMap<>();
+      config.put("db.url", dbUrl);
+      config.put("db.user", stack.dbUser());
+      config.put("db.password", stack.dbPassword());
+      config.put("db.pool-size", "4");
+      config.put("kafka.bootstrap", stack.kafkaBootstrap());
+      config.put("admin.port", "0");
+      config.put("instance.id", workerId);
+      config.put("worker.topic", topic);
+      config.put("worker.group", "testkit-" + unique);
+      config.put("worker.concurrency", "1");
+      config.put("worker.drain-timeout", "0s");
+      // Every run applies its task just before its instance; the worker must not read a stale one.
+      config.put("worker.task-cache-ttl", "0s");
+      this.worker =
+          WorkerService.start(
+              WorkerSettings.from(Config.of(config)),
+              PluginRegistry.of(List.copyOf(agents)),
+              Clock.systemUTC());
+    } catch (RuntimeException e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Starts a harness with these agents on the shared devstack (started on first use, a few
+   * seconds).
+   *
+   * @param agents the plugins the worker has; their types must differ
+   * @return the harness; close it
+   * @throws IllegalArgumentException if no agent is given
+   */
+  public static AgentHarness start(AgentTask... agents) {
+    return start(DevStack.shared(), List.of(agents));
+  }
+
+  /**
+   * Starts a harness with these agents on {@code stack}.
+   *
+   * @param stack the servers to use
+   * @param agents the plugins the worker has; their types must differ
+   * @return the harness; close it
+   * @throws IllegalArgumentException if no agent is given
+   */
+  public static AgentHarness start(DevStack stack, List<? extends AgentTask> agents) {
+    Objects.requireNonNull(stack, "stack");
+    if (agents.isEmpty()) {
+      throw new IllegalArgumentException("an AgentHarness needs at least one agent");
+    }
+    return new AgentHarness(stack, agents);
+  }
+
+  /**
+   * Runs {@code handler} once with {@code paramsJson} and the default timeout.
+   *
+   * @param handler the agent's type
+   * @param paramsJson the params, a JSON object as text
+   * @return how the run ended
+   * @see #run(TestRun)
+   */
+  public RunOutcome run(String handler, String paramsJson) {
+    return run(TestRun.of(handler).withParams(paramsJson));
+  }
+
+  /**
+   * Runs one instance through the worker and waits for its end (at most the run's timeout plus
+   * {@link #END_GRACE}).
+   *
+   * @param run what to run
+   * @return how the run ended
+   * @throws dev.carillon.model.task.InvalidTaskException when the handler, params or timeout would
+   *     be refused in a task definition, naming the field and value
+   * @throws IllegalStateException when the task already has an instance for the run's window, or
+   *     Kafka does not acknowledge the instance's id
+   * @throws AssertionError when the worker records no end in time, naming the state it last saw
+   */
+  public RunOutcome run(TestRun run) {
+    int n = runs.incrementAndGet();
+    String taskId = run.taskId().orElse("testkit-" + n);
+    tasks.applyAll(
+        List.of(
+            TaskDefinition.builder(taskId)
+                .handler(run.handler())
+                .cron("0 0 0 * * ?")
+                .zone("UTC")
+                .window("DAILY")
+                .timeout(run.timeout())
+                .paramsJson(run.paramsJson())
+                .build()));
+    Instant now = Instant.now();
+    Instant day = LocalDate.ofInstant(now, ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant();
+    Window window =
+        run.window()
+            .map(w -> new Window(w.key(), w.start(), w.end()))
+            .orElse(new Window(day.toString().substring(0, 10), day, day.plus(Duration.ofDays(1))));
+    List<Instance> created =
+        instances.insertAll(
+            List.of(NewInstance.pending(taskId, window, now, Origin.MANUAL, run.timeout(), 0)),
+            "testkit");
+    if (created.isEmpty()) {
+      throw new IllegalStateException(
+          "task '"
+              + taskId
+              + "' already has an instance for window '"
+              + window.key()
+              + "'; give the run another window or task");
+    }
+    Instance instance = created.get(0);
+    publish(instance, now);
+    return outcome(awaitEnd(instance, run.timeout().plus(END_GRACE)));
+  }
+
+  /**
+   * The id of the harness's worker, as it appears in failure reasons and events.
+   *
+   * @return the worker id
+   */
+  public String workerId() {
+    return workerId;
+  }
+
+  /** Stops the worker (cancelling a run in progress) and closes the database pool. Idempotent. */
+  @Override
+  public void close() {
+    try {
+      worker.close();
+    } finally {
+      db.close();
+    }
+  }
+
+  private void publish(Instance instance, Instant now) {
+    try (InstancePublisher publisher =
+        new InstancePublisher(kafka, topic, InstancePublisher.DEFAULT_ACK_TIMEOUT)) {
+      List<Long> acked =
+          publisher.publish(
+              List.of(
+                  InstanceMessage.of(instance.id(), instance.taskId(), instance.windowKey(), now)));
+      if (acked.isEmpty()) {
+        throw new IllegalStateException(
+            "Kafka did not acknowledge instance " + instance.idempotencyKey() + " on " + topic);
+      }
+    }
+  }
+
+  private Instance awaitEnd(Instance created, Duration wait) {
+    AtomicReference<Instance> seen = new AtomicReference<>(created);
+    try {
+      await("the worker to record the end of " + created.idempotencyKey())
+          .atMost(wait)
+          .pollInterval(POLL)
+          .until(
+              () -> {
+                Instance now = instances.find(created.id()).orElseThrow();
+                seen.set(now);
+                return now.status() != InstanceStatus.PENDING
+                    && now.status() != InstanceStatus.RUNNING;
+              });
+      return seen.get();
+    } catch (ConditionTimeoutException e) {
+      Instance last = seen.get();
+      throw new AssertionError(
+          "the worker recorded no end for "
+              + created.idempotencyKey()
+              + " within "
+              + wait
+              + "; last seen "
+              + last.status()
+              + " (attempt "
+              + last.attempt()
+              + ", worker "
+              + last.workerId()
+              + ")",
+          e);
+    }
+  }
+
+  private RunOutcome outcome(Instance end) {
+    RunOutcome.Status status =
+        switch (end.status()) {
+          case SUCCESS -> RunOutcome.Status.SUCCESS;
+          case FAILED -> RunOutcome.Status.FAILED;
+          case TIMEOUT -> RunOutcome.Status.TIMEOUT;
+          default ->
+              throw new IllegalStateException(
+                  "the worker left "
+                      + end.idempotencyKey()
+                      + " in "
+                      + end.status()
+                      + ", which a worker never writes as a run's end");
+        };
+    List<RunEvent> events =
+        instances.events(end.id()).stream()
+            .filter(e -> e.to() != null)
+            .map(AgentHarness::event)
+            .toList();
+    return new RunOutcome(
+        end.taskId(),
+        end.windowKey(),
+        status,
+        end.attempt(),
+        Optional.ofNullable(end.resultSummary()),
+        end.resultTruncated(),
+        Optional.ofNullable(end.resultUri()).map(URI::create),
+        Optional.ofNullable(end.failReason()),
+        end.nonRetryable(),
+        events);
+  }
+
+  private static RunEvent event(InstanceEvent e) {
+    return new RunEvent(
+        Optional.ofNullable(e.from()).map(InstanceStatus::name),
+        e.to().name(),
+        Optional.ofNullable(e.attempt()),
+        e.actor(),
+        Optional.ofNullable(e.reason()),
+        e.at());
+  }
+
+  private static void createTopic(KafkaSettings kafka, String topic) {
+    try (Admin admin = Admin.create(kafka.adminProps())) {
+      admin
+          .createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IllegalStateException("cannot create the harness's topic " + topic, e);
+    }
+  }
+}

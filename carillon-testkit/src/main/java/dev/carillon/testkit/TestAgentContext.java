@@ -1,0 +1,391 @@
+package dev.carillon.testkit;
+
+import dev.carillon.api.AgentContext;
+import dev.carillon.api.Stability;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An {@link AgentContext} for unit tests of a plugin: fixed values chosen with a {@link Builder},
+ * the heartbeats the agent reported, and a cancellation the test triggers with {@link #cancel()}.
+ *
+ * <pre>{@code
+ * SettableClock clock = new SettableClock(Instant.parse("2026-11-29T08:00:00Z"));
+ * TestAgentContext context =
+ *     TestAgentContext.builder().taskId("reports").params("{\"sections\":[\"orders\"]}")
+ *         .clock(clock).timeout(Duration.ofMinutes(10)).build();
+ * AgentResult result = new ReportAgent(clock).run(context);
+ * assertThat(context.heartbeats()).containsExactly("section 1 of 1: orders");
+ * }</pre>
+ *
+ * <p><b>Defaults.</b> Task {@value #DEFAULT_TASK_ID}; attempt 1 with no retries and no previous
+ * failure; params {@code {}}; {@link #startedAt()} is the clock's instant when {@link
+ * Builder#build()} runs (the clock defaults to a fixed {@value #DEFAULT_START}); {@link
+ * #deadline()} is that instant plus the timeout (default {@link #DEFAULT_TIMEOUT}, the default of a
+ * task definition); the window is the UTC day of the start, keyed by its date (e.g. {@code
+ * 2026-11-29}); {@link #scheduledAt()} is the start.
+ *
+ * <p><b>Threads.</b> Like the worker's context: the accessors return fixed values, and {@link
+ * #heartbeat}, {@link #isCancelled}, {@link #cancel} and {@link #heartbeats} may be called from any
+ * thread. Unlike the worker, nothing interrupts the agent's thread on {@link #cancel()}: a test
+ * that needs the interrupt interrupts its own thread.
+ */
+@Stability.Evolving
+public final class TestAgentContext implements AgentContext {
+  /** The task id a context has unless the builder sets one. */
+  public static final String DEFAULT_TASK_ID = "test-task";
+
+  /** The start (and scheduled time) a context has unless the builder sets a clock. */
+  public static final String DEFAULT_START = "2026-11-29T08:00:00Z";
+
+  /** The run's timeout unless the builder sets one: the default of a task definition. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(30);
+
+  private final String taskId;
+  private final String windowKey;
+  private final Instant windowStart;
+  private final Instant windowEnd;
+  private final Instant scheduledAt;
+  private final Instant startedAt;
+  private final Instant deadline;
+  private final int attempt;
+  private final int retryCount;
+  private final String previousFailureReason;
+  private final String paramsJson;
+  private final AtomicBoolean cancelled = new AtomicBoolean();
+  private final List<String> heartbeats = new ArrayList<>();
+
+  private TestAgentContext(Builder b, Instant startedAt) {
+    this.taskId = b.taskId;
+    Instant dayStart =
+        LocalDate.ofInstant(startedAt, ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant();
+    this.windowStart = b.windowStart != null ? b.windowStart : dayStart;
+    this.windowEnd = b.windowEnd != null ? b.windowEnd : dayStart.plus(Duration.ofDays(1));
+    this.windowKey =
+        b.windowKey != null
+            ? b.windowKey
+            : LocalDate.ofInstant(windowStart, ZoneOffset.UTC).toString();
+    this.scheduledAt = b.scheduledAt != null ? b.scheduledAt : startedAt;
+    this.startedAt = startedAt;
+    this.deadline = startedAt.plus(b.timeout);
+    this.attempt = b.attempt;
+    this.retryCount = b.retryCount;
+    this.previousFailureReason = b.previousFailureReason;
+    this.paramsJson = b.paramsJson;
+  }
+
+  /**
+   * A builder with the defaults of the class comment.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * A context with the defaults and these params.
+   *
+   * @param paramsJson the task's parameters, a JSON object as text
+   * @return the context
+   */
+  public static TestAgentContext of(String paramsJson) {
+    return builder().params(paramsJson).build();
+  }
+
+  /**
+   * A builder holding this context's values, to make a variant (another attempt, another window).
+   * The start is kept as a fixed instant unless the new builder is given a clock; heartbeats and
+   * cancellation are not copied.
+   *
+   * @return a new builder
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.taskId = taskId;
+    b.windowKey = windowKey;
+    b.windowStart = windowStart;
+    b.windowEnd = windowEnd;
+    b.scheduledAt = scheduledAt;
+    b.clock = Clock.fixed(startedAt, ZoneOffset.UTC);
+    b.timeout = Duration.between(startedAt, deadline);
+    b.attempt = attempt;
+    b.retryCount = retryCount;
+    b.previousFailureReason = previousFailureReason;
+    b.paramsJson = paramsJson;
+    return b;
+  }
+
+  /**
+   * The next attempt of the same instance after a failure, as the worker would build it once the
+   * retry policy granted a retry: attempt and retry count one higher, the failure as {@link
+   * #previousFailureReason()}, the same window and params.
+   *
+   * @param failureReason why this attempt failed
+   * @return the next attempt's context
+   */
+  public TestAgentContext retried(String failureReason) {
+    return toBuilder()
+        .attempt(attempt + 1)
+        .retryCount(retryCount + 1)
+        .previousFailureReason(failureReason)
+        .build();
+  }
+
+  /** Cancels the run, as the worker does on deadline, lease loss, operator cancel or shutdown. */
+  public void cancel() {
+    cancelled.set(true);
+  }
+
+  /**
+   * Every progress text the agent reported, in order, up to the cancellation ({@code null}s
+   * included: they clear the progress).
+   *
+   * @return a copy of the reports
+   */
+  public List<String> heartbeats() {
+    synchronized (heartbeats) {
+      return new ArrayList<>(heartbeats);
+    }
+  }
+
+  @Override
+  public String taskId() {
+    return taskId;
+  }
+
+  @Override
+  public String windowKey() {
+    return windowKey;
+  }
+
+  @Override
+  public Instant windowStart() {
+    return windowStart;
+  }
+
+  @Override
+  public Instant windowEnd() {
+    return windowEnd;
+  }
+
+  @Override
+  public Instant scheduledAt() {
+    return scheduledAt;
+  }
+
+  @Override
+  public Instant startedAt() {
+    return startedAt;
+  }
+
+  @Override
+  public int attempt() {
+    return attempt;
+  }
+
+  @Override
+  public int retryCount() {
+    return retryCount;
+  }
+
+  @Override
+  public Optional<String> previousFailureReason() {
+    return Optional.ofNullable(previousFailureReason);
+  }
+
+  @Override
+  public Instant deadline() {
+    return deadline;
+  }
+
+  @Override
+  public String paramsJson() {
+    return paramsJson;
+  }
+
+  /** Records {@code progress}; ignored after {@link #cancel()}, as in the worker. */
+  @Override
+  public void heartbeat(String progress) {
+    if (cancelled.get()) {
+      return;
+    }
+    synchronized (heartbeats) {
+      heartbeats.add(progress);
+    }
+  }
+
+  @Override
+  public boolean isCancelled() {
+    return cancelled.get();
+  }
+
+  @Override
+  public String toString() {
+    return "TestAgentContext[" + idempotencyKey() + " attempt " + attempt + "]";
+  }
+
+  /**
+   * Chooses a context's values; every setter is optional. Not thread-safe; each {@link #build()}
+   * makes an independent context.
+   */
+  @Stability.Evolving
+  public static final class Builder {
+    private String taskId = DEFAULT_TASK_ID;
+    private String windowKey;
+    private Instant windowStart;
+    private Instant windowEnd;
+    private Instant scheduledAt;
+    private Clock clock = Clock.fixed(Instant.parse(DEFAULT_START), ZoneOffset.UTC);
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private int attempt = 1;
+    private int retryCount;
+    private String previousFailureReason;
+    private String paramsJson = "{}";
+
+    private Builder() {}
+
+    /**
+     * The task id.
+     *
+     * @param value the task id; not {@code null}
+     * @return this builder
+     */
+    public Builder taskId(String value) {
+      this.taskId = Objects.requireNonNull(value, "taskId");
+      return this;
+    }
+
+    /**
+     * The business window: its key, inclusive start and exclusive end.
+     *
+     * @param key the window key, e.g. {@code 2026-11-29}
+     * @param start the inclusive start
+     * @param end the exclusive end, not before {@code start}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code end} is before {@code start}
+     */
+    public Builder window(String key, Instant start, Instant end) {
+      Objects.requireNonNull(key, "window key");
+      Objects.requireNonNull(start, "window start");
+      Objects.requireNonNull(end, "window end");
+      if (end.isBefore(start)) {
+        throw new IllegalArgumentException(
+            "window end " + end + " must not be before its start " + start);
+      }
+      this.windowKey = key;
+      this.windowStart = start;
+      this.windowEnd = end;
+      return this;
+    }
+
+    /**
+     * When the instance was due; defaults to the start.
+     *
+     * @param value the due instant
+     * @return this builder
+     */
+    public Builder scheduledAt(Instant value) {
+      this.scheduledAt = Objects.requireNonNull(value, "scheduledAt");
+      return this;
+    }
+
+    /**
+     * The clock whose instant at {@link #build()} is the start; pass the same clock (a {@code
+     * SettableClock}) to the agent to test its deadline handling without sleeping.
+     *
+     * @param value the clock
+     * @return this builder
+     */
+    public Builder clock(Clock value) {
+      this.clock = Objects.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /**
+     * The task's timeout: the deadline is the start plus this.
+     *
+     * @param value a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException if {@code value} is zero or negative
+     */
+    public Builder timeout(Duration value) {
+      Objects.requireNonNull(value, "timeout");
+      if (value.isZero() || value.isNegative()) {
+        throw new IllegalArgumentException("timeout must be positive, was " + value);
+      }
+      this.timeout = value;
+      return this;
+    }
+
+    /**
+     * The attempt number.
+     *
+     * @param value 1 or more
+     * @return this builder
+     * @throws IllegalArgumentException if {@code value} is less than 1
+     */
+    public Builder attempt(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("attempt must be 1 or more, was " + value);
+      }
+      this.attempt = value;
+      return this;
+    }
+
+    /**
+     * The retries granted so far.
+     *
+     * @param value 0 or more
+     * @return this builder
+     * @throws IllegalArgumentException if {@code value} is negative
+     */
+    public Builder retryCount(int value) {
+      if (value < 0) {
+        throw new IllegalArgumentException("retryCount must be 0 or more, was " + value);
+      }
+      this.retryCount = value;
+      return this;
+    }
+
+    /**
+     * Why the previous attempt failed.
+     *
+     * @param value the reason, or {@code null} for none
+     * @return this builder
+     */
+    public Builder previousFailureReason(String value) {
+      this.previousFailureReason = value;
+      return this;
+    }
+
+    /**
+     * The task's parameters, handed to the agent as they are (not checked, so a test can pass
+     * broken JSON).
+     *
+     * @param json a JSON object as text; not {@code null}
+     * @return this builder
+     */
+    public Builder params(String json) {
+      this.paramsJson = Objects.requireNonNull(json, "params");
+      return this;
+    }
+
+    /**
+     * The context; its start is the clock's instant now.
+     *
+     * @return a new context
+     */
+    public TestAgentContext build() {
+      return new TestAgentContext(this, clock.instant());
+    }
+  }
+}

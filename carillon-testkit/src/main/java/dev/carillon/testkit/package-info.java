@@ -1,0 +1,19 @@
+/**
+ * Test support for agent plugins, published as {@code carillon-testkit}: add it with {@code test}
+ * scope next to {@code worker-api}.
+ *
+ * <ul>
+ *   <li>{@link dev.carillon.testkit.TestAgentContext}: an {@link dev.carillon.api.AgentContext} for
+ *       unit tests, built with sensible defaults, that records heartbeats and lets the test cancel
+ *       the run. Use it instead of implementing the context by hand: the context is {@link
+ *       dev.carillon.api.Stability.Evolving} and may gain methods.
+ *   <li>{@link dev.carillon.testkit.AgentHarness}: runs a plugin in the real worker against the
+ *       PostgreSQL and Kafka of {@code devstack} and returns how the run ended ({@link
+ *       dev.carillon.testkit.RunOutcome}) with its recorded history.
+ * </ul>
+ *
+ * <p>For time, pass {@code dev.carillon.testing.SettableClock} (from {@code devstack}, which this
+ * module brings along) both to the context's builder and to the agent.
+ */
+@dev.carillon.api.Stability.Evolving
+package dev.carillon.testkit;
