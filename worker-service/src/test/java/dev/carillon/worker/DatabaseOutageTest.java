@@ -41,30 +41,36 @@ class DatabaseOutageTest {
 
   @Test
   void a_result_finished_during_a_database_outage_is_recorded_when_it_returns() {
-    kit.task("outage", "counting", "{\"duration\":\"1500ms\"}");
+    kit.task("outage", "counting", "{\"gate\":\"outage\"}");
     Instance i = kit.instance("outage", "w1", Duration.ofSeconds(30));
     kit.publish(i);
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> kit.find(i.id()).status() == InstanceStatus.RUNNING);
-
     CountingAgent.Probe probe = CountingAgent.probe("outage");
+    await("the run to start")
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(() -> assertThat(probe.current).hasValue(1));
+
     DevStack stack = DevStack.shared();
     stack.stopPostgres();
     try {
-      // The run ends while the database is down: the first write fails and is tried again.
-      await().atMost(Duration.ofSeconds(20)).until(() -> probe.finished.get() == 1);
-      await()
+      // The run ends while the database is down (its gate opens only now): the first write fails
+      // and is tried again.
+      CountingAgent.gate("outage").countDown();
+      await("the run to end during the outage")
+          .atMost(Duration.ofSeconds(20))
+          .untilAsserted(() -> assertThat(probe.finished).hasValue(1));
+      await("a failed end write to be retried")
           .atMost(Duration.ofSeconds(10))
-          .until(() -> worker.metrics().endWriteRetries.count() >= 1);
+          .untilAsserted(
+              () -> assertThat(worker.metrics().endWriteRetries.count()).isGreaterThanOrEqualTo(1));
     } finally {
       stack.startPostgres();
     }
 
-    await()
+    await("the end to be recorded once the database is back")
         .atMost(Duration.ofSeconds(30))
         .ignoreExceptions()
-        .until(() -> kit.find(i.id()).status() == InstanceStatus.SUCCESS);
+        .untilAsserted(
+            () -> assertThat(kit.find(i.id()).status()).isEqualTo(InstanceStatus.SUCCESS));
     Instance done = kit.find(i.id());
     assertThat(done.attempt()).isEqualTo(1);
     assertThat(probe.executions).hasValue(1);

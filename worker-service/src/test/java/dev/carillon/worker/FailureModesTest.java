@@ -9,28 +9,20 @@ import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.worker.run.Outcomes;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(120)
 class FailureModesTest {
   static WorkerTestKit kit;
   static WorkerService worker;
-
-  @TempDir static Path artifacts;
 
   @BeforeAll
   static void setUp() {
@@ -62,7 +54,8 @@ class FailureModesTest {
 
   @Test
   void a_run_past_its_deadline_is_interrupted_and_marked_timeout() {
-    Instance done = runToEnd("slow", "sleep", "{\"duration\":\"20s\"}", Duration.ofSeconds(1));
+    // Its gate never opens: only the worker's interrupt at the deadline ends the run.
+    Instance done = runToEnd("slow", "counting", "{\"gate\":\"never\"}", Duration.ofSeconds(1));
     assertThat(done.status()).isEqualTo(InstanceStatus.TIMEOUT);
     assertThat(done.failReason()).contains("exceeded its timeout of PT1S").contains("faults-1");
     assertThat(done.attempt()).isEqualTo(1);
@@ -70,31 +63,34 @@ class FailureModesTest {
 
   @Test
   void a_run_that_ignores_interrupts_is_still_marked_timeout_at_its_deadline() {
-    long start = System.nanoTime();
     Instance done =
         runToEnd(
             "deaf",
-            "sleep",
-            "{\"duration\":\"6s\",\"ignoreInterrupts\":true}",
+            "counting",
+            "{\"gate\":\"deaf\",\"ignoreInterrupts\":true}",
             Duration.ofSeconds(1));
     assertThat(done.status()).isEqualTo(InstanceStatus.TIMEOUT);
-    // Marked at the deadline, not when the agent finally returns.
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    // Marked at the deadline, not when the agent finally returns: it cannot return before the
+    // test opens its gate.
+    CountingAgent.Probe probe = CountingAgent.probe("deaf");
+    assertThat(probe.finished).as("the deaf run is still blocked on its gate").hasValue(0);
+    CountingAgent.gate("deaf").countDown();
+    await("the deaf run to return once its gate opens")
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(probe.finished).hasValue(1));
+    assertThat(kit.find(done.id()).status()).isEqualTo(InstanceStatus.TIMEOUT);
   }
 
   @Test
   void a_plugin_throwing_an_error_fails_the_instance_and_the_worker_keeps_working() {
     Instance crashed =
         runToEnd(
-            "crash",
-            "sleep",
-            "{\"duration\":\"0s\",\"throwError\":\"StackOverflowError\"}",
-            Duration.ofSeconds(30));
+            "crash", "counting", "{\"throwError\":\"StackOverflowError\"}", Duration.ofSeconds(30));
     assertThat(crashed.status()).isEqualTo(InstanceStatus.FAILED);
     assertThat(crashed.failReason()).startsWith("java.lang.StackOverflowError:");
     assertThat(crashed.nonRetryable()).isFalse();
 
-    Instance next = runToEnd("after-crash", "noop", "{}", Duration.ofSeconds(30));
+    Instance next = runToEnd("after-crash", "counting", "{}", Duration.ofSeconds(30));
     assertThat(next.status()).isEqualTo(InstanceStatus.SUCCESS);
   }
 
@@ -103,37 +99,32 @@ class FailureModesTest {
     Instance done =
         runToEnd(
             "permanent",
-            "sleep",
-            "{\"duration\":\"0s\",\"failFirst\":1,\"nonRetryable\":true}",
+            "counting",
+            "{\"failFirst\":1,\"nonRetryable\":true}",
             Duration.ofSeconds(30));
     assertThat(done.status()).isEqualTo(InstanceStatus.FAILED);
     assertThat(done.nonRetryable()).isTrue();
     assertThat(done.failReason())
-        .startsWith("dev.carillon.api.NonRetryableException: sleep: failing attempt 1");
+        .startsWith("dev.carillon.api.NonRetryableException: counting: failing attempt 1");
   }
 
   @Test
-  void an_oversized_digest_keeps_a_truncated_summary_and_the_full_text_in_the_artifact()
-      throws Exception {
-    String items =
-        IntStream.range(0, 500)
-            .mapToObj(n -> "\"headline número " + n + "\"")
-            .collect(Collectors.joining(","));
+  void an_oversized_summary_is_cut_at_a_character_boundary_and_marked() {
+    // Two-byte characters: a cut at the byte limit alone would split one of them.
     Instance done =
         runToEnd(
-            "big-digest",
-            "digest",
-            "{\"artifactDir\":\"" + artifacts + "\",\"items\":[" + items + "]}",
+            "big-summary",
+            "counting",
+            "{\"summary\":\"headline número \",\"repeat\":500}",
             Duration.ofSeconds(30));
     assertThat(done.status()).isEqualTo(InstanceStatus.SUCCESS);
     assertThat(done.resultTruncated()).isTrue();
     assertThat(done.resultSummary().getBytes(StandardCharsets.UTF_8).length)
         .isLessThanOrEqualTo(1024);
     assertThat(done.resultSummary())
-        .endsWith(Outcomes.TRUNCATION_MARK)
-        .doesNotContain("número 499");
-    String full = Files.readString(Path.of(URI.create(done.resultUri())));
-    assertThat(full).contains("- headline número 0\n").endsWith("- headline número 499\n");
+        .startsWith("headline número headline")
+        .endsWith(Outcomes.TRUNCATION_MARK);
+    assertThat(done.resultUri()).isNull();
   }
 
   @Test
@@ -142,15 +133,14 @@ class FailureModesTest {
     assertThat(done.status()).isEqualTo(InstanceStatus.FAILED);
     assertThat(done.nonRetryable()).isFalse();
     assertThat(done.failReason())
-        .startsWith(
-            "no plugin for handler 'nope' on worker faults-1; known: [counting, digest, noop, report, sleep]")
+        .startsWith("no plugin for handler 'nope' on worker faults-1; known: [counting]")
         .contains("retryable");
   }
 
   @Test
   void a_task_edited_by_hand_runs_with_a_broken_schedule_but_not_with_broken_params() {
-    kit.task("hand-cron", "noop", "{}");
-    kit.task("hand-params", "noop", "{}");
+    kit.task("hand-cron", "counting", "{}");
+    kit.task("hand-params", "counting", "{}");
     // Past the checks of an apply: a run needs only the handler and the params.
     kit.db
         .dsl()

@@ -29,26 +29,38 @@ class GracefulShutdownTest {
 
   @Test
   void shutdown_drains_what_finishes_in_time_and_releases_the_rest_to_another_worker() {
-    kit.task("quick", "counting", "{\"duration\":\"800ms\"}");
-    kit.task("long", "counting", "{\"duration\":\"6s\"}");
+    // Both runs wait for gates the test opens: "long" stays in progress through the whole drain
+    // (its gate opens only after A has closed), so it cannot finish in time by luck.
+    kit.task("quick", "counting", "{\"gate\":\"drain-quick\"}");
+    kit.task("long", "counting", "{\"gate\":\"drain-long\"}");
     Instance quick = kit.instance("quick", "w1", Duration.ofSeconds(30));
     Instance slow = kit.instance("long", "w1", Duration.ofSeconds(30));
     WorkerService a =
-        kit.worker("drain-a", Map.of("worker.concurrency", "2", "worker.drain-timeout", "2s"));
+        kit.worker("drain-a", Map.of("worker.concurrency", "2", "worker.drain-timeout", "5s"));
     kit.publish(quick, slow);
-    await().atMost(Duration.ofSeconds(20)).until(() -> kit.runningOn("drain-a") == 2);
+    await("both runs to start on drain-a")
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              assertThat(CountingAgent.probe("quick").current).hasValue(1);
+              assertThat(CountingAgent.probe("long").current).hasValue(1);
+            });
     WorkerService b = kit.worker("drain-b", Map.of());
 
+    // "quick" may end now, before or during the drain; the drain waits up to 5 s for its end write.
+    CountingAgent.gate("drain-quick").countDown();
     a.close();
+    CountingAgent.gate("drain-long").countDown();
 
     assertThat(kit.find(quick.id()).status()).as("drained on A").isEqualTo(InstanceStatus.SUCCESS);
     assertThat(kit.find(quick.id()).workerId()).isEqualTo("drain-a");
     assertThat(a.metrics().released.count()).isEqualTo(1);
     assertThat(CountingAgent.probe("long").sawCancellation).hasValue(1);
 
-    await()
+    await("the released run to succeed on drain-b")
         .atMost(Duration.ofSeconds(30))
-        .until(() -> kit.find(slow.id()).status() == InstanceStatus.SUCCESS);
+        .untilAsserted(
+            () -> assertThat(kit.find(slow.id()).status()).isEqualTo(InstanceStatus.SUCCESS));
     Instance done = kit.find(slow.id());
     assertThat(done.workerId()).isEqualTo("drain-b");
     assertThat(done.attempt()).isEqualTo(2);

@@ -31,18 +31,21 @@ class LeaseLossTest {
 
   @Test
   void a_stolen_lease_cancels_the_run_and_its_late_result_changes_nothing() {
-    // The agent ignores the interrupt and returns a result anyway after 1.5 s: the worker must
-    // discard it, because the instance now carries a newer attempt.
+    // The agent ignores the interrupt and, once the test opens its gate, returns a result anyway:
+    // the worker must discard it, because the instance now carries a newer attempt.
     kit.task(
         "stolen",
         "counting",
-        "{\"duration\":\"1500ms\",\"ignoreInterrupts\":true,\"returnAnyway\":true}");
+        "{\"gate\":\"stolen\",\"ignoreInterrupts\":true,\"returnAnyway\":true}");
     Instance i = kit.instance("stolen", "w1", Duration.ofSeconds(30));
     kit.publish(i);
-    await()
+    CountingAgent.Probe probe = CountingAgent.probe("stolen");
+    await("the stolen run to start")
         .atMost(Duration.ofSeconds(20))
-        .until(() -> kit.find(i.id()).status() == InstanceStatus.RUNNING);
-    await().atMost(Duration.ofSeconds(5)).until(() -> worker.metrics().leaseRenewals.count() >= 1);
+        .untilAsserted(() -> assertThat(probe.current).hasValue(1));
+    await("a first lease renewal")
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> worker.metrics().leaseRenewals.count() >= 1);
 
     // Another claimant took over: the fencing token moved on.
     kit.db
@@ -52,10 +55,22 @@ class LeaseLossTest {
         .where(TASK_INSTANCE.ID.eq(i.id()))
         .execute();
 
-    CountingAgent.Probe probe = CountingAgent.probe("stolen");
-    await().atMost(Duration.ofSeconds(5)).until(() -> worker.metrics().leasesLost.count() == 1);
-    await().atMost(Duration.ofSeconds(10)).until(() -> probe.finished.get() == 1);
-    await().atMost(Duration.ofSeconds(5)).until(() -> worker.metrics().discarded.count() == 1);
+    // The run is still blocked on its gate here, whatever the machine's speed.
+    await("the lost lease to be noticed and the run cancelled")
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> {
+              assertThat(worker.metrics().leasesLost.count()).isEqualTo(1.0);
+              assertThat(probe.lastContext.get().isCancelled()).isTrue();
+            });
+    assertThat(probe.finished).as("the run is still blocked on its gate").hasValue(0);
+    CountingAgent.gate("stolen").countDown();
+    await("the cancelled run to return its stale result")
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(probe.finished).hasValue(1));
+    await("the stale result to be discarded")
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(() -> assertThat(worker.metrics().discarded.count()).isEqualTo(1.0));
 
     assertThat(probe.sawCancellation).hasValue(1);
     Instance after = kit.find(i.id());

@@ -33,7 +33,7 @@ class PoisonRecordTest {
 
   @Test
   void poison_records_are_skipped_and_the_record_after_them_runs() {
-    kit.task("after-poison", "noop", "{}");
+    kit.task("after-poison", "counting", "{}");
     Instance valid = kit.instance("after-poison", "w1", Duration.ofSeconds(30));
     kit.sendRaw(
         List.of(0, 0, 0, 0, 0),

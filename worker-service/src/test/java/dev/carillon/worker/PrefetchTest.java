@@ -105,7 +105,7 @@ class PrefetchTest {
     // "deaf" swallows the deadline's interrupt, keeps sleeping past its 300 ms timeout and returns
     // with the interrupt flag set again. Its pooled thread must not hand that flag to later runs:
     // with one slot, the run after the next one is started on that thread.
-    kit.task("deaf-first", "sleep", "{\"duration\":\"900ms\",\"ignoreInterrupts\":true}");
+    kit.task("deaf-first", "counting", "{\"duration\":\"900ms\",\"ignoreInterrupts\":true}");
     kit.task("after-deaf", "counting", "{\"duration\":\"100ms\"}");
     Instance deaf = kit.instance("deaf-first", "w0", Duration.ofMillis(300));
     Instance[] after = new Instance[4];

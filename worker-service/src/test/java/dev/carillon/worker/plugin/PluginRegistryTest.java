@@ -3,11 +3,11 @@ package dev.carillon.worker.plugin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.carillon.agents.NoopAgent;
 import dev.carillon.api.AgentContext;
 import dev.carillon.api.AgentResult;
 import dev.carillon.api.AgentTask;
 import dev.carillon.config.Config;
+import dev.carillon.worker.CountingAgent;
 import dev.carillon.worker.WorkerService;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -39,29 +39,29 @@ class PluginRegistryTest {
   @Test
   void the_class_path_plugins_are_found_by_type() {
     try (PluginRegistry r = PluginRegistry.load(getClass().getClassLoader(), Optional.empty())) {
-      assertThat(r.types()).containsExactly("counting", "digest", "noop", "report", "sleep");
-      assertThat(r.find("noop")).get().isInstanceOf(NoopAgent.class);
+      assertThat(r.types()).containsExactly("counting");
+      assertThat(r.find("counting")).get().isInstanceOf(CountingAgent.class);
       assertThat(r.find("nope")).isEmpty();
     }
   }
 
   @Test
   void a_plugin_directory_adds_the_providers_its_jars_list() throws IOException {
-    pluginJar(NoopAgent.class.getName());
+    pluginJar(CountingAgent.class.getName());
     // The same class in the directory and on the class path is one plugin, not a clash.
     try (PluginRegistry r = PluginRegistry.load(getClass().getClassLoader(), Optional.of(dir))) {
-      assertThat(r.types()).contains("noop");
+      assertThat(r.types()).contains("counting");
     }
   }
 
   @Test
   void two_plugins_with_the_same_type_stop_the_worker_naming_both_classes() throws IOException {
-    pluginJar(DuplicateNoopAgent.class.getName());
+    pluginJar(DuplicateCountingAgent.class.getName());
     assertThatThrownBy(() -> PluginRegistry.load(getClass().getClassLoader(), Optional.of(dir)))
         .isInstanceOf(PluginException.class)
-        .hasMessageContaining("two plugins have type 'noop'")
-        .hasMessageContaining(NoopAgent.class.getName())
-        .hasMessageContaining(DuplicateNoopAgent.class.getName());
+        .hasMessageContaining("two plugins have type 'counting'")
+        .hasMessageContaining(CountingAgent.class.getName())
+        .hasMessageContaining(DuplicateCountingAgent.class.getName());
 
     // Through the service's own start: it fails before it touches the (unreachable) database.
     Config config =
@@ -72,7 +72,7 @@ class PluginRegistryTest {
                 "worker.plugin-dir", dir.toString()));
     assertThatThrownBy(() -> WorkerService.start(config))
         .isInstanceOf(PluginException.class)
-        .hasMessageContaining(DuplicateNoopAgent.class.getName());
+        .hasMessageContaining(DuplicateCountingAgent.class.getName());
   }
 
   @Test
