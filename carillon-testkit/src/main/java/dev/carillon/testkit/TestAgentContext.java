@@ -288,6 +288,18 @@ public final class TestAgentContext implements AgentContext {
     }
 
     /**
+     * The window key alone; the window's start and end stay as they are (by default the UTC day of
+     * the start).
+     *
+     * @param key the window key, e.g. {@code 2026-11-29}
+     * @return this builder
+     */
+    public Builder windowKey(String key) {
+      this.windowKey = Objects.requireNonNull(key, "window key");
+      return this;
+    }
+
+    /**
      * When the instance was due; defaults to the start.
      *
      * @param value the due instant

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.carillon.api.AgentResult;
 import dev.carillon.api.NonRetryableException;
+import dev.carillon.testkit.TestAgentContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -23,21 +24,22 @@ class DigestAgentTest {
   void digests_items_into_a_summary_and_writes_the_same_text_as_the_artifact() throws Exception {
     AgentResult r =
         agent.run(
-            TestContext.of(
+            TestAgentContext.of(
                 params(
                     "\"title\":\"Morning news\",\"items\":[\"Rates rise again\",\"Rates hold in Asia\",\" \"]")));
     assertThat(r.summary())
         .startsWith("# Morning news (2026-11-29)\n2 items, 7 words; most frequent: rates,")
         .contains("- Rates rise again\n- Rates hold in Asia\n");
     Path file = Path.of(r.artifactUri());
-    assertThat(file.getFileName().toString()).isEqualTo("digest-test_2026-11-29.md");
+    assertThat(file.getFileName().toString()).isEqualTo("test-task_2026-11-29.md");
     assertThat(Files.readString(file)).isEqualTo(r.summary());
   }
 
   @Test
   void a_source_text_is_split_into_sentences() throws Exception {
     AgentResult r =
-        agent.run(TestContext.of(params("\"text\":\"First point. Second   point!\\nThird?\"")));
+        agent.run(
+            TestAgentContext.of(params("\"text\":\"First point. Second   point!\\nThird?\"")));
     assertThat(r.summary())
         .contains("3 items")
         .contains("- First point.\n- Second point!\n- Third?\n");
@@ -45,8 +47,10 @@ class DigestAgentTest {
 
   @Test
   void a_rerun_of_the_same_window_overwrites_its_file_instead_of_adding_one() throws Exception {
-    agent.run(TestContext.of(params("\"items\":[\"one\"]")));
-    AgentResult second = agent.run(TestContext.of(params("\"items\":[\"two\"]")).withAttempt(2));
+    agent.run(TestAgentContext.of(params("\"items\":[\"one\"]")));
+    AgentResult second =
+        agent.run(
+            TestAgentContext.builder().params(params("\"items\":[\"two\"]")).attempt(2).build());
     try (var files = Files.list(dir)) {
       assertThat(files.toList()).containsExactly(Path.of(second.artifactUri()));
     }
@@ -57,10 +61,10 @@ class DigestAgentTest {
 
   @Test
   void params_without_items_or_text_are_a_non_retryable_failure() {
-    assertThatThrownBy(() -> agent.run(TestContext.of(params("\"title\":\"x\""))))
+    assertThatThrownBy(() -> agent.run(TestAgentContext.of(params("\"title\":\"x\""))))
         .isInstanceOf(NonRetryableException.class)
         .hasMessageContaining("\"items\"");
-    assertThatThrownBy(() -> agent.run(TestContext.of(params("\"items\":[1]"))))
+    assertThatThrownBy(() -> agent.run(TestAgentContext.of(params("\"items\":[1]"))))
         .isInstanceOf(NonRetryableException.class);
   }
 

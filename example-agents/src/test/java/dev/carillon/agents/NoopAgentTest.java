@@ -3,6 +3,7 @@ package dev.carillon.agents;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.carillon.api.AgentTask;
+import dev.carillon.testkit.TestAgentContext;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
@@ -10,8 +11,8 @@ class NoopAgentTest {
 
   @Test
   void noop_succeeds_with_its_key_in_the_summary() throws Exception {
-    var result = new NoopAgent().run(TestContext.of("{}"));
-    assertThat(result.summary()).contains("digest-test/2026-11-29").contains("attempt 1");
+    var result = new NoopAgent().run(TestAgentContext.of("{}"));
+    assertThat(result.summary()).contains("test-task/2026-11-29").contains("attempt 1");
     assertThat(result.artifact()).isEmpty();
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.carillon.api.AgentResult;
 import dev.carillon.api.NonRetryableException;
+import dev.carillon.testkit.TestAgentContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -16,7 +17,7 @@ class SleepAgentTest {
   @Test
   void sleeps_for_the_duration_and_succeeds() throws Exception {
     long start = System.nanoTime();
-    AgentResult r = agent.run(TestContext.of("{\"duration\":\"200ms\"}"));
+    AgentResult r = agent.run(TestAgentContext.of("{\"duration\":\"200ms\"}"));
     assertThat(Duration.ofNanos(System.nanoTime() - start))
         .isGreaterThanOrEqualTo(Duration.ofMillis(200));
     assertThat(r.summary()).isEqualTo("slept PT0.2S on attempt 1");
@@ -24,18 +25,19 @@ class SleepAgentTest {
 
   @Test
   void fails_the_first_n_attempts_then_succeeds() throws Exception {
-    TestContext ctx = TestContext.of("{\"duration\":\"0s\",\"failFirst\":2}");
-    assertThatThrownBy(() -> agent.run(ctx.withAttempt(1)))
+    TestAgentContext ctx = TestAgentContext.of("{\"duration\":\"0s\",\"failFirst\":2}");
+    assertThatThrownBy(() -> agent.run(ctx.toBuilder().attempt(1).build()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("failing attempt 1 of the first 2");
-    assertThatThrownBy(() -> agent.run(ctx.withAttempt(2)))
+    assertThatThrownBy(() -> agent.run(ctx.toBuilder().attempt(2).build()))
         .isInstanceOf(IllegalStateException.class);
-    assertThat(agent.run(ctx.withAttempt(3)).summary()).contains("attempt 3");
+    assertThat(agent.run(ctx.toBuilder().attempt(3).build()).summary()).contains("attempt 3");
   }
 
   @Test
   void non_retryable_failures_throw_the_non_retryable_exception() {
-    TestContext ctx = TestContext.of("{\"duration\":\"0s\",\"failFirst\":1,\"nonRetryable\":true}");
+    TestAgentContext ctx =
+        TestAgentContext.of("{\"duration\":\"0s\",\"failFirst\":1,\"nonRetryable\":true}");
     assertThatThrownBy(() -> agent.run(ctx)).isInstanceOf(NonRetryableException.class);
   }
 
@@ -43,10 +45,10 @@ class SleepAgentTest {
   void failure_rate_is_deterministic_per_key_and_attempt_and_roughly_honoured() {
     int failures = 0;
     for (int i = 0; i < 400; i++) {
-      TestContext ctx = TestContext.of("{}").withKey("rate", "w" + i);
+      TestAgentContext ctx = TestAgentContext.builder().taskId("rate").windowKey("w" + i).build();
       assertThat(SleepAgent.draw(ctx)).isEqualTo(SleepAgent.draw(ctx));
-      TestContext run =
-          TestContext.of("{\"duration\":\"0s\",\"failureRate\":0.25}").withKey("rate", "w" + i);
+      TestAgentContext run =
+          ctx.toBuilder().params("{\"duration\":\"0s\",\"failureRate\":0.25}").build();
       try {
         agent.run(run);
       } catch (Exception e) {
@@ -58,7 +60,7 @@ class SleepAgentTest {
 
   @Test
   void result_bytes_returns_a_summary_of_exactly_that_size() throws Exception {
-    AgentResult r = agent.run(TestContext.of("{\"duration\":\"0s\",\"resultBytes\":10000}"));
+    AgentResult r = agent.run(TestAgentContext.of("{\"duration\":\"0s\",\"resultBytes\":10000}"));
     assertThat(r.summary().getBytes(StandardCharsets.UTF_8)).hasSize(10000);
   }
 
@@ -67,10 +69,11 @@ class SleepAgentTest {
     assertThatThrownBy(
             () ->
                 agent.run(
-                    TestContext.of("{\"duration\":\"0s\",\"throwError\":\"StackOverflowError\"}")))
+                    TestAgentContext.of(
+                        "{\"duration\":\"0s\",\"throwError\":\"StackOverflowError\"}")))
         .isInstanceOf(StackOverflowError.class);
     assertThatThrownBy(
-            () -> agent.run(TestContext.of("{\"duration\":\"0s\",\"throwError\":\"boom\"}")))
+            () -> agent.run(TestAgentContext.of("{\"duration\":\"0s\",\"throwError\":\"boom\"}")))
         .isExactlyInstanceOf(Error.class)
         .hasMessageContaining("boom");
   }
@@ -82,7 +85,7 @@ class SleepAgentTest {
         new Thread(
             () -> {
               try {
-                agent.run(TestContext.of("{\"duration\":\"30s\"}"));
+                agent.run(TestAgentContext.of("{\"duration\":\"30s\"}"));
                 outcome.complete(null);
               } catch (Throwable e) {
                 outcome.complete(e);
@@ -101,7 +104,8 @@ class SleepAgentTest {
         new Thread(
             () -> {
               try {
-                agent.run(TestContext.of("{\"duration\":\"300ms\",\"ignoreInterrupts\":true}"));
+                agent.run(
+                    TestAgentContext.of("{\"duration\":\"300ms\",\"ignoreInterrupts\":true}"));
                 interruptedAfter.complete(Thread.currentThread().isInterrupted());
               } catch (Throwable e) {
                 interruptedAfter.completeExceptionally(e);
@@ -116,10 +120,10 @@ class SleepAgentTest {
 
   @Test
   void a_wrongly_typed_param_is_a_non_retryable_failure() {
-    assertThatThrownBy(() -> agent.run(TestContext.of("{\"duration\":5}")))
+    assertThatThrownBy(() -> agent.run(TestAgentContext.of("{\"duration\":5}")))
         .isInstanceOf(NonRetryableException.class)
         .hasMessageContaining("\"duration\"");
-    assertThatThrownBy(() -> agent.run(TestContext.of("not json")))
+    assertThatThrownBy(() -> agent.run(TestAgentContext.of("not json")))
         .isInstanceOf(NonRetryableException.class);
   }
 }

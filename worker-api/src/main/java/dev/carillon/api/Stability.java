@@ -26,8 +26,9 @@ public final class Stability {
   /**
    * May change in a minor release, with a note in the release notes. For interfaces the worker
    * implements (such as {@link AgentContext}) the expected change is new methods, which breaks only
-   * code that implements the interface itself; test code should build contexts with the
-   * test-support helpers rather than implement them by hand.
+   * code that implements the interface itself; test code should build contexts with {@code
+   * dev.carillon.testkit.TestAgentContext} ({@code carillon-testkit}) rather than implement them by
+   * hand.
    */
   @Documented
   @Retention(RetentionPolicy.RUNTIME)

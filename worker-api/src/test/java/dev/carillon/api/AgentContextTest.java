@@ -12,7 +12,11 @@ import org.junit.jupiter.api.Test;
 
 class AgentContextTest {
 
-  /** The least a context needs; the defaults under test come from the interface. */
+  /**
+   * The least a context needs; the defaults under test come from the interface. Plugin tests use
+   * {@code carillon-testkit}'s {@code TestAgentContext} instead, but this module cannot: the test
+   * kit depends on it (and on the worker), and Maven refuses a cycle even in test scope.
+   */
   private static final class FixedContext implements AgentContext {
     final AtomicBoolean cancelled = new AtomicBoolean();
 
