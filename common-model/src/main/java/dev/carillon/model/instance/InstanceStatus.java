@@ -43,7 +43,8 @@ public enum InstanceStatus {
 
   private static final Map<InstanceStatus, Set<InstanceStatus>> ALLOWED =
       Map.of(
-          PENDING, EnumSet.of(RUNNING, CANCELLED, SKIPPED),
+          // SKIPPED is never reached, only created (NewInstance.skipped): it never runs.
+          PENDING, EnumSet.of(RUNNING, CANCELLED),
           RUNNING, EnumSet.of(SUCCESS, FAILED, TIMEOUT, PENDING, CANCELLED),
           FAILED, EnumSet.of(RETRY_WAIT, DEAD, CANCELLED),
           TIMEOUT, EnumSet.of(RETRY_WAIT, DEAD, CANCELLED),
