@@ -58,8 +58,8 @@ public final class Durations {
                 });
       } catch (ArithmeticException e) {
         // "99999999999999999d" overflows Duration; Duration.parse reports the same as unparseable,
-        // and a throw here would escape every caller that expects "empty" for bad text (it used to
-        // stop the retry service's config listener).
+        // and a throw here would escape every caller that expects "empty" for bad text (the retry
+        // service's config listener among them).
         return Optional.empty();
       }
       at = m.end();

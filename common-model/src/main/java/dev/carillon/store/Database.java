@@ -36,14 +36,12 @@ public final class Database implements AutoCloseable {
    *
    * <p>Why: the row estimates behind a plan lag the table. Statistics are refreshed by autovacuum
    * at most once a minute and say ~0 rows on a fresh table, and a cached generic plan keeps the
-   * table size it saw when it was made. In the bench, with the planner free to choose, an end of
-   * 283 rows ran as a nested loop that compared every RUNNING row with every id (79,806 pairs; ends
-   * took ~100 ms of every second at 500 fires/s), and claims hashed all PENDING rows or scanned the
-   * whole table. A custom plan without sequential scans, hash or merge joins has one cheap choice
-   * for {@code task_instance JOIN unnest(ids)}: a nested loop probing the primary key once per id.
-   * Planning each execution is cheap in a warm session: for a claim of 200 rows on a table analyzed
-   * while empty, 0.12 ms of planning and 2.8 ms of execution, against 6.9 ms of execution for the
-   * planner's own choice ({@code EXPLAIN ANALYZE}).
+   * table size it saw when it was made. With the planner free to choose, an end ran as a nested
+   * loop that compared every RUNNING row with every id, and claims hashed all PENDING rows or
+   * scanned the whole table. A custom plan without sequential scans, hash or merge joins has one
+   * cheap choice for {@code task_instance JOIN unnest(ids)}: a nested loop probing the primary key
+   * once per id. Planning each execution in a warm session costs far less than the plans it rules
+   * out (the measurements are in {@code docs/benchmarks.md}).
    */
   public static final String PRIMARY_KEY_PLANS =
       "SET plan_cache_mode = force_custom_plan; SET enable_seqscan = off;"

@@ -62,9 +62,8 @@ public final class DependencyQueries {
    * first, at most {@code limit}: rows that committed after a read had already passed their id.
    *
    * <p>The handled ids are joined as a hashed {@code NOT IN (SELECT unnest(?))}, not as {@code id
-   * <> ALL(?)}: PostgreSQL tests a bound array element by element, so with the 20,000 ids a burst
-   * leaves in the settle window each read compared every row with every id (about 0.4 s per read,
-   * more than half of the database's time in a 20,000-instance burst).
+   * <> ALL(?)}: PostgreSQL tests a bound array element by element, so each read would compare every
+   * row with every id a burst leaves in the settle window.
    */
   public List<Completion> lateCompletions(
       long afterId, long upTo, Collection<Long> handled, int limit) {

@@ -24,9 +24,9 @@ import org.jooq.impl.DSL;
  *
  * <p>jOOQ's own binding reads a {@code timestamptz} as text and parses it, and the driver, which
  * received it in binary, first formats that text in the client's zone; a converter then turns the
- * parsed {@code OffsetDateTime} into an {@code Instant}. In a burst that read back some 100,000
- * timestamps, this round trip through text was about a tenth of the services' CPU. Here the driver
- * decodes the value itself ({@code getObject(i, OffsetDateTime.class)}), in UTC.
+ * parsed {@code OffsetDateTime} into an {@code Instant}: a round trip through text for every
+ * timestamp on the claim and end paths. Here the driver decodes the value itself ({@code
+ * getObject(i, OffsetDateTime.class)}), in UTC.
  */
 public final class InstantBinding implements Binding<OffsetDateTime, Instant> {
   private static final long serialVersionUID = 1L;

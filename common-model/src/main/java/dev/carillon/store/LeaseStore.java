@@ -94,8 +94,7 @@ public final class LeaseStore {
     }
     InstanceStatus.PENDING.checkTransition(InstanceStatus.RUNNING);
     // One statement: the claim and its events as data-modifying CTEs, atomic without a
-    // transaction block. Every poll batch of every worker runs it; as update + event insert in a
-    // transaction it was four round trips and nine event arrays built here and parsed there.
+    // transaction block, in one round trip: every poll batch of every worker runs it.
     CommonTableExpression<TaskInstanceRecord> claimed =
         DSL.name("claimed")
             .as(

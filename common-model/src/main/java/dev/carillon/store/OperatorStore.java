@@ -78,9 +78,8 @@ public final class OperatorStore {
 
   /**
    * The events of one live instance, oldest first. Read through its window, the one index of the
-   * event table besides its key: an index on {@code instance_id} cost every event write (three per
-   * run) about 5 % of PostgreSQL's work in a burst, for reads like this one that the window index
-   * serves as well.
+   * event table besides its key: an index on {@code instance_id} would be maintained by every event
+   * write (three per run) for reads like this one, which the window index serves as well.
    */
   public List<InstanceEvent> events(long instanceId) {
     return dsl.select(INSTANCE_EVENT.fields())

@@ -40,7 +40,7 @@ final class Sql {
    * The ids as a table {@code ids(id)} to join with. Why not {@code id = ANY(?)}: the planner may
    * then scan a partial status index and test every row against the whole array, which costs (rows
    * × ids). That is what it does when the statistics still say that few rows are PENDING, i.e. at
-   * the start of a burst, and a 1,000-id claim then took seconds.
+   * the start of a burst, when claims are largest.
    */
   static Table<?> idTable(Collection<Long> ids) {
     return DSL.table("unnest({0}::bigint[]) as ids(id)", DSL.val(ids.toArray(Long[]::new)));

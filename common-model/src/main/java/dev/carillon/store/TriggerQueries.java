@@ -52,8 +52,8 @@ public final class TriggerQueries {
   public record StampedTask(LoadedTask task, long stamp) {}
 
   /**
-   * One row, whatever the number of tasks: cheap enough for every pass of every loop. (It was
-   * count(*) and the sum of the rows' stamps, a scan of the whole table: 11 ms with 20,000 tasks.)
+   * One row, whatever the number of tasks: cheap enough for every pass of every loop, where a count
+   * or a sum over the task rows would scan the whole table.
    */
   public TaskFingerprint taskFingerprint() {
     return new TaskFingerprint(
@@ -79,9 +79,9 @@ public final class TriggerQueries {
       return List.of();
     }
     // IN (SELECT unnest(array)), not = ANY(array): PostgreSQL does not hash the array of "= ANY"
-    // when it filters a sequential scan, so each row is compared with every id, and loading all of
-    // 10,000 tasks (a new leader's first tick) took ~11 s. The sub-select becomes a semi join
-    // (hashed, or one index probe per id), linear in rows + ids.
+    // when it filters a sequential scan, so each row is compared with every id (rows × ids), and a
+    // new leader's first tick loads every task. The sub-select becomes a semi join (hashed, or one
+    // index probe per id), linear in rows + ids.
     return dsl.select(TASK_DEFINITION.asterisk(), STAMP)
         .from(TASK_DEFINITION)
         .where(TASK_DEFINITION.TASK_ID.in(DSL.select(unnest(ids))))
@@ -100,7 +100,7 @@ public final class TriggerQueries {
     }
     // A semi join on unnest(), for the reason given in loadTasks: right after a large tick, before
     // autovacuum has analyzed task_instance, PostgreSQL believes the table is tiny and filters a
-    // sequential scan with "= ANY(10,000 ids)", which took 12 s in the trigger benchmark.
+    // sequential scan with "= ANY(ids)", comparing every row with every id.
     return dsl.selectFrom(TASK_INSTANCE)
         .where(TASK_INSTANCE.TASK_ID.in(DSL.select(unnest(taskIds))))
         // Literal statuses, so that a generic plan can match ix_task_instance_live (V8).

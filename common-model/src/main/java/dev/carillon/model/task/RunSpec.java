@@ -6,9 +6,9 @@ import java.util.List;
 /**
  * What a worker needs of a task to run one of its instances: the handler that runs it and the
  * parameters it is given. The trigger settings are not part of it, so an instance that exists runs
- * even when its task's schedule was later edited by hand into something invalid; reading and
- * checking a whole {@link TaskDefinition} per task (sixteen columns, two JSON documents, the
- * trigger) was most of a worker's own work for a burst of many tasks.
+ * even when its task's schedule was later edited by hand into something invalid, and a worker does
+ * not read and check a whole {@link TaskDefinition} (sixteen columns, two JSON documents, the
+ * trigger) on every fire's path.
  *
  * @param taskId the task
  * @param handler the {@code AgentTask.type()} that runs it; checked as in {@link TaskDefinition}

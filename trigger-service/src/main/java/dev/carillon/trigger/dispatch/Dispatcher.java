@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * at most {@link #MAX_STAMP_DELAY}), and only on rows still PENDING by then. A worker with room
  * claims a published instance within milliseconds, and a claimed row needs no stamp; stamping at
  * once would update every row a second time and make the workers' claims wait for the stamp's row
- * locks, which is most of the fire lag at 500 fires per second. Until its stamp a row counts as in
+ * locks, which would put the stamp on every instance's fire lag. Until its stamp a row counts as in
  * flight: the sweep leaves unstamped rows alone for {@code sweepEvery}.
  *
  * <p>The tick hands over the instances it created ({@link #submit}); every {@code sweepEvery} the
@@ -53,9 +53,9 @@ public final class Dispatcher implements AutoCloseable {
 
   /**
    * The longest wait between Kafka's acknowledgement and the stamp of the rows still PENDING. Long
-   * enough that a burst's rows are claimed before it (in a 20,000-instance burst a 500 ms delay
-   * still stamped ~17,500 rows: one more index-maintaining update each); short enough that the
-   * sweep's grace (the sweep interval) is never reached by a row waiting for its stamp.
+   * enough that a burst's rows are claimed before it (a stamp is one more index-maintaining update
+   * per row); short enough that the sweep's grace (the sweep interval) is never reached by a row
+   * waiting for its stamp.
    */
   public static final Duration MAX_STAMP_DELAY = Duration.ofSeconds(2);
 

@@ -193,7 +193,7 @@ public final class InstanceConsumer implements Runnable {
     var definitions =
         pool.readDefinitions(candidates.stream().map(c -> c.message().taskId()).toList());
     // A large group is claimed as two halves at once, on two connections: a claim's database work
-    // grows with its rows (500 rows ~20 ms), and its end is when the group's runs may start.
+    // grows with its rows, and its end is when the group's runs may start.
     List<List<Candidate>> parts =
         candidates.size() < SPLIT_FROM
             ? List.of(candidates)
