@@ -9,7 +9,6 @@ import dev.carillon.devstack.DevStackExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.curator.framework.CuratorFramework;
@@ -38,7 +37,13 @@ class LeaderElectionTest {
     Candidate a = candidate(stack, "a");
     Candidate b = candidate(stack, "b");
 
-    await().atMost(DEADLINE).until(() -> a.election.isLeader() || b.election.isLeader());
+    await("a or b to lead")
+        .atMost(DEADLINE)
+        .untilAsserted(
+            () ->
+                assertThat(List.of(a.election.isLeader(), b.election.isLeader()))
+                    .as("a and b leading")
+                    .contains(true));
 
     Candidate leader = a.election.isLeader() ? a : b;
     Candidate follower = leader == a ? b : a;
@@ -54,23 +59,29 @@ class LeaderElectionTest {
       throws Exception {
     Candidate a = candidate(stack, "a");
     Candidate b = candidate(stack, "b");
-    await().atMost(DEADLINE).until(() -> a.election.isLeader() || b.election.isLeader());
+    await("a or b to lead")
+        .atMost(DEADLINE)
+        .untilAsserted(
+            () ->
+                assertThat(List.of(a.election.isLeader(), b.election.isLeader()))
+                    .as("a and b leading")
+                    .contains(true));
     Candidate oldLeader = a.election.isLeader() ? a : b;
     Candidate other = oldLeader == a ? b : a;
 
     expireSession(stack, oldLeader.client);
 
-    await().atMost(DEADLINE).until(() -> other.election.isLeader());
-    await().atMost(DEADLINE).until(() -> oldLeader.events.contains("loss"));
-    // The old leader rejoins the election on its new session, as a follower.
-    await()
+    await("the other candidate to take over").atMost(DEADLINE).until(other.election::isLeader);
+    await("the old leader to see its loss")
         .atMost(DEADLINE)
-        .until(
+        .untilAsserted(() -> assertThat(oldLeader.events).contains("loss"));
+    // The old leader rejoins the election on its new session, as a follower.
+    await("the old leader to follow the new one")
+        .atMost(DEADLINE)
+        .untilAsserted(
             () ->
-                oldLeader
-                    .election
-                    .currentLeaderId()
-                    .equals(Optional.of(other.election.participantId())));
+                assertThat(oldLeader.election.currentLeaderId())
+                    .contains(other.election.participantId()));
     assertThat(oldLeader.election.isLeader()).isFalse();
     assertThat(oldLeader.events).containsExactly("lead", "loss");
     assertThat(other.events).containsExactly("lead");
@@ -79,38 +90,40 @@ class LeaderElectionTest {
   @Test
   void closing_the_leader_hands_over_and_reports_the_loss(DevStack stack) {
     Candidate a = candidate(stack, "a");
-    await().atMost(DEADLINE).until(a.election::isLeader);
+    await("a to lead").atMost(DEADLINE).until(a.election::isLeader);
     Candidate b = candidate(stack, "b");
 
     a.election.close();
 
     assertThat(a.events).containsExactly("lead", "loss");
     assertThat(a.election.isLeader()).isFalse();
-    await().atMost(DEADLINE).until(b.election::isLeader);
+    await("b to lead after a closed").atMost(DEADLINE).until(b.election::isLeader);
   }
 
   @Test
   void losing_zookeeper_stops_the_leader_at_once_and_leadership_returns(DevStack stack) {
     Candidate a = candidate(stack, "a");
-    await().atMost(DEADLINE).until(a.election::isLeader);
+    await("a to lead").atMost(DEADLINE).until(a.election::isLeader);
 
     stack.stopZooKeeper();
     try {
       // SUSPENDED is enough: the session may still be alive, but the leader cannot know that.
-      await().atMost(DEADLINE).until(() -> a.events.contains("loss"));
+      await("a to see the loss")
+          .atMost(DEADLINE)
+          .untilAsserted(() -> assertThat(a.events).contains("loss"));
       assertThat(a.election.isLeader()).isFalse();
     } finally {
       stack.restartZooKeeper();
     }
 
-    await().atMost(DEADLINE).until(a.election::isLeader);
+    await("a to lead").atMost(DEADLINE).until(a.election::isLeader);
     assertThat(a.events).containsExactly("lead", "loss", "lead");
   }
 
   @Test
   void lifecycle_steps_happen_once(DevStack stack) {
     Candidate a = candidate(stack, "a");
-    await().atMost(DEADLINE).until(a.election::isLeader);
+    await("a to lead").atMost(DEADLINE).until(a.election::isLeader);
 
     assertThatThrownBy(a.election::start)
         .isInstanceOf(IllegalStateException.class)
@@ -189,7 +202,13 @@ class LeaderElectionTest {
             zk.getSessionId(),
             zk.getSessionPasswd());
     try {
-      await().atMost(DEADLINE).until(() -> twin.getState().isConnected());
+      await("the twin session to connect")
+          .atMost(DEADLINE)
+          .untilAsserted(
+              () ->
+                  assertThat(twin.getState().isConnected())
+                      .as("state %s", twin.getState())
+                      .isTrue());
     } finally {
       twin.close();
     }

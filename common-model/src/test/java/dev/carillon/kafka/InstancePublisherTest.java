@@ -114,7 +114,7 @@ class InstancePublisherTest {
 
       // The same publisher recovers once the broker is back; no restart of the service needed.
       List<Long> afterRestart = new ArrayList<>();
-      await()
+      await("the publisher to deliver again after the broker restart")
           .atMost(Duration.ofSeconds(30))
           .until(
               () -> {
@@ -150,12 +150,12 @@ class InstancePublisherTest {
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(settings.consumerProps("test-" + UUID.randomUUID()))) {
       consumer.subscribe(List.of(topic));
-      await()
+      await("the consumer to read " + count + " records from " + topic)
           .atMost(Duration.ofSeconds(30))
-          .until(
+          .untilAsserted(
               () -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-                return records.size() >= count;
+                assertThat(records).hasSizeGreaterThanOrEqualTo(count);
               });
     }
     return records;

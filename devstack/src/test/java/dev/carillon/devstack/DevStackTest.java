@@ -94,14 +94,14 @@ class DevStackTest {
       consumer.subscribe(List.of(topic));
 
       List<String> seen = new ArrayList<>();
-      await()
+      await("the consumer to read the record sent")
           .atMost(Duration.ofSeconds(30))
-          .until(
+          .untilAsserted(
               () -> {
                 consumer
                     .poll(Duration.ofMillis(200))
                     .forEach(r -> seen.add(r.key() + "=" + r.value()));
-                return !seen.isEmpty();
+                assertThat(seen).isNotEmpty();
               });
       assertThat(seen).containsExactly("k=hello");
       assertThat(sent.topic()).isEqualTo(topic);
@@ -123,7 +123,9 @@ class DevStackTest {
         assertThat(stack.isKafkaRunning()).isFalse();
         var whileDown = producer.send(new ProducerRecord<>(topic, "k", "while-down"));
         // delivery.timeout.ms bounds how long the record waits for the missing broker.
-        await().atMost(Duration.ofSeconds(15)).until(whileDown::isDone);
+        await("the send during the outage to fail")
+            .atMost(Duration.ofSeconds(15))
+            .until(whileDown::isDone);
         assertThatThrownBy(whileDown::get)
             .hasCauseInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
       } finally {
@@ -131,7 +133,7 @@ class DevStackTest {
       }
 
       assertThat(stack.isKafkaRunning()).isTrue();
-      await()
+      await("a send to succeed after Kafka restarted")
           .atMost(Duration.ofSeconds(30))
           .ignoreExceptions()
           .until(() -> producer.send(new ProducerRecord<>(topic, "k", "after")).get() != null);
@@ -163,7 +165,10 @@ class DevStackTest {
     List<KeeperState> states = new CopyOnWriteArrayList<>();
     ZooKeeper zk = new ZooKeeper(stack.zkConnect(), 10_000, e -> states.add(e.getState()));
     try {
-      await().atMost(Duration.ofSeconds(10)).until(() -> zk.getState().isConnected());
+      await("the ZooKeeper client to connect")
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () -> assertThat(zk.getState().isConnected()).as("state %s", zk.getState()).isTrue());
       String path = "/devstack-" + UUID.randomUUID();
       zk.create(
           path,
@@ -173,14 +178,17 @@ class DevStackTest {
 
       stack.stopZooKeeper();
       try {
-        await()
+        await("the client to see ZooKeeper stop")
             .atMost(Duration.ofSeconds(10))
-            .until(() -> states.contains(KeeperState.Disconnected));
+            .untilAsserted(() -> assertThat(states).contains(KeeperState.Disconnected));
       } finally {
         stack.restartZooKeeper();
       }
 
-      await().atMost(Duration.ofSeconds(15)).until(() -> zk.getState().isConnected());
+      await("the same session to reconnect")
+          .atMost(Duration.ofSeconds(15))
+          .untilAsserted(
+              () -> assertThat(zk.getState().isConnected()).as("state %s", zk.getState()).isTrue());
       assertThat(new String(zk.getData(path, false, null), StandardCharsets.UTF_8)).isEqualTo("v");
       // The session survived: no Expired event, just a disconnect and a reconnect.
       assertThat(states).doesNotContain(KeeperState.Expired).endsWith(KeeperState.SyncConnected);
@@ -252,12 +260,12 @@ class DevStackTest {
       KafkaConsumer<String, String> consumer, List<String> seen, String value) {
     await("record '" + value + "' polled from the topic")
         .atMost(Duration.ofSeconds(30))
-        .until(
+        .untilAsserted(
             () -> {
               for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
                 seen.add(r.value());
               }
-              return seen.contains(value);
+              assertThat(seen).contains(value);
             });
   }
 

@@ -303,7 +303,10 @@ final class BadInputs {
 
   private boolean waitFor(java.util.concurrent.Callable<Boolean> condition) {
     try {
-      await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(condition);
+      await("a bad-input check's condition")
+          .atMost(WAIT)
+          .pollInterval(Duration.ofMillis(500))
+          .until(condition);
       return true;
     } catch (ConditionTimeoutException e) {
       return false;

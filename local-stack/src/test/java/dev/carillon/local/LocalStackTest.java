@@ -64,7 +64,7 @@ class LocalStackTest {
               });
       before = stack.database().dsl().fetchCount(TASK_INSTANCE);
       // The feed shows each kind of line with its reason.
-      await()
+      await("the feed to show each kind of line")
           .atMost(Duration.ofSeconds(10))
           .untilAsserted(
               () ->

@@ -73,7 +73,9 @@ class ConfigTopicTest {
     long v1 =
         h.publishConfig(
             "retry/" + task, "{\"policy\":\"EXPONENTIAL\",\"initial\":\"7m\",\"maxRetries\":3}");
-    await().atMost(WAIT).until(() -> service.tuning().lastOffset() >= v1);
+    await("the service to read the first override")
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(service.tuning().lastOffset()).isGreaterThanOrEqualTo(v1));
     Instance overridden = failAndDecide(task);
     assertThat(h.find(overridden.id()).policyVersion()).isEqualTo(v1);
     assertThat(h.transitionsTo(overridden.id(), RETRY_WAIT).get(0).reason())
@@ -82,7 +84,9 @@ class ConfigTopicTest {
     long rejectedBefore = service.metrics().totals().configRejected();
     long bad =
         h.publishConfig("retry/" + task, "{\"policy\":\"EXPONENTIAL\",\"initial\":\"banana\"}");
-    await().atMost(WAIT).until(() -> service.tuning().lastOffset() >= bad);
+    await("the service to read the invalid record")
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(service.tuning().lastOffset()).isGreaterThanOrEqualTo(bad));
     assertThat(service.metrics().totals().configRejected()).isEqualTo(rejectedBefore + 1);
     assertThat(service.tuning().taskOverride(task).orElseThrow().version()).isEqualTo(v1);
     Instance stillOverridden = failAndDecide(task);
@@ -90,7 +94,10 @@ class ConfigTopicTest {
     assertThat(stillOverridden.policyVersion()).isEqualTo(v1);
 
     long gone = h.publishConfig("retry/" + task, null);
-    await().atMost(WAIT).until(() -> service.tuning().lastOffset() >= gone);
+    await("the service to read the tombstone")
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> assertThat(service.tuning().lastOffset()).isGreaterThanOrEqualTo(gone));
     assertThat(service.tuning().taskOverride(task)).isEmpty();
     Instance reverted = failAndDecide(task);
     assertThat(backoff(reverted)).isEqualTo(Duration.ofMinutes(1));
@@ -112,7 +119,9 @@ class ConfigTopicTest {
     long v =
         h.publishConfig(
             "retry/default", "{\"policy\":\"DELAYED\",\"delays\":[\"3m\"],\"maxRetries\":1}");
-    await().atMost(WAIT).until(() -> service.tuning().defaultOverride().isPresent());
+    await("the default override to apply")
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(service.tuning().defaultOverride()).isPresent());
 
     Instance a = failAndDecide(plain);
     Instance b = failAndDecide(own);
@@ -122,7 +131,10 @@ class ConfigTopicTest {
     assertThat(backoff(b)).isEqualTo(Duration.ofMinutes(2));
 
     long gone = h.publishConfig("retry/default", null);
-    await().atMost(WAIT).until(() -> service.tuning().lastOffset() >= gone);
+    await("the service to read the tombstone")
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> assertThat(service.tuning().lastOffset()).isGreaterThanOrEqualTo(gone));
     assertThat(failAndDecide(plain).status())
         .isEqualTo(dev.carillon.model.instance.InstanceStatus.DEAD);
   }
@@ -133,7 +145,9 @@ class ConfigTopicTest {
         h.publishConfig(
             "ratelimit/global",
             "{\"perSecond\": 5, \"burst\": 7, \"perTaskPerSecond\": 2, \"maxPerScan\": 9}");
-    await().atMost(WAIT).until(() -> service.tuning().lastOffset() >= v);
+    await("the service to read the override")
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(service.tuning().lastOffset()).isGreaterThanOrEqualTo(v));
     assertThat(service.tuning().rateLimits()).isEqualTo(new RateLimitSettings(5, 7, 2, 9));
 
     long rejectedBefore = service.metrics().totals().configRejected();
@@ -142,12 +156,20 @@ class ConfigTopicTest {
             "ratelimit/global",
             "{\"perSecond\": -1, \"burst\": 7, \"perTaskPerSecond\": 2, \"maxPerScan\": 9}");
     long unknown = h.publishConfig("retry/Not A Task", "{\"policy\":\"NONE\"}");
-    await().atMost(WAIT).until(() -> service.tuning().lastOffset() >= Math.max(bad, unknown));
+    await("the service to read the invalid and the unknown record")
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(service.tuning().lastOffset())
+                    .isGreaterThanOrEqualTo(Math.max(bad, unknown)));
     assertThat(service.metrics().totals().configRejected()).isEqualTo(rejectedBefore + 2);
     assertThat(service.tuning().rateLimits()).isEqualTo(new RateLimitSettings(5, 7, 2, 9));
 
     long gone = h.publishConfig("ratelimit/global", null);
-    await().atMost(WAIT).until(() -> service.tuning().lastOffset() >= gone);
+    await("the service to read the tombstone")
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> assertThat(service.tuning().lastOffset()).isGreaterThanOrEqualTo(gone));
     assertThat(service.tuning().rateLimits()).isEqualTo(service.settings().rate());
   }
 }

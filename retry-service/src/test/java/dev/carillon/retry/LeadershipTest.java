@@ -25,14 +25,16 @@ class LeadershipTest {
     try (Harness h = new Harness("leadership")) {
       Map<String, String> fast = Map.of("retry.scan-interval", "100ms");
       RetryService first = h.start(fast, Clock.systemUTC());
-      await().atMost(WAIT).until(first::isLeader);
+      await("the first service to lead").atMost(WAIT).until(first::isLeader);
       RetryService second = h.start(fast, Clock.systemUTC());
       String task = h.define(Tasks.daily("led").retry(new ImmediateRetry(2))).id();
 
       // The leader's own loop decides and republishes a failure without any scanOnce().
       long id = h.newInstance(task, "2026-03-01", Duration.ofMinutes(5)).id();
       h.fail(h.claim(id, "w"), "boom", false);
-      await().atMost(WAIT).until(() -> h.find(id).dispatchedAt() != null);
+      await("the leader to republish the stranded instance")
+          .atMost(WAIT)
+          .untilAsserted(() -> assertThat(h.find(id).dispatchedAt()).isNotNull());
       assertThat(first.metrics().totals().lastScanEpochMillis()).isPositive();
       assertThat(second.isLeader()).isFalse();
       assertThat(second.metrics().totals().lastScanEpochMillis()).isZero();
@@ -59,10 +61,12 @@ class LeadershipTest {
           .contains("carillon_retry_last_scan_seconds");
 
       first.close();
-      await().atMost(WAIT).until(second::isLeader);
+      await("the second service to take over").atMost(WAIT).until(second::isLeader);
       long id2 = h.newInstance(task, "2026-03-02", Duration.ofMinutes(5)).id();
       h.fail(h.claim(id2, "w"), "boom", false);
-      await().atMost(WAIT).until(() -> h.find(id2).dispatchedAt() != null);
+      await("the new leader to republish the second instance")
+          .atMost(WAIT)
+          .untilAsserted(() -> assertThat(h.find(id2).dispatchedAt()).isNotNull());
       assertThat(second.metrics().totals().retried()).isEqualTo(1);
     }
   }

@@ -84,13 +84,11 @@ class RateLimitedRecoveryTest {
       assertThat(first.heldBack()).isEqualTo(TOTAL - RATE);
       assertThat(service.metrics().totals().heldBack()).isGreaterThanOrEqualTo(TOTAL - RATE);
       Set<Long> ids = created.stream().map(Instance::id).collect(Collectors.toSet());
-      await()
+      await("every stranded instance to be republished")
           .atMost(Duration.ofSeconds(30))
-          .until(
+          .untilAsserted(
               () ->
-                  topic.messages.stream()
-                      .map(m -> m.instanceId())
-                      .collect(Collectors.toSet())
+                  assertThat(topic.messages.stream().map(m -> m.instanceId()).toList())
                       .containsAll(ids));
       assertThat(topic.messages).hasSize(TOTAL);
       assertThat(h.operator.countByStatus(task)).containsEntry(InstanceStatus.PENDING, TOTAL);

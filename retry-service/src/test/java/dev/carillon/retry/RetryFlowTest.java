@@ -77,13 +77,13 @@ class RetryFlowTest {
 
   /** Runs passes until the instance reaches {@code status} (real time must pass for due-ness). */
   private static void scanUntil(long id, InstanceStatus status) {
-    await()
+    await("instance " + id + " to reach " + status)
         .atMost(WAIT)
         .pollInterval(Duration.ofMillis(100))
-        .until(
+        .untilAsserted(
             () -> {
               service.scanOnce();
-              return h.status(id) == status;
+              assertThat(h.status(id)).isEqualTo(status);
             });
   }
 
@@ -142,7 +142,9 @@ class RetryFlowTest {
     assertThat(claims.get(2).at()).isAfterOrEqualTo(failures.get(1).at().plusSeconds(2));
     assertThat(waits.get(0).reason()).contains("retry 1 of 3").contains("task definition v1");
     // Each retry was republished for the workers.
-    await().atMost(WAIT).until(() -> topic.count(id) == 2);
+    await("the second publication of the instance")
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(topic.count(id)).isEqualTo(2));
     assertThat(h.find(id).dispatchedAt()).isNotNull();
   }
 
@@ -190,13 +192,14 @@ class RetryFlowTest {
 
     assertThat(h.status(id)).isEqualTo(DEAD);
     assertThat(h.find(id).failReason()).contains("retries used up (1 of 1)");
-    await()
+    await("the dead-letter alert for the instance")
         .atMost(WAIT)
-        .until(
-            () ->
-                alerts.stream().filter(a -> a.contains("\"instanceId\":" + id + ",")).count() >= 1);
+        .untilAsserted(
+            () -> assertThat(alerts).anyMatch(a -> a.contains("\"instanceId\":" + id + ",")));
     service.scanOnce();
-    await().atMost(WAIT).until(() -> service.pendingAlerts() == 0);
+    await("the alert queue to drain")
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(service.pendingAlerts()).isZero());
     List<String> mine =
         alerts.stream().filter(a -> a.contains("\"instanceId\":" + id + ",")).toList();
     assertThat(mine).hasSize(1);
@@ -234,17 +237,19 @@ class RetryFlowTest {
 
     // No heartbeat, no result: after the 1 s lease (database time) the scan times it out,
     // decides a retry and republishes it, all in one pass.
-    await()
+    await("the expired lease to end PENDING again")
         .atMost(WAIT)
         .pollInterval(Duration.ofMillis(200))
-        .until(
+        .untilAsserted(
             () -> {
               service.scanOnce();
-              return h.status(id) == PENDING;
+              assertThat(h.status(id)).isEqualTo(PENDING);
             });
     assertThat(h.transitionsTo(id, TIMEOUT)).hasSize(1);
     assertThat(h.transitionsTo(id, RETRY_WAIT)).hasSize(1);
-    await().atMost(WAIT).until(() -> topic.count(id) == 1);
+    await("the instance to be republished once")
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(topic.count(id)).isEqualTo(1));
 
     Instance rescued = h.claim(id, "worker-b");
     assertThat(h.succeed(rescued)).isTrue();
@@ -274,7 +279,9 @@ class RetryFlowTest {
     service.scanOnce();
     service.scanOnce();
 
-    await().atMost(WAIT).until(() -> topic.count(old) == 1);
+    await("the stranded instance to be republished once")
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(topic.count(old)).isEqualTo(1));
     assertThat(h.find(old).dispatchedAt()).isNotNull();
     // The trigger's own fresh row is left to the trigger.
     assertThat(h.find(fresh).dispatchedAt()).isNull();

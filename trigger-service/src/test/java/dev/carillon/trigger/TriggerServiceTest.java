@@ -72,8 +72,10 @@ class TriggerServiceTest {
   void health_reports_leadership_and_the_last_tick(DevStack stack) throws Exception {
     SettableClock clock = new SettableClock(Instant.parse("2026-11-28T08:00:00Z"));
     TriggerService leader = start(stack, "a", clock);
-    await().atMost(DEADLINE).until(leader::isLeader);
-    await().atMost(DEADLINE).until(() -> leader.loop().lastTick().isPresent());
+    await("the trigger to lead").atMost(DEADLINE).until(leader::isLeader);
+    await("a first tick")
+        .atMost(DEADLINE)
+        .untilAsserted(() -> assertThat(leader.loop().lastTick()).isPresent());
     TriggerService standby = start(stack, "b", clock);
 
     HttpResponse<String> ready = get(leader.adminPort(), "/health/ready");
@@ -98,17 +100,30 @@ class TriggerServiceTest {
         .applyAll(List.of(Tasks.everySeconds("beat", 1).overlap(OverlapPolicy.ALLOW).build()));
     TriggerService a = start(stack, "a", Clock.systemUTC());
     TriggerService b = start(stack, "b", Clock.systemUTC());
-    await().atMost(DEADLINE).until(() -> a.isLeader() || b.isLeader());
+    await("a or b to lead")
+        .atMost(DEADLINE)
+        .untilAsserted(
+            () ->
+                assertThat(List.of(a.isLeader(), b.isLeader()))
+                    .as("a and b leading")
+                    .contains(true));
     TriggerService oldLeader = a.isLeader() ? a : b;
     TriggerService standby = oldLeader == a ? b : a;
-    await().atMost(DEADLINE).until(() -> windows("beat").size() >= 3);
+    await("three windows of beat")
+        .atMost(DEADLINE)
+        .untilAsserted(() -> assertThat(windows("beat")).hasSizeGreaterThanOrEqualTo(3));
 
     expireSession(stack, oldLeader);
 
-    await().atMost(DEADLINE).until(standby::isLeader);
-    await().atMost(DEADLINE).until(() -> !oldLeader.loop().isTicking());
+    await("the standby to take over").atMost(DEADLINE).until(standby::isLeader);
+    await("the old leader to stop ticking")
+        .atMost(DEADLINE)
+        .untilAsserted(() -> assertThat(oldLeader.loop().isTicking()).isFalse());
     int atTakeover = windows("beat").size();
-    await().atMost(DEADLINE).until(() -> windows("beat").size() >= atTakeover + 3);
+    await("three more windows after the takeover")
+        .atMost(DEADLINE)
+        .untilAsserted(
+            () -> assertThat(windows("beat")).hasSizeGreaterThanOrEqualTo(atTakeover + 3));
     oldLeader.close();
     standby.close();
 
@@ -127,47 +142,47 @@ class TriggerServiceTest {
     new TaskStore(db.dsl())
         .applyAll(List.of(Tasks.everySeconds("beat", 1).overlap(OverlapPolicy.ALLOW).build()));
     TriggerService trigger = start(stack, "a", Clock.systemUTC());
-    await().atMost(DEADLINE).until(trigger::isLeader);
-    await()
+    await("the trigger to lead").atMost(DEADLINE).until(trigger::isLeader);
+    await("a first window to be dispatched")
         .atMost(DEADLINE)
-        .until(() -> windows("beat").stream().anyMatch(i -> i.dispatchedAt() != null));
+        .untilAsserted(() -> assertThat(windows("beat")).anyMatch(i -> i.dispatchedAt() != null));
 
     Set<Long> createdWhileDown = new HashSet<>();
     stack.stopKafka();
     try {
       Instant stopped = Instant.now();
-      await()
+      await("three windows created while Kafka is down")
           .atMost(DEADLINE)
-          .until(
+          .untilAsserted(
               () -> {
                 windows("beat").stream()
                     .filter(i -> i.createdAt().isAfter(stopped) && i.dispatchedAt() == null)
                     .forEach(i -> createdWhileDown.add(i.id()));
-                return createdWhileDown.size() >= 3;
+                assertThat(createdWhileDown).hasSizeGreaterThanOrEqualTo(3);
               });
     } finally {
       stack.startKafka();
     }
 
-    await()
+    await("the windows created while Kafka was down to be dispatched")
         .atMost(DEADLINE)
-        .until(
+        .untilAsserted(
             () ->
-                createdWhileDown.stream()
+                assertThat(createdWhileDown)
                     .allMatch(id -> instances.find(id).orElseThrow().dispatchedAt() != null));
     Set<Long> consumed = new HashSet<>();
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
             KafkaSettings.of(stack.kafkaBootstrap()).consumerProps("g-" + UUID.randomUUID()))) {
       consumer.subscribe(List.of(topic));
-      await()
+      await("their ids on the topic")
           .atMost(DEADLINE)
-          .until(
+          .untilAsserted(
               () -> {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                   consumed.add(InstanceMessageCodec.decode(r.value()).instanceId());
                 }
-                return consumed.containsAll(createdWhileDown);
+                assertThat(consumed).containsAll(createdWhileDown);
               });
     }
     assertThat(consumed).containsAll(createdWhileDown);
@@ -220,7 +235,13 @@ class TriggerServiceTest {
             zk.getSessionId(),
             zk.getSessionPasswd());
     try {
-      await().atMost(DEADLINE).until(() -> twin.getState().isConnected());
+      await("the twin session to connect")
+          .atMost(DEADLINE)
+          .untilAsserted(
+              () ->
+                  assertThat(twin.getState().isConnected())
+                      .as("state %s", twin.getState())
+                      .isTrue());
     } finally {
       twin.close();
     }

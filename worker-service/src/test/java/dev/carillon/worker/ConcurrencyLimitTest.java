@@ -39,14 +39,14 @@ class ConcurrencyLimitTest {
     WorkerService worker = kit.worker("conc-1", Map.of("worker.concurrency", "2"));
 
     AtomicInteger sampledMax = new AtomicInteger();
-    await()
+    await("all 20 runs to succeed")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(25))
-        .until(
+        .untilAsserted(
             () -> {
               sampledMax.accumulateAndGet(kit.runningOn("conc-1"), Math::max);
-              return kit.instances.countByStatus("conc").getOrDefault(InstanceStatus.SUCCESS, 0)
-                  == 20;
+              assertThat(kit.instances.countByStatus("conc"))
+                  .containsEntry(InstanceStatus.SUCCESS, 20);
             });
 
     CountingAgent.Probe probe = CountingAgent.probe("conc");
@@ -54,7 +54,7 @@ class ConcurrencyLimitTest {
     assertThat(sampledMax.get()).as("most RUNNING rows of this worker seen").isBetween(1, 2);
     assertThat(probe.executions).hasValue(20);
     assertThat(worker.metrics().lostClaims.count()).isZero();
-    await()
+    await("the offsets of all 20 records to be committed")
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> assertThat(kit.committed()).containsEntry(0, 20L));
   }

@@ -44,7 +44,7 @@ class ExactlyOnceClaimTest {
       // Five copies over all three partitions, so that every worker may receive one.
       kit.sendRaw(List.of(0, 1, 2, 0, 1), Collections.nCopies(5, value));
 
-      await()
+      await("one run to succeed and the duplicates to lose their claims")
           .atMost(Duration.ofSeconds(60))
           .untilAsserted(
               () -> {
@@ -76,15 +76,19 @@ class ExactlyOnceClaimTest {
     try (WorkerService w1 = kit.worker("many-1", ahead);
         WorkerService w2 = kit.worker("many-2", ahead)) {
       List<WorkerService> workers = List.of(w1, w2);
-      await()
+      await("every message to be claimed or lost")
           .atMost(Duration.ofSeconds(60))
           .untilAsserted(
               () ->
                   assertThat(sum(workers, m -> m.claimed.count() + m.lostClaims.count()))
                       .isEqualTo(2 * n));
-      await()
+      await("every instance to run and the last to finish")
           .atMost(Duration.ofSeconds(60))
-          .until(() -> executions(tasks) >= n && kit.find(all[n - 1].id()).status().isFinished());
+          .untilAsserted(
+              () -> {
+                assertThat(executions(tasks)).isGreaterThanOrEqualTo(n);
+                assertThat(kit.find(all[n - 1].id()).status().isFinished()).isTrue();
+              });
       for (Instance i : all) {
         assertThat(kit.find(i.id()).status()).isEqualTo(InstanceStatus.SUCCESS);
         assertThat(kit.find(i.id()).attempt()).isEqualTo(1);

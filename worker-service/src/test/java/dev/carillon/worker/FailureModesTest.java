@@ -42,13 +42,12 @@ class FailureModesTest {
     }
     Instance i = kit.instance(taskId, "w1", timeout);
     kit.publish(i);
-    await()
+    await(taskId + " to end")
         .atMost(Duration.ofSeconds(30))
-        .until(
-            () -> {
-              InstanceStatus s = kit.find(i.id()).status();
-              return s != InstanceStatus.PENDING && s != InstanceStatus.RUNNING;
-            });
+        .untilAsserted(
+            () ->
+                assertThat(kit.find(i.id()).status())
+                    .isNotIn(InstanceStatus.PENDING, InstanceStatus.RUNNING));
     return kit.find(i.id());
   }
 
@@ -176,9 +175,10 @@ class FailureModesTest {
         .contains(created.id());
 
     kit.publish(kit.find(created.id()));
-    await()
+    await("the retried attempt to succeed")
         .atMost(Duration.ofSeconds(30))
-        .until(() -> kit.find(created.id()).status() == InstanceStatus.SUCCESS);
+        .untilAsserted(
+            () -> assertThat(kit.find(created.id()).status()).isEqualTo(InstanceStatus.SUCCESS));
 
     AgentContext seen = CountingAgent.probe("second-try").lastContext.get();
     assertThat(seen.windowKey()).isEqualTo("w1");

@@ -48,13 +48,14 @@ class PoisonRecordTest {
                 InstanceMessage.of(valid.id(), "after-poison", "w1", Instant.now()))));
     WorkerService worker = kit.worker("poison-1", Map.of());
 
-    await()
+    await("the valid instance behind the poison records to succeed")
         .atMost(Duration.ofSeconds(30))
-        .until(() -> kit.find(valid.id()).status() == InstanceStatus.SUCCESS);
+        .untilAsserted(
+            () -> assertThat(kit.find(valid.id()).status()).isEqualTo(InstanceStatus.SUCCESS));
     assertThat(worker.metrics().malformed.count()).isEqualTo(3);
     assertThat(worker.metrics().lostClaims.count()).as("the unknown id").isEqualTo(1);
     assertThat(worker.metrics().succeeded.count()).isEqualTo(1);
-    await()
+    await("the offsets past the poison records to be committed")
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> assertThat(kit.committed()).containsEntry(0, 5L));
   }

@@ -43,14 +43,14 @@ class PrefetchTest {
     try (WorkerService worker =
         kit.worker("ahead-1", Map.of("worker.concurrency", "2", "worker.prefetch", "6"))) {
       AtomicInteger sampledMax = new AtomicInteger();
-      await()
+      await("every prefetched run to succeed")
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(20))
-          .until(
+          .untilAsserted(
               () -> {
                 sampledMax.accumulateAndGet(kit.runningOn("ahead-1"), Math::max);
-                return kit.instances.countByStatus("ahead").getOrDefault(InstanceStatus.SUCCESS, 0)
-                    == all.length;
+                assertThat(kit.instances.countByStatus("ahead"))
+                    .containsEntry(InstanceStatus.SUCCESS, all.length);
               });
 
       CountingAgent.Probe probe = CountingAgent.probe("ahead");
@@ -80,7 +80,9 @@ class PrefetchTest {
                 "worker.concurrency", "1",
                 "worker.prefetch", "3",
                 "worker.drain-timeout", "200ms"));
-    await().atMost(Duration.ofSeconds(20)).until(() -> kit.runningOn("waiting-1") == 4);
+    await("four claimed instances on waiting-1")
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(() -> assertThat(kit.runningOn("waiting-1")).isEqualTo(4));
 
     worker.close();
 
@@ -116,12 +118,12 @@ class PrefetchTest {
     kit.publish(after);
     try (WorkerService worker =
         kit.worker("reuse-1", Map.of("worker.concurrency", "1", "worker.prefetch", "4"))) {
-      await()
+      await("the runs after the deaf one to succeed")
           .atMost(Duration.ofSeconds(30))
-          .until(
+          .untilAsserted(
               () ->
-                  kit.instances.countByStatus("after-deaf").getOrDefault(InstanceStatus.SUCCESS, 0)
-                      == after.length);
+                  assertThat(kit.instances.countByStatus("after-deaf"))
+                      .containsEntry(InstanceStatus.SUCCESS, after.length));
       assertThat(kit.find(deaf.id()).status()).isEqualTo(InstanceStatus.TIMEOUT);
       assertThat(CountingAgent.probe("after-deaf").sawCancellation).hasValue(0);
       assertThat(worker.metrics().failed.count()).isZero();

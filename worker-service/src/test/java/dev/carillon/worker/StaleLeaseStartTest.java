@@ -48,10 +48,13 @@ class StaleLeaseStartTest {
                 "worker.prefetch", "1",
                 "worker.heartbeat-interval", "10s"))) {
       // Both claimed at once (one slot, one waiting); the holder's 1.5 s outlasts the 400 ms lease.
-      await()
+      await("the holder run to succeed")
           .atMost(Duration.ofSeconds(30))
-          .until(() -> kit.find(holder.id()).status() == InstanceStatus.SUCCESS);
-      await().atMost(Duration.ofSeconds(10)).until(() -> worker.metrics().leasesLost.count() == 1);
+          .untilAsserted(
+              () -> assertThat(kit.find(holder.id()).status()).isEqualTo(InstanceStatus.SUCCESS));
+      await("the stale instance to count as a lost lease")
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertThat(worker.metrics().leasesLost.count()).isEqualTo(1.0));
 
       assertThat(CountingAgent.probe("holder").executions).hasValue(1);
       assertThat(CountingAgent.probe("stale").executions).as("never started").hasValue(0);

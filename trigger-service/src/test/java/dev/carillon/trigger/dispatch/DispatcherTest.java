@@ -78,9 +78,12 @@ class DispatcherTest {
       // A worker claims one of them as soon as it is published (here: at once).
       assertThat(new LeaseStore(db.dsl()).claim(List.of(claimedSoon.id()), "worker-1")).hasSize(1);
 
-      await()
+      await("the waiting instance to be dispatched once Kafka is back")
           .atMost(Duration.ofSeconds(30))
-          .until(() -> instances.find(waiting.id()).orElseThrow().dispatchedAt() != null);
+          .untilAsserted(
+              () ->
+                  assertThat(instances.find(waiting.id()).orElseThrow().dispatchedAt())
+                      .isNotNull());
       assertThat(Duration.ofNanos(System.nanoTime() - submitted))
           .as("stamped no earlier than the delay after the acknowledgement")
           .isGreaterThanOrEqualTo(dispatcher.stampDelay());

@@ -102,10 +102,9 @@ class EventConsumerTest {
     AtomicInteger created = new AtomicInteger();
     AtomicInteger coalesced = new AtomicInteger();
     AtomicInteger malformed = new AtomicInteger();
-    await()
+    await("the consumer to see " + expected + " records")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(10))
-        .alias("the consumer saw " + expected + " records")
         .until(
             () -> {
               EventConsumer.Poll p = consumer.pollOnce(Duration.ofMillis(200));
