@@ -18,8 +18,9 @@ import dev.carillon.model.schedule.Window;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
-import dev.carillon.store.InstanceStore;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
+import dev.carillon.store.WindowStore;
 import dev.carillon.worker.WorkerService;
 import dev.carillon.worker.WorkerSettings;
 import dev.carillon.worker.plugin.PluginRegistry;
@@ -83,7 +84,8 @@ public final class AgentHarness implements AutoCloseable {
   private static final AtomicInteger HARNESSES = new AtomicInteger();
 
   private final Database db;
-  private final InstanceStore instances;
+  private final WindowStore windows;
+  private final OperatorStore instances;
   private final TaskStore tasks;
   private final KafkaSettings kafka;
   private final String topic;
@@ -100,7 +102,8 @@ public final class AgentHarness implements AutoCloseable {
             new DbSettings(dbUrl, stack.dbUser(), stack.dbPassword(), 2),
             DevStack.SESSION_TIME_ZONE_SQL);
     try {
-      this.instances = new InstanceStore(db.dsl());
+      this.windows = new WindowStore(db.dsl());
+      this.instances = new OperatorStore(db.dsl());
       this.tasks = new TaskStore(db.dsl());
       this.kafka = KafkaSettings.of(stack.kafkaBootstrap());
       this.topic = "testkit." + unique;
@@ -203,7 +206,7 @@ public final class AgentHarness implements AutoCloseable {
             .map(w -> new Window(w.key(), w.start(), w.end()))
             .orElse(new Window(day.toString().substring(0, 10), day, day.plus(Duration.ofDays(1))));
     List<Instance> created =
-        instances.insertAll(
+        windows.create(
             List.of(NewInstance.pending(taskId, window, now, Origin.MANUAL, run.timeout(), 0)),
             "testkit");
     if (created.isEmpty()) {
