@@ -15,6 +15,7 @@ import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.Window;
+import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
@@ -193,9 +194,8 @@ public final class AgentHarness implements AutoCloseable {
         List.of(
             TaskDefinition.builder(taskId)
                 .handler(run.handler())
-                .cron("0 0 0 * * ?")
-                .zone("UTC")
-                .window("DAILY")
+                // The trigger does not run here; a valid schedule is all a definition needs.
+                .cron("0 0 0 * * ?", ZoneOffset.UTC, WindowKind.DAILY)
                 .timeout(run.timeout())
                 .paramsJson(run.paramsJson())
                 .build()));
