@@ -41,6 +41,12 @@ import java.util.Optional;
  *       fires at 03:00 EDT (07:00Z) on 2026-03-08. All nominal times in one gap map to that one
  *       instant, and it is emitted once (an every-30-minutes schedule has 46 fires that day, not
  *       48). The nominal time at the end of the gap (03:00) maps to the same instant.
+ *   <li><b>Gap that ends the day.</b> Where the clocks jump to midnight (America/Nuuk goes from
+ *       23:00 to 00:00 on the last Saturday of March), the transition instant is already the next
+ *       local date, so a nominal time in the gap fires at the last second before the gap instead,
+ *       22:59:59, and its own date keeps its fire (and its {@link WindowKind#DAILY} window). Only
+ *       if that second is not on its date either (a date skipped whole, as Pacific/Apia's
+ *       2011-12-30) does it fire at the transition.
  *   <li><b>Overlap (fall back).</b> A repeated nominal time fires at its first occurrence (the
  *       earlier offset). If the hour field matches all 24 hours (such as {@code *} or {@code 0-23})
  *       it also fires at the second occurrence: an every-30-minutes schedule in New_York has 50
@@ -224,11 +230,14 @@ public final class CronSchedule {
     ZoneOffset before = rules.getOffset(start.minusSeconds(1));
     ZoneOffset after = rules.getOffset(start);
     if (after.getTotalSeconds() > before.getTotalSeconds()) {
-      LocalDateTime gapStart = LocalDateTime.ofInstant(start, before);
-      Optional<LocalDateTime> inGap =
-          nominalAtOrAfter(gapStart)
-              .filter(wall -> wall.isBefore(LocalDateTime.ofInstant(start, after)));
-      if (inGap.isPresent()) {
+      ZoneOffsetTransition gap =
+          ZoneOffsetTransition.of(start.atOffset(before).toLocalDateTime(), before, after);
+      Optional<LocalDateTime> inGap = nominalAtOrAfter(gap.getDateTimeBefore());
+      if (inGap.isPresent() && !outOfGap(gap, inGap.get()).equals(start)) {
+        // That date's nominal times fired a second before the gap; the next date's fire here.
+        inGap = nominalAtOrAfter(inGap.get().toLocalDate().plusDays(1).atStartOfDay());
+      }
+      if (inGap.isPresent() && inGap.get().isBefore(gap.getDateTimeAfter())) {
         return Optional.of(new FireTime(start, inGap.get(), DstAdjustment.SHIFTED_OUT_OF_GAP));
       }
     }
@@ -260,12 +269,27 @@ public final class CronSchedule {
       }
       // The candidate lies beyond this stretch; wall >= the local time where the stretch ends.
       if (stretchEnd.isGap() && wall.isBefore(stretchEnd.getDateTimeAfter())) {
+        // `cursor` lies before the gap, so even the second before it is not in the past.
         return Optional.of(
-            new FireTime(stretchEnd.getInstant(), wall, DstAdjustment.SHIFTED_OUT_OF_GAP));
+            new FireTime(outOfGap(stretchEnd, wall), wall, DstAdjustment.SHIFTED_OUT_OF_GAP));
       }
       cursor = stretchEnd.getInstant();
     }
     return Optional.empty();
+  }
+
+  /**
+   * Where a nominal time inside {@code gap} fires: at the transition, unless the transition is
+   * already a later local date and the second before it is still the nominal time's date (the gap
+   * ends the day); then at that second.
+   */
+  private static Instant outOfGap(ZoneOffsetTransition gap, LocalDateTime nominal) {
+    LocalDate date = nominal.toLocalDate();
+    if (!gap.getDateTimeAfter().toLocalDate().equals(date)
+        && gap.getDateTimeBefore().minusSeconds(1).toLocalDate().equals(date)) {
+      return gap.getInstant().minusSeconds(1);
+    }
+    return gap.getInstant();
   }
 
   private Optional<LocalDateTime> nominalAtOrAfter(LocalDateTime wholeSecond) {

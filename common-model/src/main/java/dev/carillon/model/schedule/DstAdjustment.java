@@ -10,7 +10,9 @@ public enum DstAdjustment {
   /**
    * The nominal local time falls into a spring-forward gap and does not exist; the fire moved to
    * the first instant after the gap (the transition instant). Every nominal time in one gap maps to
-   * that same instant, which is emitted once, reported with the earliest of them.
+   * that same instant, which is emitted once, reported with the earliest of them. Where the gap
+   * ends the local day (the clocks jump to midnight), the fire moved instead to the last second
+   * before the gap, so that it stays on its own date.
    */
   SHIFTED_OUT_OF_GAP,
   /**

@@ -61,6 +61,12 @@ class CronScheduleDstTest {
     "Asia/Shanghai,       2026-11-01, 08:00, 2026-11-01T00:00:00Z, NONE",
     // Santiago's clocks jump from 00:00 to 01:00, so midnight does not exist that day.
     "America/Santiago,    2026-09-06, 00:00, 2026-09-06T04:00:00Z, SHIFTED_OUT_OF_GAP",
+    // Nuuk's jump from 23:00 -02:00 to 00:00 -01:00 ends the day: 23:30 fires at 22:59:59.
+    "America/Nuuk,        2026-03-28, 23:30, 2026-03-29T00:59:59Z, SHIFTED_OUT_OF_GAP",
+    "America/Nuuk,        2026-03-28, 23:00, 2026-03-29T00:59:59Z, SHIFTED_OUT_OF_GAP",
+    "America/Nuuk,        2026-03-28, 22:30, 2026-03-29T00:30:00Z, NONE",
+    "America/Nuuk,        2026-03-29, 00:00, 2026-03-29T01:00:00Z, NONE",
+    "America/Nuuk,        2026-03-29, 23:30, 2026-03-30T00:30:00Z, NONE",
   })
   void a_daily_schedule_fires_exactly_once_on_each_dst_day_at_the_documented_instant(
       String zone, LocalDate day, String time, Instant expected, DstAdjustment adjustment) {
@@ -98,6 +104,27 @@ class CronScheduleDstTest {
             Instant.parse("2026-11-02T06:30:00Z")); // 01:30 EST
   }
 
+  @Test
+  void a_gap_that_ends_the_day_keeps_each_daily_window_exactly_once_in_nuuk() {
+    // Regression: 23:30 on 2026-03-28 used to fire at the transition, 00:00 on 03-29, so that
+    // 03-28 had no window and 03-29 two fires for one window (the second one lost).
+    ZoneId nuuk = ZoneId.of("America/Nuuk");
+    CronSchedule daily = CronSchedule.parse("0 30 23 * * ?", nuuk);
+
+    List<FireTime> fires =
+        daily.fireTimesDetailed(
+            Instant.parse("2026-03-27T12:00:00Z"), Instant.parse("2026-03-30T12:00:00Z"), 10);
+
+    assertThat(fires)
+        .containsExactly(
+            fire("2026-03-28T01:30:00Z", "2026-03-27T23:30", DstAdjustment.NONE),
+            fire("2026-03-29T00:59:59Z", "2026-03-28T23:30", DstAdjustment.SHIFTED_OUT_OF_GAP),
+            fire("2026-03-30T00:30:00Z", "2026-03-29T23:30", DstAdjustment.NONE));
+    assertThat(fires)
+        .extracting(f -> WindowKind.DAILY.windowOf(f.instant(), nuuk).key())
+        .containsExactly("2026-03-27", "2026-03-28", "2026-03-29");
+  }
+
   @ParameterizedTest(name = "{0} ''{2}'' on {1}: {3} fires in a {4} day")
   @CsvSource({
     // zone,              local day,  cron,             fires, day length
@@ -129,6 +156,9 @@ class CronScheduleDstTest {
     "America/New_York,    2026-11-01, 0 0 0-22 * * ?,   23,    PT25H",
     "America/New_York,    2026-11-01, 0 0/10 1 * * ?,   6,     PT25H",
     "America/New_York,    2026-03-08, 0 0/10 2 * * ?,   1,     PT23H",
+    // Nuuk's gap ends the day: 23:00 and 23:30 are one fire at 22:59:59, still on 03-28.
+    "America/Nuuk,        2026-03-28, 0 */30 * * * ?,   47,    PT23H",
+    "America/Nuuk,        2026-03-29, 0 */30 * * * ?,   48,    PT24H",
   })
   void sub_daily_schedules_have_the_documented_number_of_fires_on_dst_days(
       String zone, LocalDate day, String cron, int fires, Duration dayLength) {
@@ -197,6 +227,8 @@ class CronScheduleDstTest {
     "Australia/Lord_Howe, 0 15 2 * * ?,   2026-10-04",
     "Australia/Lord_Howe, 0 */10 * * * ?, 2026-04-05",
     "America/Santiago,    0 0 0 * * ?,    2026-09-06",
+    "America/Nuuk,        0 30 23 * * ?,  2026-03-28",
+    "America/Nuuk,        0 */30 * * * ?, 2026-03-28",
   })
   void consecutive_one_minute_ticks_give_the_same_fires_as_one_call_over_the_dst_day(
       String zone, String cron, LocalDate day) {
