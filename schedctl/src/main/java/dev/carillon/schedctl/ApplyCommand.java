@@ -1,5 +1,6 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.model.schedule.ZoneWarnings;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TaskGraph;
 import dev.carillon.spec.InvalidSpecException;
@@ -52,6 +53,11 @@ final class ApplyCommand implements Callable<Integer> {
               + " in "
               + file);
       throw CliException.badInput(lines);
+    }
+    // Accepted, but worth a second look: a fixed offset never follows a place's DST changes.
+    for (TaskDefinition d : defs) {
+      ZoneWarnings.of("schedule.zone", d.zone())
+          .ifPresent(w -> session.err.println("warning: task '" + d.id() + "': " + w));
     }
     Output out = session.output();
     if (dryRun) {

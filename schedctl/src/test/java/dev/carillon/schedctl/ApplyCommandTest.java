@@ -52,6 +52,37 @@ class ApplyCommandTest {
   }
 
   @Test
+  void a_zone_written_as_an_offset_is_applied_with_a_warning_that_it_never_observes_dst()
+      throws Exception {
+    Path f =
+        write(
+            "offset.yaml",
+            "tasks:\n"
+                + "  - id: apply-offset\n    handler: noop\n"
+                + "    schedule: { cron: \"0 0 8 * * ?\", zone: \"+08:00\" }\n"
+                + task("apply-utc", ""));
+
+    Cli.Result r = Cli.run(env.vars(), "apply", "-f", f.toString());
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out()).containsPattern("apply-offset\\s+created");
+    assertThat(r.errLines())
+        .containsExactly(
+            "warning: task 'apply-offset': schedule.zone '+08:00' is a fixed UTC offset, not a"
+                + " region: it never observes daylight saving time; name a region (e.g."
+                + " America/New_York) if the task should follow a place's clocks");
+    assertThat(
+            env.db()
+                .dsl()
+                .select(TASK_DEFINITION.ZONE)
+                .from(TASK_DEFINITION)
+                .where(TASK_DEFINITION.TASK_ID.eq("apply-offset"))
+                .fetchSingle()
+                .value1())
+        .isEqualTo("+08:00");
+  }
+
+  @Test
   void a_valid_file_creates_then_reports_unchanged_then_updated() throws Exception {
     Path f = write("ok.yaml", "tasks:\n" + task("apply-a", "") + task("apply-b", ""));
     Cli.Result first = Cli.run(env.vars(), "apply", "-f", f.toString());
