@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -112,7 +113,7 @@ final class BackfillCommand implements Callable<Integer> {
       }
       BackfillPlan plan = BackfillPlan.of(def, from, to);
       if (dryRun) {
-        return report(plan, List.of(), 0, true);
+        return report(plan, zone, List.of(), 0, true);
       }
       List<Instance> created = new ArrayList<>();
       int published = 0;
@@ -137,7 +138,7 @@ final class BackfillCommand implements Callable<Integer> {
           kafkaFailed = acked < inserted.size();
         }
       }
-      int code = report(plan, created, published, false);
+      int code = report(plan, zone, created, published, false);
       if (published < created.size()) {
         throw CliException.unreachable(
             "cannot reach Kafka at "
@@ -156,7 +157,8 @@ final class BackfillCommand implements Callable<Integer> {
     }
   }
 
-  private int report(BackfillPlan plan, List<Instance> created, int published, boolean dry) {
+  private int report(
+      BackfillPlan plan, ZoneId zone, List<Instance> created, int published, boolean dry) {
     Output out = session.output();
     List<String> keys =
         dry
@@ -184,9 +186,19 @@ final class BackfillCommand implements Callable<Integer> {
               + plan.from()
               + ", "
               + plan.to()
-              + "); dry run, nothing written:");
+              + ") (local ["
+              + Times.local(plan.from(), zone)
+              + ", "
+              + Times.local(plan.to(), zone)
+              + ")); dry run, nothing written:");
       plan.rows()
-          .forEach(r -> out.line("  " + r.window().key() + "  scheduled " + r.scheduledAt()));
+          .forEach(
+              r ->
+                  out.line(
+                      "  "
+                          + r.window().key()
+                          + "  scheduled "
+                          + Times.both(r.scheduledAt(), Optional.of(zone))));
       return Schedctl.OK;
     }
     out.line(

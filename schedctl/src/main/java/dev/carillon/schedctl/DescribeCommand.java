@@ -4,8 +4,10 @@ import dev.carillon.model.Durations;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -81,18 +83,30 @@ final class DescribeCommand implements Callable<Integer> {
         out.printJson(new Described(i, events));
         return Schedctl.OK;
       }
+      // Instants are shown in UTC and in the task's zone, if the task is still there to say it.
+      Optional<ZoneId> zone = session.taskZone(i.taskId());
       List<List<String>> f = new ArrayList<>();
       f.add(List.of("id", Long.toString(i.id())));
-      f.add(List.of("task", i.taskId()));
+      f.add(List.of("task", i.taskId() + zone.map(z -> "  (zone " + z + ")").orElse("")));
       f.add(
           List.of("window", i.windowKey() + "  [" + i.windowStart() + ", " + i.windowEnd() + ")"));
+      zone.ifPresent(
+          z ->
+              f.add(
+                  List.of(
+                      "window local",
+                      "["
+                          + Times.local(i.windowStart(), z)
+                          + ", "
+                          + Times.local(i.windowEnd(), z)
+                          + ")")));
       f.add(List.of("status", i.status().name()));
       f.add(List.of("origin", i.origin().name()));
-      f.add(List.of("scheduled", i.scheduledAt().toString()));
+      f.add(List.of("scheduled", Times.both(i.scheduledAt(), zone)));
       f.add(List.of("attempt", Integer.toString(i.attempt())));
       f.add(List.of("retries", i.retryCount() + " of " + i.maxRetry()));
-      f.add(List.of("next attempt", str(i.nextAttemptAt())));
-      f.add(List.of("lease until", str(i.leaseUntil())));
+      f.add(List.of("next attempt", Times.both(i.nextAttemptAt(), zone)));
+      f.add(List.of("lease until", Times.both(i.leaseUntil(), zone)));
       f.add(List.of("timeout", Durations.format(i.timeout())));
       f.add(List.of("worker", str(i.workerId())));
       f.add(List.of("non-retryable", Boolean.toString(i.nonRetryable())));
@@ -100,17 +114,23 @@ final class DescribeCommand implements Callable<Integer> {
           List.of("result", str(i.resultSummary()) + (i.resultTruncated() ? " (truncated)" : "")));
       f.add(List.of("result uri", str(i.resultUri())));
       f.add(List.of("fail reason", str(i.failReason())));
-      f.add(List.of("started", str(i.startedAt())));
-      f.add(List.of("finished", str(i.finishedAt())));
-      f.add(List.of("dispatched", str(i.dispatchedAt())));
-      f.add(List.of("created", str(i.createdAt())));
-      f.add(List.of("updated", str(i.updatedAt())));
+      f.add(List.of("started", Times.both(i.startedAt(), zone)));
+      f.add(List.of("finished", Times.both(i.finishedAt(), zone)));
+      f.add(List.of("dispatched", Times.both(i.dispatchedAt(), zone)));
+      f.add(List.of("created", Times.both(i.createdAt(), zone)));
+      f.add(List.of("updated", Times.both(i.updatedAt(), zone)));
       out.fields(f);
       out.line("");
       out.line("Events:");
       out.table(
-          List.of("AT", "EVENT"),
-          events.stream().map(e -> List.of(e.at().toString(), e.text())).toList());
+          zone.isPresent() ? List.of("AT", "LOCAL", "EVENT") : List.of("AT", "EVENT"),
+          events.stream()
+              .map(
+                  e ->
+                      zone.isPresent()
+                          ? List.of(e.at().toString(), Times.local(e.at(), zone.get()), e.text())
+                          : List.of(e.at().toString(), e.text()))
+              .toList());
       return Schedctl.OK;
     }
 

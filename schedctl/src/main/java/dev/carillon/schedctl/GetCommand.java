@@ -8,8 +8,10 @@ import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.spec.RetryPolicyJson;
 import dev.carillon.store.LoadedTask;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -193,6 +195,7 @@ final class GetCommand implements Callable<Integer> {
         out.printJson(list);
         return Schedctl.OK;
       }
+      Map<String, ZoneId> zones = zonesOf(list);
       out.table(
           List.of(
               "ID",
@@ -203,6 +206,7 @@ final class GetCommand implements Callable<Integer> {
               "ATTEMPT",
               "RETRIES",
               "SCHEDULED",
+              "LOCAL",
               "WORKER",
               "REASON"),
           list.stream()
@@ -217,10 +221,23 @@ final class GetCommand implements Callable<Integer> {
                           Integer.toString(i.attempt()),
                           i.retryCount() + "/" + i.maxRetry(),
                           i.scheduledAt().toString(),
+                          zones.containsKey(i.taskId())
+                              ? Times.local(i.scheduledAt(), zones.get(i.taskId()))
+                              : "",
                           i.workerId() == null ? "" : i.workerId(),
                           i.failReason() == null ? "" : Output.abbreviate(i.failReason(), 60)))
               .toList());
       return Schedctl.OK;
+    }
+
+    /** The zones of the listed instances' tasks: scheduled times are shown on their clocks too. */
+    private Map<String, ZoneId> zonesOf(List<Instance> list) {
+      Map<String, ZoneId> zones = new HashMap<>();
+      list.stream()
+          .map(Instance::taskId)
+          .distinct()
+          .forEach(id -> session.taskZone(id).ifPresent(z -> zones.put(id, z)));
+      return zones;
     }
   }
 }

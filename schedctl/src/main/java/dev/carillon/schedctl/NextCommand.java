@@ -1,36 +1,68 @@
 package dev.carillon.schedctl;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.carillon.model.schedule.DstAdjustment;
 import dev.carillon.model.schedule.FireTime;
+import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.schedule.ZoneWarnings;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.spec.Format;
+import dev.carillon.spec.InvalidSpecException;
+import dev.carillon.spec.SpecReader;
 import dev.carillon.store.LoadedTask;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code schedctl next TASK}: the coming fire times, and which ones a DST change moves. */
+/**
+ * {@code schedctl next TASK}: the coming fire times, and which ones a DST change moves; {@code
+ * schedctl next --cron EXPR --zone ZONE} previews an expression that is not a task yet.
+ */
 @Command(
     mixinStandardHelpOptions = true,
     name = "next",
     description =
-        "Show a task's next fire times in its zone and in UTC, with their windows, flagging every fire time a daylight-saving change shifts or doubles.")
+        "Show a task's next fire times in its zone and in UTC, with their windows, flagging every fire time a daylight-saving change shifts or doubles. With --cron and --zone instead of TASK, preview an expression before it is a task (no database needed).")
 final class NextCommand implements Callable<Integer> {
   static final int MAX_COUNT = 1000;
-  private static final DateTimeFormatter LOCAL =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssxxx");
+  private static final Map<String, String> PREVIEW_OPTIONS =
+      Map.of("schedule.cron", "--cron", "schedule.zone", "--zone", "schedule.window", "--window");
 
   private final Session session;
 
-  @Parameters(paramLabel = "TASK")
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "TASK",
+      description = "a stored task (or none, to preview --cron in --zone)")
   String task;
+
+  @Option(
+      names = "--cron",
+      paramLabel = "EXPR",
+      description = "preview this Quartz expression with seconds, e.g. '0 30 2 * * ?'")
+  String cronText;
+
+  @Option(
+      names = "--zone",
+      paramLabel = "ZONE",
+      description = "the IANA zone of --cron, e.g. America/New_York")
+  String zoneText;
+
+  @Option(
+      names = "--window",
+      paramLabel = "KIND",
+      description =
+          "the window kind of --cron: DAILY (default), HOURLY, WEEKLY, MONTHLY, EVERY_FIRE")
+  String windowText;
 
   @Option(
       names = "--count",
@@ -52,13 +84,70 @@ final class NextCommand implements Callable<Integer> {
       DstAdjustment adjustment,
       String note) {}
 
-  /** The answer, for {@code -o json}. */
+  /**
+   * The answer, for {@code -o json}.
+   *
+   * @param task the task id, or null for a preview
+   */
   record Next(String task, String zone, String cron, boolean paused, List<Fire> fires) {}
 
   @Override
   public Integer call() {
     if (count < 1 || count > MAX_COUNT) {
       throw CliException.badInput("--count " + count + " must be between 1 and " + MAX_COUNT);
+    }
+    TaskDefinition d = task != null ? stored() : preview();
+    CronTrigger trigger = (CronTrigger) d.trigger(); // stored() and preview() made sure
+    ZoneId zone = trigger.zone();
+    ZoneWarnings.of(task != null ? "schedule.zone" : "--zone", zone)
+        .ifPresent(w -> session.err.println("warning: " + w));
+    Instant now = session.clock.instant();
+    List<FireTime> fires = trigger.schedule().fireTimesDetailed(now, Instant.MAX, count);
+    List<Fire> out = new ArrayList<>();
+    for (FireTime f : fires) {
+      ZonedDateTime local = f.instant().atZone(zone);
+      out.add(
+          new Fire(
+              f.instant(),
+              Times.local(f.instant(), zone),
+              f.nominal().toString(),
+              trigger.window().windowOf(f.instant(), zone).key(),
+              f.adjustment(),
+              note(f, local)));
+    }
+    Output o = session.output();
+    if (o.json()) {
+      o.printJson(new Next(task, zone.getId(), trigger.cron(), d.paused(), out));
+      return Schedctl.OK;
+    }
+    if (task == null) {
+      o.line(
+          "Preview: "
+              + trigger.cron()
+              + " in "
+              + zone
+              + ", "
+              + trigger.window()
+              + " windows (not a task):");
+    } else {
+      o.line("Task '" + d.id() + "': " + trigger.cron() + " in " + zone + ":");
+    }
+    if (d.paused()) {
+      o.line("(paused: these times create no windows until 'schedctl resume " + d.id() + "')");
+    }
+    o.table(List.of("#", "LOCAL (" + zone + ")", "UTC", "WINDOW", "DST"), numbered(out));
+    if (out.isEmpty()) {
+      o.line("The expression never fires again (cron years end in 2099).");
+    }
+    return Schedctl.OK;
+  }
+
+  private TaskDefinition stored() {
+    if (cronText != null || zoneText != null || windowText != null) {
+      throw CliException.badInput(
+          "--cron, --zone and --window preview an expression; task '"
+              + task
+              + "' has its own (give either TASK or --cron with --zone)");
     }
     LoadedTask loaded =
         session
@@ -76,39 +165,51 @@ final class NextCommand implements Callable<Integer> {
                             + task
                             + "' is stored but no longer valid: "
                             + loaded.error().map(Throwable::getMessage).orElse("?")));
-    if (!(d.trigger() instanceof CronTrigger cron)) {
+    if (!(d.trigger() instanceof CronTrigger)) {
       throw CliException.badInput(
           "task '" + task + "' has a " + d.triggerKind() + " trigger: it has no fire times");
     }
-    ZoneId zone = cron.zone();
-    Instant now = session.clock.instant();
-    List<FireTime> fires = cron.schedule().fireTimesDetailed(now, Instant.MAX, count);
-    List<Fire> out = new ArrayList<>();
-    for (FireTime f : fires) {
-      ZonedDateTime local = f.instant().atZone(zone);
-      out.add(
-          new Fire(
-              f.instant(),
-              local.format(LOCAL),
-              f.nominal().toString(),
-              cron.window().windowOf(f.instant(), zone).key(),
-              f.adjustment(),
-              note(f, local)));
+    return d;
+  }
+
+  /**
+   * The expression as a task would have it, read by the same spec reader as {@code apply}, so its
+   * rules and messages are the same; the problems name the options instead of the spec's fields.
+   */
+  private TaskDefinition preview() {
+    if (cronText == null) {
+      throw CliException.badInput(
+          "give a TASK, or --cron with --zone to preview an expression (e.g. next --cron '0 30 2 *"
+              + " * ?' --zone America/New_York)");
     }
-    Output o = session.output();
-    if (o.json()) {
-      o.printJson(new Next(d.id(), zone.getId(), cron.cron(), d.paused(), out));
-      return Schedctl.OK;
+    Map<String, String> schedule = new LinkedHashMap<>();
+    schedule.put("cron", cronText);
+    if (zoneText != null) {
+      schedule.put("zone", zoneText);
     }
-    o.line("Task '" + d.id() + "': " + cron.cron() + " in " + zone + ":");
-    if (d.paused()) {
-      o.line("(paused: these times create no windows until 'schedctl resume " + d.id() + "')");
+    schedule.put("window", windowText == null ? WindowKind.DAILY.name() : windowText);
+    String spec;
+    try {
+      spec =
+          Output.JSON.writeValueAsString(
+              Map.of("id", "preview", "handler", "preview", "schedule", schedule));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the preview's spec", e);
     }
-    o.table(List.of("#", "LOCAL (" + zone + ")", "UTC", "WINDOW", "DST"), numbered(out));
-    if (out.isEmpty()) {
-      o.line("The expression never fires again (cron years end in 2099).");
+    try {
+      return SpecReader.readOne(spec, Format.JSON, "<preview>");
+    } catch (InvalidSpecException e) {
+      throw CliException.badInput(
+          e.problems().stream()
+              .map(
+                  p ->
+                      PREVIEW_OPTIONS.getOrDefault(p.field(), String.valueOf(p.field()))
+                          + " "
+                          + (p.value() == null ? "<missing>" : "'" + p.value() + "'")
+                          + ": "
+                          + p.message())
+              .toList());
     }
-    return Schedctl.OK;
   }
 
   private static List<List<String>> numbered(List<Fire> fires) {

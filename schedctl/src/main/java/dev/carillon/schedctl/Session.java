@@ -4,10 +4,13 @@ import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.model.Durations;
+import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.DbSettings;
+import dev.carillon.store.LoadedTask;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Map;
 import java.util.Optional;
 
@@ -90,6 +93,14 @@ final class Session implements AutoCloseable {
       db = Db.open(settings, timeout());
     }
     return db;
+  }
+
+  /**
+   * The zone of a stored, valid task, to show instants on its wall clock; empty for a task that is
+   * gone or no longer valid.
+   */
+  Optional<ZoneId> taskZone(String taskId) {
+    return db().tasks().load(taskId).flatMap(LoadedTask::definition).map(TaskDefinition::zone);
   }
 
   /** How to reach Kafka; nothing is connected yet. */

@@ -9,11 +9,34 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 
-/** Reads the times operators type: instants, local dates and times in a zone, or "24h ago". */
+/**
+ * Reads the times operators type (instants, local dates and times in a zone, or "24h ago") and
+ * writes instants in a task's zone beside UTC.
+ */
 final class Times {
+  private static final DateTimeFormatter LOCAL =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssxxx");
+
   private Times() {}
+
+  /** {@code instant} on {@code zone}'s wall clock, with its offset: 2026-03-08T03:00:00-04:00. */
+  static String local(Instant instant, ZoneId zone) {
+    return instant.atZone(zone).format(LOCAL);
+  }
+
+  /**
+   * {@code instant} in UTC and, when the zone is known, on its wall clock: {@code
+   * 2026-03-08T07:00:00Z (2026-03-08T03:00:00-04:00)}; empty for no instant.
+   */
+  static String both(Instant instant, Optional<ZoneId> zone) {
+    if (instant == null) {
+      return "";
+    }
+    return instant + zone.map(z -> " (" + local(instant, z) + ")").orElse("");
+  }
 
   /**
    * Reads {@code text} as {@code 2026-03-29T08:00:00Z} (or with an offset), {@code

@@ -3,6 +3,7 @@ package dev.carillon.schedctl;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.LoadedTask;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -51,11 +52,19 @@ final class WhyCommand implements Callable<Integer> {
       loaded.flatMap(LoadedTask::definition).ifPresent(d -> out.line("Hint: " + keyHint(d)));
       return Schedctl.OK;
     }
-    out.line("Window '" + window + "' of task '" + task + "':");
+    Optional<ZoneId> zone = loaded.flatMap(LoadedTask::definition).map(TaskDefinition::zone);
+    out.line(
+        "Window '"
+            + window
+            + "' of task '"
+            + task
+            + "'"
+            + zone.map(z -> " (times in UTC and " + z + ")").orElse("")
+            + ":");
     for (DescribeCommand.EventView e : views) {
       out.line(
           "  "
-              + e.at()
+              + Times.both(e.at(), zone)
               + "  "
               + (e.instanceId() == null ? "" : "#" + e.instanceId() + " ")
               + e.text());

@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
@@ -17,6 +20,8 @@ import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -117,6 +122,42 @@ class InstanceCommandsTest {
     assertThat(since.err()).contains("--since 'last tuesday' is not a time");
     assertThat(Cli.run(env.vars(), "get", "instances", "--limit", "0").code())
         .isEqualTo(Schedctl.BAD_INPUT);
+  }
+
+  @Test
+  void instants_are_shown_on_the_task_s_wall_clock_beside_utc() {
+    ZoneId newYork = ZoneId.of("America/New_York");
+    tasks.applyAll(
+        List.of(
+            TaskDefinition.builder("ops-ny")
+                .handler("noop")
+                .cron("0 0 8 * * ?", newYork, WindowKind.DAILY)
+                .build()));
+    Instant fire = Instant.parse("2026-03-08T07:00:00Z"); // 02:30 EST moved to 03:00 EDT
+    Instance i =
+        windows
+            .create(
+                List.of(
+                    NewInstance.pending(
+                        "ops-ny",
+                        WindowKind.DAILY.windowOf(fire, newYork),
+                        fire,
+                        Origin.SCHEDULE,
+                        Duration.ofMinutes(5),
+                        0)),
+                "trigger")
+            .get(0);
+
+    assertThat(Cli.run(env.vars(), "get", "instances", "--task", "ops-ny").out())
+        .containsPattern("2026-03-08T07:00:00Z\\s+2026-03-08T03:00:00-04:00");
+    assertThat(Cli.run(env.vars(), "describe", "instance", Long.toString(i.id())).out())
+        .contains("ops-ny  (zone America/New_York)")
+        .contains("[2026-03-08T00:00:00-05:00, 2026-03-09T00:00:00-04:00)")
+        .contains("2026-03-08T07:00:00Z (2026-03-08T03:00:00-04:00)")
+        .containsPattern("LOCAL\\s+EVENT");
+    assertThat(Cli.run(env.vars(), "why", "ops-ny", "2026-03-08").out())
+        .contains("Window '2026-03-08' of task 'ops-ny' (times in UTC and America/New_York):")
+        .containsPattern("Z \\(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d-0[45]:00\\)  #" + i.id());
   }
 
   @Test

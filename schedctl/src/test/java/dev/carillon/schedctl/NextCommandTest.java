@@ -9,6 +9,7 @@ import dev.carillon.testing.SettableClock;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -119,6 +120,109 @@ class NextCommandTest {
         .isEqualTo(Schedctl.BAD_INPUT);
     assertThat(Cli.run(env.vars(), "next", "ny-0230", "--count", "lots").code())
         .isEqualTo(Schedctl.BAD_INPUT);
+  }
+
+  @Test
+  void an_expression_and_zone_are_previewed_without_a_task_or_a_database() {
+    // No database settings at all: a preview must not try to connect.
+    Cli.Result r =
+        Cli.run(
+            at("2026-03-07T12:00:00Z"),
+            Map.of(),
+            "next",
+            "--cron",
+            "0 30 2 * * ?",
+            "--zone",
+            "America/New_York",
+            "--count",
+            "2");
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("Preview: 0 30 2 * * ? in America/New_York, DAILY windows (not a task):")
+        .containsPattern(
+            "1\\s+2026-03-08T03:00:00-04:00\\s+2026-03-08T07:00:00Z\\s+2026-03-08\\s+SHIFTED")
+        .containsPattern("2\\s+2026-03-09T02:30:00-04:00\\s+2026-03-09T06:30:00Z\\s+2026-03-09");
+    assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void a_preview_shows_the_nuuk_gap_that_ends_the_day_and_the_hourly_windows_asked_for() {
+    JsonNode json =
+        Cli.run(
+                at("2026-03-28T12:00:00Z"),
+                Map.of(),
+                "-o",
+                "json",
+                "next",
+                "--cron",
+                "0 30 23 * * ?",
+                "--zone",
+                "America/Nuuk",
+                "--window",
+                "hourly",
+                "--count",
+                "2")
+            .json();
+
+    assertThat(json.get("task").isNull()).isTrue();
+    assertThat(json.get("fires").findValuesAsText("local"))
+        .containsExactly("2026-03-28T22:59:59-02:00", "2026-03-29T23:30:00-01:00");
+    assertThat(json.get("fires").findValuesAsText("window"))
+        .containsExactly("2026-03-28T22-02:00", "2026-03-29T23-01:00");
+    assertThat(json.get("fires").get(0).get("note").asText())
+        .isEqualTo(
+            "SHIFTED: 23:30 does not exist on 2026-03-28 (clocks spring forward); fires at 22:59:59"
+                + " instead");
+  }
+
+  @Test
+  void a_fixed_offset_zone_is_previewed_with_a_warning_that_it_never_observes_dst() {
+    Cli.Result r =
+        Cli.run(
+            at("2026-07-01T00:00:00Z"),
+            Map.of(),
+            "next",
+            "--cron",
+            "0 0 8 * * ?",
+            "--zone",
+            "-05:00");
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("2026-07-01T08:00:00-05:00  2026-07-01T13:00:00Z");
+    assertThat(r.err())
+        .startsWith(
+            "warning: --zone '-05:00' is a fixed UTC offset, not a region: it never observes"
+                + " daylight saving time");
+  }
+
+  @Test
+  void a_bad_preview_names_the_option_and_the_value_and_exits_2() {
+    Cli.Result cron =
+        Cli.run(Map.of(), "next", "--cron", "0 61 * * * ?", "--zone", "America/New_York");
+    assertThat(cron.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(cron.err()).startsWith("--cron '0 61 * * * ?': is not a valid Quartz cron");
+
+    Cli.Result zone = Cli.run(Map.of(), "next", "--cron", "0 0 8 * * ?", "--zone", "Mars/Olympus");
+    assertThat(zone.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(zone.err()).startsWith("--zone 'Mars/Olympus': is not an IANA time zone");
+
+    Cli.Result noZone = Cli.run(Map.of(), "next", "--cron", "0 0 8 * * ?");
+    assertThat(noZone.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(noZone.err()).startsWith("--zone <missing>: is required");
+
+    Cli.Result window =
+        Cli.run(Map.of(), "next", "--cron", "0 0 8 * * ?", "--zone", "UTC", "--window", "YEARLY");
+    assertThat(window.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(window.err()).startsWith("--window 'YEARLY': must be DAILY, HOURLY");
+
+    Cli.Result neither = Cli.run(Map.of(), "next");
+    assertThat(neither.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(neither.err()).startsWith("give a TASK, or --cron with --zone");
+
+    Cli.Result both = Cli.run(env.vars(), "next", "ny-0230", "--zone", "UTC");
+    assertThat(both.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(both.err()).startsWith("--cron, --zone and --window preview an expression");
   }
 
   @Test
