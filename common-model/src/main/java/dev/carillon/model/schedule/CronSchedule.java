@@ -72,7 +72,6 @@ public final class CronSchedule {
 
   private final String expression;
   private final ZoneId zone;
-  private final ZoneRules rules;
   // Evaluated in UTC, which has no transitions, so it matches nominal wall-clock times one to one.
   private final ExecutionTime wallClock;
   private final boolean firesEveryHour;
@@ -81,7 +80,6 @@ public final class CronSchedule {
       String expression, ZoneId zone, ExecutionTime wallClock, boolean firesEveryHour) {
     this.expression = expression;
     this.zone = zone;
-    this.rules = zone.getRules();
     this.wallClock = wallClock;
     this.firesEveryHour = firesEveryHour;
   }
@@ -227,6 +225,9 @@ public final class CronSchedule {
     // If `start` is exactly the end of a gap, the gap's nominal times fire at `start`, but the
     // walk below would begin at the local time after the gap and miss them. Transitions fall on
     // whole seconds, so an offset change within the last second means a transition at `start`.
+    // Read on every search, not kept: a zone whose rules provider updates them (a test's, or one
+    // that reloads tzdata) is followed at once. For the JDK's own zones this is a field read.
+    ZoneRules rules = zone.getRules();
     ZoneOffset before = rules.getOffset(start.minusSeconds(1));
     ZoneOffset after = rules.getOffset(start);
     if (after.getTotalSeconds() > before.getTotalSeconds()) {
