@@ -3,11 +3,12 @@ package dev.carillon.store;
 import static dev.carillon.store.jooq.Tables.TASK_DEFINITION;
 import static dev.carillon.store.jooq.Tables.TRIGGER_CURSOR;
 
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.task.InvalidTaskException;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.jooq.tables.records.TaskDefinitionRecord;
-import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -191,12 +192,23 @@ public final class TaskStore {
         > 0;
   }
 
-  /** Trigger cursors: per task, the instant up to which fire times were evaluated. */
-  public Map<String, Instant> cursors() {
-    Map<String, Instant> out = new HashMap<>();
+  /**
+   * Trigger cursors: per task, the instant up to which fire times were evaluated and the offset its
+   * zone had there (null for cursors stored before offsets were recorded).
+   */
+  public Map<String, TriggerCursor> cursors() {
+    Map<String, TriggerCursor> out = new HashMap<>();
     dsl.selectFrom(TRIGGER_CURSOR)
         .fetch()
-        .forEach(r -> out.put(r.getTaskId(), r.getEvaluatedUntil()));
+        .forEach(
+            r ->
+                out.put(
+                    r.getTaskId(),
+                    new TriggerCursor(
+                        r.getEvaluatedUntil(),
+                        r.getEvaluatedOffsetSeconds() == null
+                            ? null
+                            : ZoneOffset.ofTotalSeconds(r.getEvaluatedOffsetSeconds()))));
     return out;
   }
 

@@ -7,8 +7,10 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.schedule.TriggerCursor;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -56,12 +58,13 @@ public final class WindowStore {
   /**
    * One trigger tick, atomically: inserts the new windows (the UNIQUE index decides), logs the
    * decisions that created nothing, and moves each task's cursor forward (never backwards, so two
-   * leaders in a split brain cannot rewind each other).
+   * leaders in a split brain cannot rewind each other), with the offset recorded for the instant
+   * kept.
    */
   public List<Instance> commitTick(
       List<NewInstance> rows,
       List<Decision> decisions,
-      Map<String, Instant> cursors,
+      Map<String, TriggerCursor> cursors,
       String actor) {
     return dsl.transactionResult(
         cfg -> {
@@ -71,24 +74,41 @@ public final class WindowStore {
           if (!cursors.isEmpty()) {
             String[] ids = new String[cursors.size()];
             Long[] until = new Long[cursors.size()];
+            Integer[] offsets = new Integer[cursors.size()];
             int k = 0;
             // Sorted, so that two leaders in a split brain lock cursor rows in the same order.
-            for (Map.Entry<String, Instant> c : new TreeMap<>(cursors).entrySet()) {
+            for (Map.Entry<String, TriggerCursor> c : new TreeMap<>(cursors).entrySet()) {
               ids[k] = c.getKey();
-              until[k++] = micros(c.getValue());
+              until[k] = micros(c.getValue().evaluatedUntil());
+              ZoneOffset offset = c.getValue().offset();
+              offsets[k++] = offset == null ? null : offset.getTotalSeconds();
             }
             Table<?> t =
                 DSL.table(
-                    "unnest({0}::varchar[], {1}::bigint[]) as t(task_id, evaluated_until_us)",
-                    DSL.val(ids), DSL.val(until));
-            tx.insertInto(TRIGGER_CURSOR, TRIGGER_CURSOR.TASK_ID, TRIGGER_CURSOR.EVALUATED_UNTIL)
+                    "unnest({0}::varchar[], {1}::bigint[], {2}::int[])"
+                        + " as t(task_id, evaluated_until_us, offset_seconds)",
+                    DSL.val(ids), DSL.val(until), DSL.val(offsets));
+            // The offset belongs to the instant: it changes only with an instant that moves on.
+            tx.insertInto(
+                    TRIGGER_CURSOR,
+                    TRIGGER_CURSOR.TASK_ID,
+                    TRIGGER_CURSOR.EVALUATED_UNTIL,
+                    TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS)
                 .select(
                     DSL.select(
                             DSL.field(DSL.name("t", "task_id"), String.class),
-                            fromMicros(DSL.field(DSL.name("t", "evaluated_until_us"), Long.class)))
+                            fromMicros(DSL.field(DSL.name("t", "evaluated_until_us"), Long.class)),
+                            DSL.field(DSL.name("t", "offset_seconds"), Integer.class))
                         .from(t))
                 .onConflict(TRIGGER_CURSOR.TASK_ID)
                 .doUpdate()
+                .set(
+                    TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS,
+                    DSL.when(
+                            DSL.excluded(TRIGGER_CURSOR.EVALUATED_UNTIL)
+                                .ge(TRIGGER_CURSOR.EVALUATED_UNTIL),
+                            DSL.excluded(TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS))
+                        .otherwise(TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS))
                 .set(
                     TRIGGER_CURSOR.EVALUATED_UNTIL,
                     DSL.greatest(

@@ -10,10 +10,12 @@ import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -76,10 +78,12 @@ class WindowStoreTest {
   }
 
   @Test
-  void a_tick_commit_moves_cursors_forward_only() {
+  void a_tick_commit_moves_cursors_forward_only_with_the_offset_of_the_instant_it_keeps() {
     String task = s.newTask("cursor");
-    Instant later = Instant.parse("2026-11-29T10:00:00Z");
-    Instant earlier = Instant.parse("2026-11-29T09:00:00Z");
+    TriggerCursor later =
+        new TriggerCursor(Instant.parse("2026-11-29T10:00:00Z"), ZoneOffset.ofHours(-5));
+    TriggerCursor earlier =
+        new TriggerCursor(Instant.parse("2026-11-29T09:00:00Z"), ZoneOffset.ofHoursMinutes(5, 45));
     windows.commitTick(
         List.of(Tasks.pending(task, "2026-11-29", Duration.ofMinutes(1))),
         List.of(),
@@ -94,6 +98,11 @@ class WindowStoreTest {
             "trigger");
     assertThat(again).isEmpty();
     assertThat(s.tasks.cursors()).containsEntry(task, later);
+
+    TriggerCursor next =
+        new TriggerCursor(Instant.parse("2026-11-29T11:00:00Z"), ZoneOffset.ofHoursMinutes(5, 45));
+    windows.commitTick(List.of(), List.of(), Map.of(task, next), "trigger");
+    assertThat(s.tasks.cursors()).containsEntry(task, next);
     assertThat(s.operator.windowEvents(task, "2026-11-29"))
         .extracting(InstanceEvent::kind)
         .containsExactly(InstanceEvent.Kind.CREATED, InstanceEvent.Kind.DECISION);

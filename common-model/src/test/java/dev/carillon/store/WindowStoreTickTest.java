@@ -7,11 +7,13 @@ import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,7 +65,9 @@ class WindowStoreTickTest {
         windows.commitTick(
             List.of(pending, skipped),
             List.of(),
-            Map.of("tick-equal", Instant.parse("2026-11-29T02:00:00Z")),
+            Map.of(
+                "tick-equal",
+                new TriggerCursor(Instant.parse("2026-11-29T02:00:00Z"), ZoneOffset.UTC)),
             "trigger:t");
 
     assertThat(created).hasSize(2);

@@ -32,6 +32,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.zone.ZoneRulesProvider;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -99,6 +100,11 @@ public final class TriggerService implements AutoCloseable {
     CommonSettings common = CommonSettings.from(config, DEFAULT_ADMIN_PORT);
     TriggerSettings settings = TriggerSettings.from(config);
     log.info("Trigger configuration: {} {}", common.describe(), settings);
+    // Fire times are only as right as the zone rules; operators compare this with IANA's latest.
+    log.info(
+        "Time-zone rules: tzdb {} in Java {}",
+        ZoneRulesProvider.getVersions("UTC").lastKey(),
+        System.getProperty("java.version"));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     TriggerService s = new TriggerService(clock, settings, new TriggerMetrics(registry));
     try {

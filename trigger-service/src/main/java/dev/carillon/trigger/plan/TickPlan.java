@@ -1,8 +1,8 @@
 package dev.carillon.trigger.plan;
 
 import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.store.Decision;
-import java.time.Instant;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -14,15 +14,15 @@ import java.util.TreeMap;
  *
  * @param rows new PENDING and SKIPPED instances, per task oldest first, tasks in id order
  * @param decisions decisions that create no row ("task paused", "window exists, status X")
- * @param cursors the instant up to which each task's fire times are now evaluated, sorted by task
- *     id so that concurrent commits lock cursor rows in one order
+ * @param cursors how far each task's fire times are now evaluated, with its zone's offset there,
+ *     sorted by task id so that concurrent commits lock cursor rows in one order
  * @param summaries one entry per (task, kind) for the log
  * @param counts totals for metrics
  */
 public record TickPlan(
     List<NewInstance> rows,
     List<Decision> decisions,
-    SortedMap<String, Instant> cursors,
+    SortedMap<String, TriggerCursor> cursors,
     List<TaskTickSummary> summaries,
     TickCounts counts) {
   public TickPlan {

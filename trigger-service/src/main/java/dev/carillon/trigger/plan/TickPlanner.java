@@ -5,6 +5,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.CronSchedule;
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.OverlapPolicy;
@@ -29,7 +30,10 @@ import java.util.TreeMap;
  * <p>For each task, in id order:
  *
  * <ol>
- *   <li>A task without a cursor starts it at {@code now}: history is not back-filled.
+ *   <li>A task without a cursor starts it at {@code now}: history is not back-filled. Cursors come
+ *       in as instants valid under the zone rules in force (the caller moves a cursor whose
+ *       recorded offset the rules no longer give, {@link TriggerCursor#underRulesOf}); each new
+ *       cursor goes out with its zone's offset.
  *   <li>The fire times in {@code (cursor, now]}, at most {@link
  *       PlannerSettings#maxWindowsPerTask()}, oldest first; the cursor moves to {@code now}, or to
  *       the last fire time taken when the cap was hit. A cursor at or after {@code now} (the clock
@@ -63,7 +67,8 @@ public final class TickPlanner {
    * Plans one tick.
    *
    * @param tasks the valid task definitions to evaluate (paused ones included)
-   * @param cursors each task's cursor; a missing entry means the task is new
+   * @param cursors each task's cursor, valid under the current zone rules; a missing entry means
+   *     the task is new
    * @param liveByTask each task's instances in a live status; missing means none
    * @param now the tick's instant
    * @return the plan; its cursors hold an entry for every task whose cursor moved or started
@@ -83,7 +88,7 @@ public final class TickPlanner {
     for (TaskDefinition task : ordered) {
       Instant cursor = cursors.get(task.id());
       if (cursor == null) {
-        acc.cursors.put(task.id(), now);
+        acc.cursors.put(task.id(), TriggerCursor.at(now, task.trigger().zone()));
         acc.started++;
         continue;
       }
@@ -134,7 +139,7 @@ public final class TickPlanner {
       newCursor = fires.get(cap - 1);
       acc.truncated++;
     }
-    acc.cursors.put(task.id(), newCursor);
+    acc.cursors.put(task.id(), TriggerCursor.at(newCursor, task.trigger().zone()));
     acc.fires += fires.size();
 
     Map<String, Instance> liveByWindow = new LinkedHashMap<>();
@@ -251,7 +256,7 @@ public final class TickPlanner {
   private static final class Acc {
     final List<NewInstance> rows = new ArrayList<>();
     final List<Decision> decisions = new ArrayList<>();
-    final TreeMap<String, Instant> cursors = new TreeMap<>();
+    final TreeMap<String, TriggerCursor> cursors = new TreeMap<>();
     final List<TaskTickSummary> summaries = new ArrayList<>();
     int evaluated;
     int started;

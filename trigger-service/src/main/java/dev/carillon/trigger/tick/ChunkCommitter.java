@@ -2,10 +2,10 @@ package dev.carillon.trigger.tick;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.store.Decision;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.plan.TickPlan;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -62,7 +62,7 @@ final class ChunkCommitter {
 
   /** One transaction's share of the plan. */
   record Chunk(
-      List<NewInstance> rows, List<Decision> decisions, SortedMap<String, Instant> cursors) {}
+      List<NewInstance> rows, List<Decision> decisions, SortedMap<String, TriggerCursor> cursors) {}
 
   private final WindowStore windows;
   private final String actor;
@@ -215,8 +215,8 @@ final class ChunkCommitter {
     List<Chunk> chunks = new ArrayList<>(count);
     List<NewInstance> rows = new ArrayList<>();
     List<Decision> decisions = new ArrayList<>();
-    SortedMap<String, Instant> cursors = new TreeMap<>();
-    for (Map.Entry<String, Instant> c : plan.cursors().entrySet()) {
+    SortedMap<String, TriggerCursor> cursors = new TreeMap<>();
+    for (Map.Entry<String, TriggerCursor> c : plan.cursors().entrySet()) {
       rows.addAll(rowsByTask.getOrDefault(c.getKey(), List.of()));
       decisions.addAll(decisionsByTask.getOrDefault(c.getKey(), List.of()));
       cursors.put(c.getKey(), c.getValue());

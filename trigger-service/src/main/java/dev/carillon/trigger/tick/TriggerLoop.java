@@ -6,6 +6,7 @@ import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
@@ -21,6 +22,10 @@ import dev.carillon.trigger.plan.TickPlanner;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.zone.ZoneRules;
+import java.time.zone.ZoneRulesException;
+import java.time.zone.ZoneRulesProvider;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -50,6 +55,12 @@ import org.slf4j.LoggerFactory;
  * <p>Cursors and next fire times are cached in memory and re-read from the database on the first
  * tick and after {@link #resync()} (called when leadership is granted), so a new leader continues
  * from the stored cursors.
+ *
+ * <p>A cursor records the offset its zone had there. Every tick, a cursor whose zone's rules now
+ * give another offset there (a tzdata update installed after the change it brings took effect) is
+ * moved to where its local time is under the new rules ({@link TriggerCursor#underRulesOf}), logged
+ * once with both offsets and counted, so that no local time is evaluated twice or skipped. Next
+ * fire times are cached per zone rules, so rules that change while the JVM runs are followed too.
  */
 public final class TriggerLoop {
   private static final Logger log = LoggerFactory.getLogger(TriggerLoop.class);
@@ -68,15 +79,20 @@ public final class TriggerLoop {
   private final BooleanSupplier mayCommit;
 
   private final Object tickLock = new Object();
-  private final Map<String, Instant> cursors = new HashMap<>();
+  private final Map<String, TriggerCursor> cursors = new HashMap<>();
   private final Map<String, NextFire> nextFires = new HashMap<>();
   private volatile boolean cursorsLoaded;
   private final AtomicReference<TickResult> lastTick = new AtomicReference<>();
   private final PeriodicLoop ticker;
 
-  /** The next fire time after {@code cursor} for one definition object; null means never. */
-  private record NextFire(TaskDefinition def, Instant cursor, Instant next) {}
+  /**
+   * The next fire time after {@code cursor} for one definition object under one set of zone rules;
+   * null means never.
+   */
+  private record NextFire(TaskDefinition def, Instant cursor, ZoneRules rules, Instant next) {}
 
+  // Without the zone rules: they hash slowly (ZoneRules does not cache its hash code), and the
+  // memo lives for one tick only.
   private record ScheduleAt(dev.carillon.model.schedule.CronSchedule schedule, Instant cursor) {}
 
   private final Map<ScheduleAt, java.util.Optional<Instant>> nextFireMemo = new HashMap<>();
@@ -172,12 +188,14 @@ public final class TriggerLoop {
         if (!(t.trigger() instanceof CronTrigger cron)) {
           continue; // dependency, event and condition tasks have their own loops
         }
-        Instant cursor = cursors.get(t.id());
-        if (cursor == null) {
+        TriggerCursor stored = cursors.get(t.id());
+        if (stored == null) {
           due.add(t);
           continue;
         }
-        Instant next = nextFire(t, cron, cursor);
+        ZoneRules rules = cron.zone().getRules();
+        Instant cursor = underCurrentRules(t, cron, stored).evaluatedUntil();
+        Instant next = nextFire(t, cron, cursor, rules);
         if (next != null && !next.isAfter(now)) {
           due.add(t);
           dueCursors.put(t.id(), cursor);
@@ -240,9 +258,50 @@ public final class TriggerLoop {
     return result;
   }
 
-  private Instant nextFire(TaskDefinition t, CronTrigger cron, Instant cursor) {
+  /**
+   * The task's cursor under its zone's current rules. A cursor they moved replaces the cached one
+   * (the plan's commit stores it with its new offset), after one log line and a count.
+   */
+  private TriggerCursor underCurrentRules(
+      TaskDefinition t, CronTrigger cron, TriggerCursor stored) {
+    ZoneId zone = cron.zone();
+    TriggerCursor current = stored.underRulesOf(zone);
+    if (current.equals(stored)) {
+      return stored;
+    }
+    if (!current.evaluatedUntil().equals(stored.evaluatedUntil())) {
+      log.warn(
+          "Task {}: the rules of zone {} ({}) changed under its cursor: {} was {} there and is {}"
+              + " now; cursor moved from {} to {} so that no local time fires twice or not at all",
+          t.id(),
+          zone,
+          rulesVersion(zone),
+          stored.evaluatedUntil(),
+          stored.offset(),
+          zone.getRules().getOffset(stored.evaluatedUntil()),
+          stored.evaluatedUntil(),
+          current.evaluatedUntil());
+      metrics.cursorMoved();
+    }
+    cursors.put(t.id(), current);
+    return current;
+  }
+
+  /** The zone rules' version as the provider names it (tzdb's "2025b"), for the log. */
+  private static String rulesVersion(ZoneId zone) {
+    try {
+      return "rules version " + ZoneRulesProvider.getVersions(zone.getId()).lastKey();
+    } catch (ZoneRulesException | java.util.NoSuchElementException e) {
+      return "fixed offset";
+    }
+  }
+
+  private Instant nextFire(TaskDefinition t, CronTrigger cron, Instant cursor, ZoneRules rules) {
     NextFire cached = nextFires.get(t.id());
-    if (cached != null && cached.def() == t && cached.cursor().equals(cursor)) {
+    if (cached != null
+        && cached.def() == t
+        && cached.cursor().equals(cursor)
+        && cached.rules().equals(rules)) {
       return cached.next();
     }
     // Tasks that share a schedule and a cursor (all on-time tasks with a common cron) share the
@@ -252,7 +311,7 @@ public final class TriggerLoop {
             .computeIfAbsent(
                 new ScheduleAt(cron.schedule(), cursor), k -> k.schedule().nextAfter(k.cursor()))
             .orElse(null);
-    nextFires.put(t.id(), new NextFire(t, cursor, next));
+    nextFires.put(t.id(), new NextFire(t, cursor, rules, next));
     return next;
   }
 
@@ -391,7 +450,7 @@ public final class TriggerLoop {
     return Duration.ofNanos(System.nanoTime() - t0);
   }
 
-  private static Instant later(Instant a, Instant b) {
-    return a.isAfter(b) ? a : b;
+  private static TriggerCursor later(TriggerCursor a, TriggerCursor b) {
+    return a.evaluatedUntil().isAfter(b.evaluatedUntil()) ? a : b;
   }
 }

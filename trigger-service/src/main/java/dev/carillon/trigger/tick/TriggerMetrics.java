@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       failed})
  *   <li>{@code leader}: 1 while this instance leads
  *   <li>{@code tasks.invalid}: task rows that fail validation
+ *   <li>{@code cursor.moved}: cursors moved because their zone's rules changed under them
  * </ul>
  */
 public final class TriggerMetrics {
@@ -63,6 +64,10 @@ public final class TriggerMetrics {
 
   void fireLag(Duration lag) {
     fireLag.record(lag.isNegative() ? Duration.ZERO : lag);
+  }
+
+  void cursorMoved() {
+    registry.counter("carillon.trigger.cursor.moved").increment();
   }
 
   void invalidTasks(int n) {

@@ -6,6 +6,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
@@ -14,6 +15,7 @@ import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,37 @@ class TickPlannerTest {
   private static final String ACTOR = "trigger:test";
   private final TickPlanner planner = new TickPlanner(PlannerSettings.defaults(ACTOR));
 
+  /** A cursor of a UTC task, as the planner writes it. */
+  private static TriggerCursor utc(Instant evaluatedUntil) {
+    return new TriggerCursor(evaluatedUntil, ZoneOffset.UTC);
+  }
+
+  @Test
+  void each_new_cursor_records_the_offset_its_zone_has_there() {
+    TaskDefinition newYork =
+        TaskDefinition.builder("ny")
+            .handler("noop")
+            .cron("0 0 8 * * ?", ZoneId.of("America/New_York"), WindowKind.DAILY)
+            .build();
+
+    TickPlan started = planner.plan(List.of(newYork), Map.of(), Map.of(), DAY1_0800);
+    TickPlan moved =
+        planner.plan(
+            List.of(newYork),
+            Map.of("ny", Instant.parse("2026-03-08T06:00:00Z")),
+            Map.of(),
+            Instant.parse("2026-03-08T08:00:00Z"));
+
+    assertThat(started.cursors())
+        .containsExactly(Map.entry("ny", new TriggerCursor(DAY1_0800, ZoneOffset.ofHours(-5))));
+    // The spring-forward change at 07:00Z lies between the old cursor and the new one.
+    assertThat(moved.cursors())
+        .containsExactly(
+            Map.entry(
+                "ny",
+                new TriggerCursor(Instant.parse("2026-03-08T08:00:00Z"), ZoneOffset.ofHours(-4))));
+  }
+
   @Test
   void a_task_seen_for_the_first_time_starts_its_cursor_at_now_without_back_filling() {
     TaskDefinition daily = Tasks.daily("digest").build();
@@ -31,7 +64,7 @@ class TickPlannerTest {
 
     assertThat(plan.rows()).isEmpty();
     assertThat(plan.decisions()).isEmpty();
-    assertThat(plan.cursors()).containsExactly(Map.entry("digest", DAY1_0800));
+    assertThat(plan.cursors()).containsExactly(Map.entry("digest", utc(DAY1_0800)));
     assertThat(plan.counts().tasksStarted()).isEqualTo(1);
   }
 
@@ -55,9 +88,9 @@ class TickPlannerTest {
               assertThat(r.status()).isEqualTo(InstanceStatus.PENDING);
               assertThat(r.origin()).isEqualTo(Origin.SCHEDULE);
             });
-    assertThat(atFire.cursors()).containsEntry("digest", DAY1_0800);
+    assertThat(atFire.cursors()).containsEntry("digest", utc(DAY1_0800));
     assertThat(cursorOnFire.rows()).isEmpty();
-    assertThat(cursorOnFire.cursors()).containsEntry("digest", DAY1_0800.plusSeconds(1));
+    assertThat(cursorOnFire.cursors()).containsEntry("digest", utc(DAY1_0800.plusSeconds(1)));
   }
 
   @Test
@@ -113,7 +146,7 @@ class TickPlannerTest {
     assertThat(plan.decisions())
         .containsExactly(
             new Decision("poll", "2026-11-28", 42L, ACTOR, "window exists, status RUNNING"));
-    assertThat(plan.cursors()).containsEntry("poll", DAY1_0800.plusSeconds(10));
+    assertThat(plan.cursors()).containsEntry("poll", utc(DAY1_0800.plusSeconds(10)));
   }
 
   @Test
@@ -198,7 +231,7 @@ class TickPlannerTest {
     assertThat(plan.rows()).isEmpty();
     assertThat(plan.decisions())
         .containsExactly(new Decision("digest", "2026-11-28", null, ACTOR, "task paused"));
-    assertThat(plan.cursors()).containsEntry("digest", DAY1_0800);
+    assertThat(plan.cursors()).containsEntry("digest", utc(DAY1_0800));
     assertThat(plan.counts().paused()).isEqualTo(1);
   }
 
@@ -308,7 +341,7 @@ class TickPlannerTest {
 
     assertThat(plan.rows()).hasSize(100);
     assertThat(plan.rows().get(0).scheduledAt()).isEqualTo(cursor.plusSeconds(1));
-    assertThat(plan.cursors()).containsEntry("sec", cursor.plusSeconds(100));
+    assertThat(plan.cursors()).containsEntry("sec", utc(cursor.plusSeconds(100)));
     assertThat(plan.counts().truncatedTasks()).isEqualTo(1);
   }
 

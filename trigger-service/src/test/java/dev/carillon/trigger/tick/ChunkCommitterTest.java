@@ -7,6 +7,7 @@ import dev.carillon.devstack.DevStackExtension;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.Decision;
@@ -20,6 +21,7 @@ import dev.carillon.trigger.plan.TickPlan;
 import dev.carillon.trigger.tick.ChunkCommitter.Chunk;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -39,7 +41,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(DevStackExtension.class)
 class ChunkCommitterTest {
   private static final String DAY = "2026-11-29";
-  private static final Instant CURSOR = Instant.parse("2026-11-29T08:00:00Z");
+  private static final TriggerCursor CURSOR =
+      new TriggerCursor(Instant.parse("2026-11-29T08:00:00Z"), ZoneOffset.UTC);
 
   private Database db;
   private TaskStore tasks;
@@ -161,7 +164,7 @@ class ChunkCommitterTest {
         .containsExactlyInAnyOrderElementsOf(
             ids.stream().filter(id -> instances.findByWindow(id, DAY).isPresent()).toList());
 
-    Map<String, Instant> stored = tasks.cursors();
+    Map<String, TriggerCursor> stored = tasks.cursors();
     for (String id : ids) {
       boolean hasRow = instances.findByWindow(id, DAY).isPresent();
       boolean hasEvent = !instances.windowEvents(id, DAY).isEmpty();
@@ -187,8 +190,8 @@ class ChunkCommitterTest {
     return out;
   }
 
-  private static Map<String, Instant> cursors(List<String> ids) {
-    Map<String, Instant> out = new TreeMap<>();
+  private static Map<String, TriggerCursor> cursors(List<String> ids) {
+    Map<String, TriggerCursor> out = new TreeMap<>();
     ids.forEach(id -> out.put(id, CURSOR));
     return out;
   }

@@ -12,6 +12,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
@@ -22,6 +23,7 @@ import dev.carillon.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -302,7 +304,8 @@ class TriggerLoopTest {
     assertThat(f.instances.windowEvents("digest", "2026-11-28"))
         .extracting(InstanceEvent::reason)
         .containsExactly("task paused");
-    assertThat(f.tasks.cursors()).containsEntry("digest", DAY1_0800);
+    assertThat(f.tasks.cursors())
+        .containsEntry("digest", new TriggerCursor(DAY1_0800, ZoneOffset.UTC));
 
     f.tasks.setPaused("digest", false);
     clock.set(DAY1_0800.plusSeconds(60));
