@@ -41,6 +41,8 @@ final class InstanceRows {
         t.getFinishedAt(),
         t.getDispatchedAt(),
         t.getCreatedAt(),
-        t.getUpdatedAt());
+        t.getUpdatedAt(),
+        t.getProgress(),
+        t.getProgressAt());
   }
 }

@@ -6,6 +6,7 @@ import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.Progress;
 import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +26,7 @@ import org.jooq.Result;
 import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +83,7 @@ public final class LeaseStore {
 
   /**
    * {@link #claim}, returning of each instance won only what its run needs: ten columns instead of
-   * twenty-six, three timestamps instead of eight (see {@link ClaimedInstance}).
+   * twenty-eight, three timestamps instead of nine (see {@link ClaimedInstance}).
    */
   public List<ClaimedInstance> claimForRun(Collection<Long> ids, String workerId) {
     return claim(ids, workerId, RUN_FIELDS, LeaseStore::toClaimed);
@@ -153,27 +155,58 @@ public final class LeaseStore {
    * (the attempt moved on, or the row left RUNNING) and its run must stop.
    */
   public Set<Long> heartbeat(String workerId, Collection<Lease> leases) {
+    return heartbeat(workerId, leases, Map.of());
+  }
+
+  /**
+   * {@link #heartbeat(String, Collection)}, writing in the same statement the progress reports that
+   * changed since they were last written: a lease in {@code progress} gets its report and its time
+   * (an empty report clears it), the others keep theirs. Fenced like the renewal: a report is
+   * written only with a lease that is renewed.
+   *
+   * @param progress the changed reports, by lease; leases not in {@code leases} are ignored
+   */
+  public Set<Long> heartbeat(
+      String workerId, Collection<Lease> leases, Map<Lease, Progress> progress) {
     if (leases.isEmpty()) {
       return Set.of();
     }
-    Long[] ids = new Long[leases.size()];
-    Integer[] attempts = new Integer[leases.size()];
+    int n = leases.size();
+    Long[] ids = new Long[n];
+    Integer[] attempts = new Integer[n];
+    String[] texts = new String[n];
+    Long[] reportedMicros = new Long[n];
     int k = 0;
     for (Lease l : leases) {
       ids[k] = l.instanceId();
-      attempts[k++] = l.attempt();
+      attempts[k] = l.attempt();
+      Progress p = progress.get(l);
+      texts[k] = p == null ? null : p.text();
+      reportedMicros[k++] = p == null ? null : WindowStore.micros(p.at());
     }
-    // Joined with unnest, the expected status a join column: see Sql.idTable(ids, expected).
+    // Joined with unnest, the expected status a join column: see Sql.idTable(ids, expected). The
+    // progress columns are null for every lease whose report did not change, so the statement is
+    // one fixed text whatever changed.
     Table<?> held =
         DSL.table(
-            "unnest({0}::bigint[], {1}::int[], {2}::varchar[]) as held(id, attempt, expected)",
+            "unnest({0}::bigint[], {1}::int[], {2}::varchar[], {3}::text[], {4}::bigint[])"
+                + " as held(id, attempt, expected, progress, progress_micros)",
             DSL.val(ids),
             DSL.val(attempts),
-            DSL.val(Sql.repeated(InstanceStatus.RUNNING, ids.length)));
+            DSL.val(Sql.repeated(InstanceStatus.RUNNING, n)),
+            DSL.val(texts),
+            DSL.val(reportedMicros));
     return new HashSet<>(
         dsl.update(TASK_INSTANCE)
             .set(TASK_INSTANCE.LEASE_UNTIL, Sql.nowPlus(TASK_INSTANCE.TIMEOUT_MS))
             .set(TASK_INSTANCE.UPDATED_AT, Sql.NOW)
+            .set(
+                TASK_INSTANCE.PROGRESS,
+                DSL.field(progressText("held", "{0}"), String.class, TASK_INSTANCE.PROGRESS))
+            .set(
+                TASK_INSTANCE.PROGRESS_AT,
+                DSL.field(
+                    progressTime("held", "{0}"), SQLDataType.INSTANT, TASK_INSTANCE.PROGRESS_AT))
             .from(held)
             .where(TASK_INSTANCE.ID.eq(DSL.field(DSL.name("held", "id"), Long.class)))
             .and(TASK_INSTANCE.ATTEMPT.eq(DSL.field(DSL.name("held", "attempt"), Integer.class)))
@@ -181,6 +214,39 @@ public final class LeaseStore {
             .and(TASK_INSTANCE.WORKER_ID.eq(workerId))
             .returning(TASK_INSTANCE.ID)
             .fetch(TASK_INSTANCE.ID));
+  }
+
+  /**
+   * The SQL of a row's new progress text, joined with a batch {@code alias} that has the columns
+   * {@code progress} and {@code progress_micros}: {@code current} where the batch's is null
+   * (unchanged), null where it is empty (cleared).
+   */
+  private static String progressText(String alias, String current) {
+    return "CASE WHEN "
+        + alias
+        + ".progress IS NULL THEN "
+        + current
+        + " ELSE NULLIF("
+        + alias
+        + ".progress, '') END";
+  }
+
+  /**
+   * The SQL of a row's new progress time, as {@link #progressText}; the batch carries it in whole
+   * microseconds since the epoch, turned into a {@code timestamptz} as {@link WindowStore} does.
+   */
+  private static String progressTime(String alias, String current) {
+    return "CASE WHEN "
+        + alias
+        + ".progress IS NULL THEN "
+        + current
+        + " WHEN "
+        + alias
+        + ".progress = '' THEN NULL ELSE timestamptz 'epoch' + ("
+        + alias
+        + ".progress_micros / 1000000) * interval '1 second' + ("
+        + alias
+        + ".progress_micros % 1000000) * interval '1 microsecond' END";
   }
 
   /**
@@ -247,6 +313,8 @@ public final class LeaseStore {
     String[] uris = new String[n];
     String[] reasons = new String[n];
     Boolean[] nonRetryable = new Boolean[n];
+    String[] progressTexts = new String[n];
+    Long[] progressMicros = new Long[n];
     int k = 0;
     for (AttemptEnd c : byId.values()) {
       Outcome o = c.outcome();
@@ -258,6 +326,9 @@ public final class LeaseStore {
       truncated[k] = success && o.truncated();
       uris[k] = success ? o.uri() : null;
       reasons[k] = o.reason();
+      Progress p = c.progress();
+      progressTexts[k] = p == null ? null : p.text();
+      progressMicros[k] = p == null ? null : WindowStore.micros(p.at());
       nonRetryable[k++] = o.nonRetryable();
     }
     // One statement: the ends and their events as data-modifying CTEs (one round trip, no event
@@ -275,11 +346,16 @@ public final class LeaseStore {
                     + " result_uri = CASE WHEN v.status = 'SUCCESS' THEN v.uri"
                     + " ELSE t.result_uri END,"
                     + " finished_at = CASE WHEN v.status = 'SUCCESS' THEN now()"
-                    + " ELSE t.finished_at END"
+                    + " ELSE t.finished_at END,"
+                    + " progress = "
+                    + progressText("v", "t.progress")
+                    + ", progress_at = "
+                    + progressTime("v", "t.progress_at")
                     + " FROM unnest({0}::bigint[], {1}::int[], {2}::varchar[], {3}::text[],"
-                    + " {4}::boolean[], {5}::text[], {6}::text[], {7}::boolean[], {11}::varchar[])"
+                    + " {4}::boolean[], {5}::text[], {6}::text[], {7}::boolean[], {11}::varchar[],"
+                    + " {12}::text[], {13}::bigint[])"
                     + " AS v(id, attempt, status, summary, truncated, uri, reason, non_retryable,"
-                    + " expected)"
+                    + " expected, progress, progress_micros)"
                     + " WHERE t.id = v.id AND t.status = v.expected AND t.attempt = v.attempt"
                     + " RETURNING t.id, t.task_id, t.window_key, t.attempt, t.status, v.reason),"
                     + " end_events AS (INSERT INTO instance_event (instance_id, task_id,"
@@ -298,7 +374,9 @@ public final class LeaseStore {
                 DSL.val(InstanceEvent.Kind.TRANSITION.name()),
                 DSL.val(InstanceStatus.RUNNING.name()),
                 DSL.val(actor),
-                DSL.val(Sql.repeated(InstanceStatus.RUNNING, n)))
+                DSL.val(Sql.repeated(InstanceStatus.RUNNING, n)),
+                DSL.val(progressTexts),
+                DSL.val(progressMicros))
             .fetch();
     Set<Lease> written = new HashSet<>();
     for (Record r : rows) {

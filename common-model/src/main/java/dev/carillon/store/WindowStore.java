@@ -261,7 +261,7 @@ public final class WindowStore {
 
   /**
    * A freshly inserted row as an {@link Instance}, built from what was inserted plus the columns
-   * only the database knows. Reading all 26 columns back made up most of the client's work in a
+   * only the database knows. Reading all 28 columns back made up most of the client's work in a
    * large tick (PostgreSQL formats every timestamp as text, jOOQ parses and copies it twice). The
    * inserted timestamps are exactly the whole microseconds that were sent ({@link #micros}); every
    * column the insert leaves to its default is as {@code V1__instances.sql} sets it, and {@code
@@ -297,7 +297,9 @@ public final class WindowStore {
         skipped ? now : null,
         null,
         now,
-        now);
+        now,
+        null,
+        null);
   }
 
   /**

@@ -8,11 +8,13 @@ import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.Progress;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -222,6 +224,75 @@ class LeaseStoreTest {
     Set<Long> renewed = leases.heartbeat("w1", List.of(new Lease(a.id(), 1), new Lease(b.id(), 1)));
     assertThat(renewed).containsExactly(a.id());
     assertThat(leases.heartbeat("w2", List.of(new Lease(a.id(), 1)))).isEmpty();
+  }
+
+  @Test
+  void a_heartbeat_writes_changed_progress_keeps_unchanged_progress_and_clears_an_empty_one() {
+    String task = s.newTask("progress");
+    Instance a = s.claimOne(task, "2026-11-01", "w1");
+    Instance b = s.claimOne(task, "2026-11-02", "w1");
+    Lease la = new Lease(a.id(), 1);
+    Lease lb = new Lease(b.id(), 1);
+    Instant reported = Instant.parse("2026-11-01T10:15:30.123456789Z");
+    leases.heartbeat("w1", List.of(la, lb), Map.of(la, new Progress("read 3 of 10", reported)));
+    Instance row = operator.find(a.id()).orElseThrow();
+    assertThat(row.progress()).isEqualTo("read 3 of 10");
+    // Whole microseconds, as PostgreSQL keeps them.
+    assertThat(row.progressAt()).isEqualTo(Instant.parse("2026-11-01T10:15:30.123457Z"));
+    assertThat(operator.find(b.id()).orElseThrow().progress()).isNull();
+
+    // A beat without a report for a keeps a's; b's report is written.
+    leases.heartbeat("w1", List.of(la, lb), Map.of(lb, new Progress("b starts", reported)));
+    assertThat(operator.find(a.id()).orElseThrow().progress()).isEqualTo("read 3 of 10");
+    assertThat(operator.find(b.id()).orElseThrow().progress()).isEqualTo("b starts");
+
+    // An empty report clears it.
+    leases.heartbeat("w1", List.of(la), Map.of(la, new Progress("", reported)));
+    assertThat(operator.find(a.id()).orElseThrow().progress()).isNull();
+    assertThat(operator.find(a.id()).orElseThrow().progressAt()).isNull();
+  }
+
+  @Test
+  void a_stale_attempts_progress_is_fenced_out_and_the_end_writes_the_last_report() {
+    String task = s.newTask("progress-fence");
+    Instance first = s.claimOne(task, "2026-11-29", "w1");
+    Lease stale = new Lease(first.id(), 1);
+    assertThat(leases.release(stale, "test", "lease stolen")).isTrue();
+    leases.claim(List.of(first.id()), "w2");
+    Lease current = new Lease(first.id(), 2);
+    Instant t = Instant.parse("2026-11-29T08:00:00Z");
+    leases.heartbeat("w2", List.of(current), Map.of(current, new Progress("attempt 2", t)));
+
+    assertThat(leases.heartbeat("w1", List.of(stale), Map.of(stale, new Progress("zombie", t))))
+        .isEmpty();
+    assertThat(
+            leases.completeAll(
+                List.of(
+                    new AttemptEnd(
+                        stale, Outcome.failure("zombie", false), new Progress("zombie end", t))),
+                "w1"))
+        .isEmpty();
+    assertThat(operator.find(first.id()).orElseThrow().progress()).isEqualTo("attempt 2");
+
+    assertThat(
+            leases.completeAll(
+                List.of(
+                    new AttemptEnd(
+                        current,
+                        Outcome.success("ok", false, null),
+                        new Progress("10 of 10", t.plusSeconds(1)))),
+                "w2"))
+        .containsExactly(current);
+    Instance row = operator.find(first.id()).orElseThrow();
+    assertThat(row.progress()).isEqualTo("10 of 10");
+    assertThat(row.progressAt()).isEqualTo(t.plusSeconds(1));
+
+    // An end without a report leaves the stored one.
+    Instance other = s.claimOne(task, "2026-11-30", "w2");
+    Lease lo = new Lease(other.id(), 1);
+    leases.heartbeat("w2", List.of(lo), Map.of(lo, new Progress("half", t)));
+    leases.completeAll(List.of(new AttemptEnd(lo, Outcome.failure("boom", false))), "w2");
+    assertThat(operator.find(other.id()).orElseThrow().progress()).isEqualTo("half");
   }
 
   @Test

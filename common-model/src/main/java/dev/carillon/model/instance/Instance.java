@@ -9,6 +9,8 @@ import java.time.Instant;
  * @param attempt the number of claims so far; the fencing token of the current claim
  * @param retryCount retries consumed (RETRY_WAIT → PENDING moves)
  * @param timeout the lease length a claim gets, copied from the task when the row was created
+ * @param progress the latest progress an attempt reported ({@link Progress}), or {@code null}
+ * @param progressAt when that attempt's agent reported it, or {@code null}
  */
 public record Instance(
     long id,
@@ -36,7 +38,9 @@ public record Instance(
     Instant finishedAt,
     Instant dispatchedAt,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String progress,
+    Instant progressAt) {
 
   /** The idempotency key agents see: {@code taskId/windowKey}. */
   public String idempotencyKey() {

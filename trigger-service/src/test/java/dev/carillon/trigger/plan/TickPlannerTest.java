@@ -433,6 +433,8 @@ class TickPlannerTest {
         null,
         null,
         start,
-        start);
+        start,
+        null,
+        null);
   }
 }
