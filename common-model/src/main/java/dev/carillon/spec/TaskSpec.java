@@ -38,6 +38,9 @@ import java.util.function.Function;
  * params: { channel: "#news" }
  * </pre>
  *
+ * <p>The handlers {@code exec} and {@code http} are built in: their settings in {@code params.exec}
+ * and {@code params.http} are checked here too ({@link AgentParams}).
+ *
  * <p>Exactly one trigger: {@code schedule.cron}, {@code after} (a list of task ids), {@code event}
  * or {@code condition}. {@code schedule.zone} is required for cron and condition triggers (their
  * windows come from the clock) and defaults to UTC otherwise; {@code schedule.window} defaults to
@@ -114,6 +117,12 @@ final class TaskSpec {
     }
     RetryPolicy retry = retry();
     String params = params();
+    Node paramsNode = task.get("params");
+    if (!handler.broken()
+        && handler.value() != null
+        && (paramsNode == null || paramsNode instanceof Node.Mapping)) {
+      AgentParams.check(handler.value(), (Node.Mapping) paramsNode, at("params"), p);
+    }
     if (p.size() != before || trigger.isEmpty()) {
       return Optional.empty();
     }
