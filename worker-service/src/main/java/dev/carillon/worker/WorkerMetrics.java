@@ -46,6 +46,15 @@ public final class WorkerMetrics {
   /** Ends whose write failed at first (database unreachable) and was tried again. */
   public final Counter endWriteRetries;
 
+  /** Heartbeat statements sent (each renews every live lease of the worker at once). */
+  public final Counter heartbeats;
+
+  /** Exec agents' protocol lines ignored: unknown type or version, malformed, or cut. */
+  public final Counter execIgnoredLines;
+
+  /** Exec process trees still there after SIGKILL and the wait for them; given up on. */
+  public final Counter execAbandonedTrees;
+
   /**
    * Registers the meters.
    *
@@ -69,6 +78,11 @@ public final class WorkerMetrics {
     discarded = counter(registry, workerId, "runs.discarded", "outcomes not recorded");
     endWriteRetries =
         counter(registry, workerId, "runs.end-write-retries", "end writes tried again");
+    heartbeats = counter(registry, workerId, "heartbeats", "lease heartbeat statements");
+    execIgnoredLines =
+        counter(registry, workerId, "exec.lines.ignored", "exec protocol lines ignored");
+    execAbandonedTrees =
+        counter(registry, workerId, "exec.trees.abandoned", "exec trees left after SIGKILL");
     Gauge.builder("carillon.worker.running", running::getAsInt)
         .description("runs in progress")
         .tag("worker", workerId)

@@ -5,13 +5,18 @@ import dev.carillon.admin.HealthReport;
 import dev.carillon.config.Config;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.store.Database;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.worker.consume.InstanceConsumer;
+import dev.carillon.worker.exec.ExecAgents;
+import dev.carillon.worker.exec.ExecLimits;
+import dev.carillon.worker.http.HttpAgents;
 import dev.carillon.worker.lease.Heartbeater;
 import dev.carillon.worker.plugin.PluginRegistry;
+import dev.carillon.worker.run.AgentKind;
 import dev.carillon.worker.run.RunPool;
 import dev.carillon.worker.run.RunSpecCache;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -20,6 +25,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -68,6 +74,7 @@ public final class WorkerService implements AutoCloseable {
   private final AdminServer admin;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Clock clock;
+  private final ExecAgents execAgents;
 
   private WorkerService(WorkerSettings settings, PluginRegistry plugins, Clock clock)
       throws IOException {
@@ -85,6 +92,15 @@ public final class WorkerService implements AutoCloseable {
             settings.workerId(),
             () -> poolRef[0] == null ? 0 : poolRef[0].running(),
             () -> poolRef[0] == null ? 0 : poolRef[0].freeSlots());
+    this.execAgents =
+        new ExecAgents(
+            System.getenv(),
+            ExecAgents.findSetsid(),
+            ExecLimits.DEFAULTS,
+            settings.maxSummaryBytes(),
+            metrics.execIgnoredLines,
+            metrics.execAbandonedTrees,
+            settings.workerId());
     this.pool =
         new RunPool(
             store,
@@ -95,7 +111,8 @@ public final class WorkerService implements AutoCloseable {
             settings.concurrency(),
             settings.prefetch(),
             settings.maxSummaryBytes(),
-            clock);
+            clock,
+            builtIns(clock));
     poolRef[0] = pool;
     this.heartbeater =
         new Heartbeater(
@@ -124,12 +141,39 @@ public final class WorkerService implements AutoCloseable {
     this.admin = AdminServer.start("worker", settings.adminPort(), registry, this::health);
     consumerThread.start();
     log.info(
-        "Worker {} started: {} slot(s), group {}, topic {}, plugins {}",
+        "Worker {} started: {} slot(s), group {}, topic {}, plugins {}, built-in handlers {}",
         settings.workerId(),
         settings.concurrency(),
         settings.group(),
         settings.topic(),
-        plugins.types());
+        plugins.types(),
+        settings.builtinHandlers().stream().map(BuiltInHandler::handler).sorted().toList());
+  }
+
+  /** The built-in handlers this worker offers ({@code worker.builtin-handlers}), by kind. */
+  private Map<BuiltInHandler, AgentKind> builtIns(Clock clock) {
+    Map<BuiltInHandler, AgentKind> kinds = new EnumMap<>(BuiltInHandler.class);
+    for (BuiltInHandler b : settings.builtinHandlers()) {
+      kinds.put(
+          b,
+          switch (b) {
+            case EXEC -> execAgents;
+            case HTTP ->
+                new HttpAgents(
+                    settings.httpConnectTimeout(),
+                    System.getenv(),
+                    HttpAgents.DEFAULT_MAX_BODY_BYTES,
+                    settings.maxSummaryBytes(),
+                    clock);
+          });
+      if (plugins.find(b.handler()).isPresent()) {
+        log.warn(
+            "A plugin has the type '{}', which is a built-in handler; tasks naming it run the"
+                + " built-in one, never the plugin",
+            b.handler());
+      }
+    }
+    return kinds;
   }
 
   /**
@@ -241,6 +285,7 @@ public final class WorkerService implements AutoCloseable {
       closeQuietly("publisher", publisher);
       closeQuietly("admin server", admin);
       closeQuietly("plugins", plugins);
+      closeQuietly("exec agents", execAgents);
       closeQuietly("database", db);
       registry.close();
       log.info("Worker {} stopped", settings.workerId());

@@ -6,13 +6,17 @@ import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.kafka.Topics;
+import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.store.DbSettings;
+import dev.carillon.worker.http.HttpAgents;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Everything a worker reads from its configuration, validated at start.
@@ -33,6 +37,11 @@ import java.util.Optional;
  *       before releasing them</td></tr>
  *   <tr><td>worker.plugin-dir</td><td>none</td><td>directory of plugin jars</td></tr>
  *   <tr><td>worker.task-cache-ttl</td><td>5s</td><td>how long a task definition is reused</td></tr>
+ *   <tr><td>worker.builtin-handlers</td><td>exec,http</td><td>the built-in handlers this worker
+ *       offers (comma-separated; empty for none): {@code exec} runs commands, {@code http} calls
+ *       endpoints</td></tr>
+ *   <tr><td>worker.http.connect-timeout</td><td>5s</td><td>how long an http agent's connection
+ *       may take</td></tr>
  * </table>
  *
  * @param db how to reach PostgreSQL
@@ -51,6 +60,8 @@ import java.util.Optional;
  * @param drainTimeout how long a graceful shutdown lets running instances finish
  * @param pluginDir a directory of plugin jars, or empty for the class path only
  * @param taskCacheTtl how long a loaded task definition is reused before it is read again
+ * @param builtinHandlers the built-in handlers this worker offers
+ * @param httpConnectTimeout how long an http agent's connection may take
  */
 public record WorkerSettings(
     DbSettings db,
@@ -65,7 +76,9 @@ public record WorkerSettings(
     Optional<Duration> heartbeatInterval,
     Duration drainTimeout,
     Optional<Path> pluginDir,
-    Duration taskCacheTtl) {
+    Duration taskCacheTtl,
+    Set<BuiltInHandler> builtinHandlers,
+    Duration httpConnectTimeout) {
 
   /** The admin port of a worker unless configured. */
   public static final int DEFAULT_ADMIN_PORT = 8082;
@@ -113,7 +126,9 @@ public record WorkerSettings(
           "worker.heartbeat-interval",
           "worker.drain-timeout",
           "worker.plugin-dir",
-          "worker.task-cache-ttl");
+          "worker.task-cache-ttl",
+          "worker.builtin-handlers",
+          "worker.http.connect-timeout");
 
   public WorkerSettings {
     Objects.requireNonNull(db, "db");
@@ -143,6 +158,8 @@ public record WorkerSettings(
     Objects.requireNonNull(drainTimeout, "drainTimeout");
     Objects.requireNonNull(pluginDir, "pluginDir");
     Objects.requireNonNull(taskCacheTtl, "taskCacheTtl");
+    builtinHandlers = Set.copyOf(builtinHandlers);
+    Objects.requireNonNull(httpConnectTimeout, "httpConnectTimeout");
   }
 
   /**
@@ -182,10 +199,43 @@ public record WorkerSettings(
               "worker.task-cache-ttl",
               DEFAULT_TASK_CACHE_TTL,
               Duration.ZERO,
-              Duration.ofMinutes(10)));
+              Duration.ofMinutes(10)),
+          builtinHandlers(c.string("worker.builtin-handlers", "exec,http")),
+          c.duration(
+              "worker.http.connect-timeout",
+              HttpAgents.DEFAULT_CONNECT_TIMEOUT,
+              Duration.ofMillis(100),
+              Duration.ofMinutes(1)));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
+  }
+
+  /**
+   * The built-in handlers named in {@code text}, e.g. {@code exec,http}; blank for none.
+   *
+   * @throws IllegalArgumentException naming the key and the value when a name is not a built-in
+   *     handler
+   */
+  static Set<BuiltInHandler> builtinHandlers(String text) {
+    Set<BuiltInHandler> out = EnumSet.noneOf(BuiltInHandler.class);
+    for (String name : text.split(",")) {
+      String n = name.trim();
+      if (n.isEmpty()) {
+        continue;
+      }
+      out.add(
+          BuiltInHandler.of(n)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "worker.builtin-handlers must list exec and/or http, was '"
+                              + text
+                              + "' ('"
+                              + n
+                              + "' is not a built-in handler)")));
+    }
+    return out;
   }
 
   /** One line for the startup log; secrets masked. */
@@ -215,6 +265,10 @@ public record WorkerSettings(
         + " pluginDir="
         + pluginDir.map(Path::toString).orElse("<none>")
         + " taskCacheTtl="
-        + taskCacheTtl;
+        + taskCacheTtl
+        + " builtinHandlers="
+        + builtinHandlers.stream().map(BuiltInHandler::handler).sorted().toList()
+        + " httpConnectTimeout="
+        + httpConnectTimeout;
   }
 }

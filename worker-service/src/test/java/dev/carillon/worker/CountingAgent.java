@@ -33,6 +33,7 @@ import java.util.regex.Pattern;
  *   <tr><td>failFirst</td><td>fail attempts 1..N ({@code nonRetryable}: permanently)</td></tr>
  *   <tr><td>throwError</td><td>throw a {@link StackOverflowError}</td></tr>
  *   <tr><td>summary, repeat</td><td>return {@code summary} repeated {@code repeat} times</td></tr>
+ *   <tr><td>progress</td><td>report this progress ({@code AgentContext.heartbeat}) first</td></tr>
  * </table>
  */
 public final class CountingAgent implements AgentTask {
@@ -74,6 +75,10 @@ public final class CountingAgent implements AgentTask {
     int now = p.current.incrementAndGet();
     p.max.accumulateAndGet(now, Math::max);
     String params = context.paramsJson();
+    String progress = text(params, "progress");
+    if (progress != null) {
+      context.heartbeat(progress);
+    }
     try {
       work(params);
       context.checkCancelled();

@@ -3,11 +3,14 @@ package dev.carillon.worker.lease;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
+import dev.carillon.model.instance.Progress;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.worker.WorkerMetrics;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -16,8 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Renews the leases of every run in progress, in one fenced statement per beat, on its own thread:
- * a plugin blocked in a long call cannot delay it. A lease the statement does not renew is lost
- * (the attempt moved on, the row left RUNNING or another worker owns it), and its run is cancelled.
+ * a plugin blocked in a long call cannot delay it. The same statement writes the progress reports
+ * that changed since the last beat; an unchanged one is not sent again. A lease the statement does
+ * not renew is lost (the attempt moved on, the row left RUNNING or another worker owns it), and its
+ * run is cancelled.
  *
  * <p>Each lease is due for renewal a fixed interval after its last renewal (or its start) when one
  * is configured, otherwise after a third of its own timeout (the lease length), at most {@link
@@ -94,7 +99,14 @@ public final class Heartbeater implements AutoCloseable {
 
   private void beat(List<LiveLease> live, long now) {
     List<Lease> leases = live.stream().map(LiveLease::lease).toList();
-    Set<Long> renewed = store.heartbeat(workerId, leases);
+    Map<Lease, Progress> progress = new HashMap<>();
+    for (LiveLease l : live) {
+      if (l.progress() != null) {
+        progress.put(l.lease(), l.progress());
+      }
+    }
+    Set<Long> renewed = store.heartbeat(workerId, leases, progress);
+    metrics.heartbeats.increment();
     if (failing) {
       log.info("Heartbeats work again");
       failing = false;
@@ -103,6 +115,10 @@ public final class Heartbeater implements AutoCloseable {
     for (Lease l : leases) {
       if (renewed.contains(l.instanceId())) {
         holder.leaseRenewed(l, now);
+        Progress p = progress.get(l);
+        if (p != null) {
+          holder.progressWritten(l, p);
+        }
       } else {
         holder.leaseLost(
             l,

@@ -1,5 +1,6 @@
 package dev.carillon.worker.lease;
 
+import dev.carillon.model.instance.Progress;
 import dev.carillon.store.Lease;
 import java.util.List;
 
@@ -20,6 +21,12 @@ public interface LeaseHolder {
    * System#nanoTime()}), so the lease holds at least until then plus its timeout.
    */
   void leaseRenewed(Lease lease, long sentNanos);
+
+  /**
+   * A heartbeat that renewed {@code lease} also wrote {@code progress}, the report its {@link
+   * LiveLease} carried. Does nothing by default.
+   */
+  default void progressWritten(Lease lease, Progress progress) {}
 
   /**
    * A heartbeat did not renew {@code lease}: its run must stop (or, still waiting, never start) and

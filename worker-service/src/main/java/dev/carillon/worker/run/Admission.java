@@ -1,6 +1,7 @@
 package dev.carillon.worker.run;
 
 import dev.carillon.api.AgentTask;
+import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.Outcome;
@@ -35,6 +36,7 @@ final class Admission implements AutoCloseable {
   private final EndRecorder ends;
   private final RunSpecCache specs;
   private final PluginRegistry plugins;
+  private final Set<BuiltInHandler> builtIns;
   private final String workerId;
   private final ExecutorService definitionReader;
 
@@ -44,12 +46,14 @@ final class Admission implements AutoCloseable {
       EndRecorder ends,
       RunSpecCache specs,
       PluginRegistry plugins,
+      Set<BuiltInHandler> builtIns,
       String workerId) {
     this.runs = runs;
     this.queue = queue;
     this.ends = ends;
     this.specs = specs;
     this.plugins = plugins;
+    this.builtIns = Set.copyOf(builtIns);
     this.workerId = workerId;
     this.definitionReader =
         Executors.newSingleThreadExecutor(DaemonThreads.named("carillon-definitions-" + workerId));
@@ -114,6 +118,22 @@ final class Admission implements AutoCloseable {
       return;
     }
     String handler = def.get().handler();
+    Optional<BuiltInHandler> builtIn = BuiltInHandler.of(handler);
+    if (builtIn.isPresent() && builtIns.contains(builtIn.get())) {
+      // No plugin: the Runner runs it by its kind.
+      queue(Run.queued(claimed, def.get(), null, claimedNanos));
+      return;
+    }
+    if (builtIn.isPresent()) {
+      failAtOnce(
+          claimed,
+          "the built-in handler '"
+              + handler
+              + "' is not offered by worker "
+              + workerId
+              + " (worker.builtin-handlers); retryable, since a worker offering it may run it");
+      return;
+    }
     Optional<AgentTask> task = plugins.find(handler);
     if (task.isEmpty()) {
       failAtOnce(
@@ -127,7 +147,10 @@ final class Admission implements AutoCloseable {
               + "; retryable, since a worker with that plugin may run it");
       return;
     }
-    Run run = Run.queued(claimed, def.get(), task.get(), claimedNanos);
+    queue(Run.queued(claimed, def.get(), task.get(), claimedNanos));
+  }
+
+  private void queue(Run run) {
     runs.add(run);
     queue.add(run);
   }

@@ -5,14 +5,15 @@ import dev.carillon.store.Outcome;
 /**
  * One execution of an agent for one run: the seam where the kind of agent lives. The {@link Runner}
  * owns the rest of a run (its lease, deadline, state and end); an execution only runs the agent and
- * stops it when asked. Today's only kind is {@link PluginExecution}, a Java plugin in this process;
- * an agent run as a process or called over HTTP implements the same two methods.
+ * stops it when asked. {@link PluginExecution} runs a Java plugin in this process; the built-in
+ * handlers' kinds ({@link AgentKind}) run a process tree or call an endpoint.
  */
-interface AgentExecution {
+public interface AgentExecution {
   /**
    * Runs the agent on the calling thread (a pool thread) until it ends, and turns how it ended into
    * the outcome to record. Never throws: whatever the agent throws is a FAILED outcome. Called
-   * once.
+   * once. An execution that started processes returns only once they are gone, so that the run's
+   * slot is given back only then.
    */
   Outcome execute();
 
@@ -23,4 +24,20 @@ interface AgentExecution {
    * ignores it keeps its thread until it returns; its outcome is then discarded.
    */
   void stop();
+
+  /**
+   * An execution that runs nothing and ends with {@code outcome}: for a run whose settings turn out
+   * to be unusable when it starts.
+   */
+  static AgentExecution ending(Outcome outcome) {
+    return new AgentExecution() {
+      @Override
+      public Outcome execute() {
+        return outcome;
+      }
+
+      @Override
+      public void stop() {}
+    };
+  }
 }

@@ -35,7 +35,7 @@ final class EndRecorder implements AutoCloseable {
   /** Hands the end of {@code run}'s attempt to the writer; returns at once. */
   void record(Run run, Outcome outcome) {
     writer
-        .submit(new AttemptEnd(run.lease, outcome), run.timeout)
+        .submit(new AttemptEnd(run.lease, outcome, run.progress.unsent()), run.timeout)
         .whenComplete(
             (written, error) -> {
               try {

@@ -32,8 +32,14 @@ final class Run {
   /** What the task runs with; {@code null} for a run that cannot run here. */
   final RunSpec spec;
 
-  /** The plugin its handler names; {@code null} for a run that cannot run here. */
+  /**
+   * The plugin its handler names; {@code null} for a run that cannot run here and for a built-in
+   * handler ({@code exec}, {@code http}).
+   */
   final AgentTask task;
+
+  /** What the agent last said it is doing, and whether the heartbeat wrote it. */
+  final RunProgress progress = new RunProgress();
 
   // When the lease was last known to be renewed (the claim, then each heartbeat that renewed it, as
   // System.nanoTime() before the statement was sent): it holds at least until this plus the

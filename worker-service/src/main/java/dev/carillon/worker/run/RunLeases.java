@@ -1,5 +1,6 @@
 package dev.carillon.worker.run;
 
+import dev.carillon.model.instance.Progress;
 import dev.carillon.store.Lease;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.lease.LeaseHolder;
@@ -32,7 +33,7 @@ final class RunLeases implements LeaseHolder {
     List<LiveLease> out = new ArrayList<>();
     for (Run r : runs.all()) {
       if (r.state().holdsLease()) {
-        out.add(new LiveLease(r.lease, r.timeout, r.renewedNanos));
+        out.add(new LiveLease(r.lease, r.timeout, r.renewedNanos, r.progress.unsent()));
       }
     }
     return out;
@@ -43,6 +44,14 @@ final class RunLeases implements LeaseHolder {
     Run run = runs.get(lease.instanceId());
     if (run != null && run.lease.equals(lease) && sentNanos > run.renewedNanos) {
       run.renewedNanos = sentNanos;
+    }
+  }
+
+  @Override
+  public void progressWritten(Lease lease, Progress progress) {
+    Run run = runs.get(lease.instanceId());
+    if (run != null && run.lease.equals(lease)) {
+      run.progress.written(progress);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.carillon.worker.run;
 
+import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.LeaseStore;
@@ -64,6 +65,7 @@ public final class RunPool implements AutoCloseable {
    * @param prefetch how many claimed instances may wait for a thread beyond {@code concurrency}
    * @param maxSummaryBytes the most UTF-8 bytes of a summary kept
    * @param clock the worker's clock, for {@code startedAt} and {@code deadline}
+   * @param builtIns the built-in handlers this worker offers and how their runs execute
    */
   public RunPool(
       LeaseStore store,
@@ -74,16 +76,17 @@ public final class RunPool implements AutoCloseable {
       int concurrency,
       int prefetch,
       int maxSummaryBytes,
-      Clock clock) {
+      Clock clock,
+      Map<BuiltInHandler, AgentKind> builtIns) {
     this.runs = new Runs(concurrency + prefetch);
     this.ends =
         new EndRecorder(
             new CompletionWriter(store, metrics, workerId, MAX_END_BATCH, concurrency + prefetch),
             runs,
             metrics);
-    this.runner = new Runner(runs, ends, metrics, workerId, maxSummaryBytes, clock);
+    this.runner = new Runner(runs, ends, metrics, workerId, maxSummaryBytes, clock, builtIns);
     this.queue = new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs);
-    this.admission = new Admission(runs, queue, ends, specs, plugins, workerId);
+    this.admission = new Admission(runs, queue, ends, specs, plugins, builtIns.keySet(), workerId);
     this.leases = new RunLeases(runs, queue, metrics);
     this.drain = new Drain(runs, queue, store, metrics, workerId);
   }

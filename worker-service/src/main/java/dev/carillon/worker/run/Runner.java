@@ -1,11 +1,14 @@
 package dev.carillon.worker.run;
 
+import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.store.Outcome;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -29,10 +32,12 @@ final class Runner implements AutoCloseable {
   private final String workerId;
   private final int maxSummaryBytes;
   private final Clock clock;
+  private final Map<BuiltInHandler, AgentKind> builtIns;
   private final ScheduledExecutorService deadlines;
 
   /**
    * @param clock the worker's clock, for the agent's {@code startedAt} and {@code deadline}
+   * @param builtIns how the runs of each built-in handler this worker offers execute
    */
   Runner(
       Runs runs,
@@ -40,13 +45,15 @@ final class Runner implements AutoCloseable {
       WorkerMetrics metrics,
       String workerId,
       int maxSummaryBytes,
-      Clock clock) {
+      Clock clock,
+      Map<BuiltInHandler, AgentKind> builtIns) {
     this.runs = runs;
     this.ends = ends;
     this.metrics = metrics;
     this.workerId = workerId;
     this.maxSummaryBytes = maxSummaryBytes;
     this.clock = clock;
+    this.builtIns = Map.copyOf(builtIns);
     ScheduledThreadPoolExecutor timers =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("carillon-deadlines-" + workerId));
     // A run's timer is cancelled when the run ends, almost always long before it is due; without
@@ -79,7 +86,12 @@ final class Runner implements AutoCloseable {
     Instant startedAt = clock.instant();
     WorkerAgentContext context =
         new WorkerAgentContext(
-            run.instance, run.spec.paramsJson(), startedAt, startedAt.plus(run.timeout));
+            run.instance,
+            run.spec.paramsJson(),
+            startedAt,
+            startedAt.plus(run.timeout),
+            run.progress,
+            clock);
     run.prepare(executionFor(run, context), startedAt);
     if (!run.move(RunState.QUEUED, RunState.RUNNING)) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
@@ -107,10 +119,14 @@ final class Runner implements AutoCloseable {
   }
 
   /**
-   * The execution of {@code run}'s agent. Every run is a Java plugin in this process today; this is
-   * where the kind of agent a handler names (a process, a remote endpoint) will be chosen.
+   * The execution of {@code run}'s agent: the kind of a built-in handler ({@code exec}, {@code
+   * http}) when its handler names one, otherwise its Java plugin in this process.
    */
   private AgentExecution executionFor(Run run, WorkerAgentContext context) {
+    Optional<AgentKind> kind = BuiltInHandler.of(run.spec.handler()).map(builtIns::get);
+    if (kind.isPresent()) {
+      return kind.get().execution(run.spec, context);
+    }
     return new PluginExecution(run.task, context, maxSummaryBytes);
   }
 

@@ -2,40 +2,44 @@ package dev.carillon.worker.run;
 
 import dev.carillon.api.AgentContext;
 import dev.carillon.model.instance.ClaimedInstance;
+import dev.carillon.model.instance.Progress;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The worker's {@link AgentContext}: fixed values from the claimed instance and its task, a
- * cancellation flag the worker sets, and the latest progress report. Thread-safe; nothing here does
- * IO.
+ * cancellation flag the worker sets, and the run's progress reports, kept in its {@link
+ * RunProgress} (at most {@value Progress#MAX_CHARS} characters each, timed by the worker's clock).
+ * Thread-safe; nothing here does IO.
  */
 final class WorkerAgentContext implements AgentContext {
-  private static final int MAX_PROGRESS_CHARS = 300;
-
   private final ClaimedInstance instance;
   private final String paramsJson;
   private final Instant startedAt;
   private final Instant deadline;
+  private final RunProgress progress;
+  private final Clock clock;
   private final AtomicBoolean cancelled = new AtomicBoolean();
-  private volatile String progress;
 
   WorkerAgentContext(
-      ClaimedInstance instance, String paramsJson, Instant startedAt, Instant deadline) {
+      ClaimedInstance instance,
+      String paramsJson,
+      Instant startedAt,
+      Instant deadline,
+      RunProgress progress,
+      Clock clock) {
     this.instance = instance;
     this.paramsJson = paramsJson == null || paramsJson.isBlank() ? "{}" : paramsJson;
     this.startedAt = startedAt;
     this.deadline = deadline;
+    this.progress = progress;
+    this.clock = clock;
   }
 
   void cancel() {
     cancelled.set(true);
-  }
-
-  /** The latest progress report, or {@code null}. */
-  String progress() {
-    return progress;
   }
 
   @Override
@@ -98,10 +102,7 @@ final class WorkerAgentContext implements AgentContext {
     if (cancelled.get()) {
       return;
     }
-    progress =
-        text == null || text.length() <= MAX_PROGRESS_CHARS
-            ? text
-            : text.substring(0, MAX_PROGRESS_CHARS);
+    progress.report(Progress.of(text, clock.instant()));
   }
 
   @Override

@@ -7,7 +7,9 @@ import dev.carillon.api.AgentResult;
 import dev.carillon.api.AgentTask;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.Outcome;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +22,12 @@ class PluginExecutionTest {
 
   private static WorkerAgentContext context() {
     return new WorkerAgentContext(
-        RunStateTest.runIn(RunState.QUEUED).instance, "{}", Instant.EPOCH, Instant.EPOCH);
+        RunStateTest.runIn(RunState.QUEUED).instance,
+        "{}",
+        Instant.EPOCH,
+        Instant.EPOCH,
+        new RunProgress(),
+        Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
   }
 
   /** A plugin that waits until interrupted, and says whether it saw the flag set first. */
