@@ -109,6 +109,7 @@ final class DescribeCommand implements Callable<Integer> {
       f.add(List.of("lease until", Times.both(i.leaseUntil(), zone)));
       f.add(List.of("timeout", Durations.format(i.timeout())));
       f.add(List.of("worker", str(i.workerId())));
+      f.add(List.of("progress", progress(i)));
       f.add(List.of("non-retryable", Boolean.toString(i.nonRetryable())));
       f.add(
           List.of("result", str(i.resultSummary()) + (i.resultTruncated() ? " (truncated)" : "")));
@@ -132,6 +133,23 @@ final class DescribeCommand implements Callable<Integer> {
                           : List.of(e.at().toString(), e.text()))
               .toList());
       return Schedctl.OK;
+    }
+
+    /**
+     * The latest progress report and when it was made; a report older than the current attempt's
+     * start is the previous attempt's, and says so.
+     */
+    static String progress(Instance i) {
+      if (i.progress() == null) {
+        return "";
+      }
+      boolean earlier =
+          i.progressAt() != null && i.startedAt() != null && i.progressAt().isBefore(i.startedAt());
+      return i.progress()
+          + " (reported "
+          + i.progressAt()
+          + (earlier ? ", by an earlier attempt" : "")
+          + ")";
     }
 
     private static String str(Object o) {

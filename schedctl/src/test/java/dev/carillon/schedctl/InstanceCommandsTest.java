@@ -8,6 +8,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.instance.Progress;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -183,6 +185,30 @@ class InstanceCommandsTest {
     Cli.Result missing = Cli.run(env.vars(), "describe", "instance", "987654");
     assertThat(missing.code()).isEqualTo(Schedctl.BAD_INPUT);
     assertThat(missing.err()).contains("no instance with id 987654");
+  }
+
+  @Test
+  void describe_shows_the_latest_progress_and_says_when_it_is_an_earlier_attempts() {
+    Instance p = pending("ops-b", "2026-05-17");
+    Instance claimed = leases.claim(List.of(p.id()), "worker-7").get(0);
+    Lease lease = new Lease(p.id(), claimed.attempt());
+    Instant reported = claimed.startedAt();
+    leases.heartbeat(
+        "worker-7", List.of(lease), Map.of(lease, new Progress("read 40 of 120 files", reported)));
+
+    Cli.Result r = Cli.run(env.vars(), "describe", "instance", Long.toString(p.id()));
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .containsPattern("progress:?\\s+read 40 of 120 files \\(reported " + reported + "\\)");
+    JsonNode json =
+        Cli.run(env.vars(), "-o", "json", "describe", "instance", Long.toString(p.id())).json();
+    assertThat(json.get("instance").get("progress").asText()).isEqualTo("read 40 of 120 files");
+
+    // Released and claimed again: until the new attempt reports, the old report is shown as such.
+    assertThat(leases.release(lease, "worker-7", "shutdown")).isTrue();
+    leases.claim(List.of(p.id()), "worker-8");
+    assertThat(Cli.run(env.vars(), "describe", "instance", Long.toString(p.id())).out())
+        .contains("read 40 of 120 files (reported " + reported + ", by an earlier attempt)");
   }
 
   @Test
