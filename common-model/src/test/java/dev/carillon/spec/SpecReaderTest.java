@@ -541,6 +541,6 @@ class SpecReaderTest {
     Path examples = Path.of("..", "examples", "tasks.yaml");
     assertThat(SpecReader.read(Files.readString(examples), Format.YAML, examples.toString()))
         .extracting(TaskDefinition::id)
-        .containsExactly("news-digest", "flaky-report", "slow-crawler");
+        .containsExactly("news-digest", "flaky-report", "slow-crawler", "file-summary");
   }
 }

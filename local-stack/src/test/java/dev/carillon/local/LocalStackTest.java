@@ -7,12 +7,14 @@ import static org.awaitility.Awaitility.await;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.schedctl.Schedctl;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -62,6 +64,27 @@ class LocalStackTest {
                 assertThat(retried(stack, "flaky-report")).isPositive();
                 assertThat(count(stack, "slow-crawler", InstanceStatus.SKIPPED)).isPositive();
               });
+      if (python3OnPath()) {
+        await("the Python agent (an exec task) succeeds with its last progress kept")
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .untilAsserted(
+                () ->
+                    assertThat(
+                            stack
+                                .database()
+                                .dsl()
+                                .fetchCount(
+                                    TASK_INSTANCE,
+                                    TASK_INSTANCE
+                                        .TASK_ID
+                                        .eq("file-summary")
+                                        .and(TASK_INSTANCE.STATUS.eq("SUCCESS"))
+                                        .and(TASK_INSTANCE.PROGRESS.eq("2 of 2 files summarised"))))
+                        .isPositive());
+      } else {
+        System.out.println("python3 is not on the PATH: not checking the file-summary task");
+      }
       before = stack.database().dsl().fetchCount(TASK_INSTANCE);
       // The feed shows each kind of line with its reason.
       await("the feed to show each kind of line")
@@ -87,7 +110,7 @@ class LocalStackTest {
       schedctl(cli, "config", "get");
     }
     String feed = bytes.toString(StandardCharsets.UTF_8);
-    assertThat(feed).contains("applied 3 task(s)");
+    assertThat(feed).contains("applied 4 task(s)");
 
     // Started again on the same data directory: nothing is lost, and the tasks are unchanged.
     ByteArrayOutputStream again = new ByteArrayOutputStream();
@@ -102,6 +125,13 @@ class LocalStackTest {
       assertThat(stack.cliEnvironment().variables()).isEqualTo(cli);
       assertThat(exports(dataDir.resolve("cli.env"))).isEqualTo(cli);
     }
+  }
+
+  private static boolean python3OnPath() {
+    String path = System.getenv("PATH");
+    return path != null
+        && Arrays.stream(path.split(File.pathSeparator))
+            .anyMatch(d -> Files.isExecutable(Path.of(d, "python3")));
   }
 
   /** The variables of a file of {@code export NAME='value'} lines. */
