@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,6 +48,26 @@ class ExecAgentWorkerTest {
     return "{\"exec\":{\"shell\":true,\"grace\":\"1s\",\"command\":["
         + JSON.writeValueAsString(script)
         + "]}}";
+  }
+
+  /**
+   * Whether {@code pid} runs: alive and, where /proc tells, not a zombie waiting for its reaper.
+   */
+  private static boolean running(long pid) throws Exception {
+    Path stat = Path.of("/proc", Long.toString(pid), "stat");
+    if (!alive(pid)) {
+      return false;
+    }
+    if (!Files.exists(stat)) {
+      return true;
+    }
+    String s;
+    try {
+      s = Files.readString(stat);
+    } catch (IOException gone) {
+      return false;
+    }
+    return s.charAt(s.lastIndexOf(')') + 2) != 'Z';
   }
 
   private static boolean alive(long pid) {
@@ -107,7 +128,8 @@ class ExecAgentWorkerTest {
   }
 
   @Test
-  void a_timed_out_command_is_killed_with_its_own_child() throws Exception {
+  void a_timed_out_command_is_killed_with_its_own_child_before_its_timeout_is_written()
+      throws Exception {
     kit.task(
         "exec-timeout",
         "exec",
@@ -126,9 +148,14 @@ class ExecAgentWorkerTest {
     await("the instance times out")
         .atMost(Duration.ofSeconds(20))
         .until(() -> kit.find(i.id()).status() == InstanceStatus.TIMEOUT);
-    assertThat(kit.find(i.id()).failReason()).startsWith("exceeded its timeout of PT2S");
-    // The command ignores SIGTERM: SIGKILL after its 1 s grace ends it and its child.
-    await("no process of the run is left")
+    // The command ignores SIGTERM: SIGKILL after its 1 s grace ends it and its child, and only then
+    // is TIMEOUT written, so no retry can start while they run.
+    assertThat(running(child)).as("command pid %d when TIMEOUT is visible", child).isFalse();
+    assertThat(running(grandchild)).as("its child pid %d then", grandchild).isFalse();
+    assertThat(kit.find(i.id()).failReason())
+        .startsWith("exceeded its timeout of PT2S")
+        .endsWith("; recorded once the agent had stopped");
+    await("no process of the run is left, not even as a zombie")
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
             () -> {

@@ -67,6 +67,11 @@ final class ExecExecution implements AgentExecution {
   }
 
   @Override
+  public boolean endsWhenStopped() {
+    return true;
+  }
+
+  @Override
   public Outcome execute() {
     if (stopped.isDone()) {
       return Outcome.failure("stopped before the command started", false);

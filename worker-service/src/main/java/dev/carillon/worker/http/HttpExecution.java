@@ -81,6 +81,11 @@ final class HttpExecution implements AgentExecution {
   }
 
   @Override
+  public boolean endsWhenStopped() {
+    return true;
+  }
+
+  @Override
   public Outcome execute() {
     Duration left = Duration.between(clock.instant(), context.deadline());
     Duration timeout = endpoint.requestTimeout().filter(t -> t.compareTo(left) < 0).orElse(left);

@@ -26,6 +26,16 @@ public interface AgentExecution {
   void stop();
 
   /**
+   * Whether {@link #execute} returns, after a {@link #stop}, only once the agent is really gone (a
+   * process tree killed, a request cancelled), within a bound. Then a timeout is recorded when it
+   * returns, not when the deadline passes: the instance cannot be retried elsewhere while this
+   * attempt still runs. A plugin's thread may never return, so its timeout is recorded at once.
+   */
+  default boolean endsWhenStopped() {
+    return false;
+  }
+
+  /**
    * An execution that runs nothing and ends with {@code outcome}: for a run whose settings turn out
    * to be unusable when it starts.
    */

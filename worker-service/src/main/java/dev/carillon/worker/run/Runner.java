@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * Runs one claimed instance on the calling pool thread, from QUEUED to its end: checks that its
  * lease can still hold, starts its agent's {@link AgentExecution} ({@link #executionFor}: the one
  * place that knows which kind of agent runs it), enforces its deadline, and hands whichever end
- * comes first (the agent's outcome or TIMEOUT) to the {@link EndRecorder}.
+ * comes first (the agent's outcome or TIMEOUT) to the {@link EndRecorder}. The TIMEOUT of an
+ * execution that {@linkplain AgentExecution#endsWhenStopped ends when stopped} (a process tree, a
+ * request) is written once it has ended, so that no retry starts while it still runs.
  *
  * <p>Thread-safe: every pool thread calls {@link #run}; the deadline timer has its own thread.
  */
@@ -102,7 +104,14 @@ final class Runner implements AutoCloseable {
           deadlines.schedule(
               () -> deadlineReached(run), run.timeout.toNanos(), TimeUnit.NANOSECONDS));
       log.info("Starting {} with handler '{}', timeout {}", run, run.spec.handler(), run.timeout);
-      finish(run, run.execution().execute());
+      Outcome outcome = run.execution().execute();
+      if (run.state() == RunState.TIMED_OUT && run.execution().endsWhenStopped()) {
+        // The deadline stopped it and left the TIMEOUT to be written now that it is gone.
+        ends.record(
+            run, Outcome.timeout(timeoutReason(run) + "; recorded once the agent had stopped"));
+      } else {
+        finish(run, outcome);
+      }
     } catch (Throwable t) {
       log.error("Could not record the end of {}: {}", run, t.toString());
     } finally {
@@ -150,17 +159,21 @@ final class Runner implements AutoCloseable {
     }
     run.stop();
     runs.signal();
+    if (!run.execution().endsWhenStopped()) {
+      ends.record(run, Outcome.timeout(timeoutReason(run)));
+    }
+  }
+
+  private String timeoutReason(Run run) {
     Instant startedAt = run.startedAt();
-    String reason =
-        "exceeded its timeout of "
-            + run.timeout
-            + " (started "
-            + startedAt
-            + ", deadline "
-            + startedAt.plus(run.timeout)
-            + "); interrupted by worker "
-            + workerId;
-    ends.record(run, Outcome.timeout(reason));
+    return "exceeded its timeout of "
+        + run.timeout
+        + " (started "
+        + startedAt
+        + ", deadline "
+        + startedAt.plus(run.timeout)
+        + "); interrupted by worker "
+        + workerId;
   }
 
   /** Stops the deadline timer: runs still going are no longer timed out. */
