@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the bench (and what it depends on) and runs it with the given arguments, e.g.
 #   bench/run.sh --workload all --system all
+#   bench/run.sh exec --runs 200 --sleep 30s     (exec agents on one worker; see ExecSleepBench)
 # The Markdown report goes to stdout, progress to stderr. See docs/benchmarks.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -8,5 +9,10 @@ cd "$root"
 ./mvnw -B -q -pl bench -am package -DskipTests -Dspotless.check.skip=true
 jar="$(ls bench/target/bench-*-all.jar | head -n 1)"
 mkdir -p bench/target/tmp
+if [ "${1:-}" = exec ]; then
+  shift
+  exec java -Xmx1g -Djava.io.tmpdir="$root/bench/target/tmp" -cp "$jar" \
+    dev.carillon.bench.exec.ExecSleepBench "$@"
+fi
 # A fixed heap so that GC behaves the same from run to run; the dev stack's files go under target/.
 exec java -Xms2g -Xmx2g -Djava.io.tmpdir="$root/bench/target/tmp" -jar "$jar" "$@"
