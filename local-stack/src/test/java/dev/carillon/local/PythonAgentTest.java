@@ -25,6 +25,7 @@ import dev.carillon.worker.WorkerService;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -212,7 +213,7 @@ class PythonAgentTest {
     Instance done = find(i.id());
     assertThat(done.resultSummary()).startsWith("2 file(s), 18 words; most common: ");
     assertThat(done.resultUri()).startsWith("file:").endsWith("py-summary_w1.json");
-    assertThat(Path.of(java.net.URI.create(done.resultUri()))).exists();
+    assertThat(Path.of(URI.create(done.resultUri()))).exists();
     assertThat(done.progress()).isEqualTo("2 of 2 files summarised");
 
     String described = schedctl("describe", "instance", Long.toString(i.id()));
