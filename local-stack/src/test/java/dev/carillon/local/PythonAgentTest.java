@@ -11,6 +11,9 @@ import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.Window;
 import dev.carillon.retry.RetryService;
 import dev.carillon.schedctl.Schedctl;
 import dev.carillon.spec.Format;
@@ -20,7 +23,6 @@ import dev.carillon.store.DbSettings;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
-import dev.carillon.testsupport.Tasks;
 import dev.carillon.worker.WorkerService;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -152,7 +154,16 @@ class PythonAgentTest {
 
   /** A PENDING instance of {@code taskId}, published as the trigger would. */
   private static Instance run(String taskId, Duration timeout) {
-    Instance i = windows.create(List.of(Tasks.pendingKey(taskId, "w1", timeout)), "test").get(0);
+    Instant start = Instant.parse("2026-01-01T00:00:00Z");
+    NewInstance pending =
+        NewInstance.pending(
+            taskId,
+            new Window("w1", start, start.plusSeconds(3600)),
+            start,
+            Origin.MANUAL,
+            timeout,
+            3);
+    Instance i = windows.create(List.of(pending), "test").get(0);
     try (InstancePublisher p =
         new InstancePublisher(
             KafkaSettings.of(stack.kafkaBootstrap()), topic, Duration.ofSeconds(10))) {
