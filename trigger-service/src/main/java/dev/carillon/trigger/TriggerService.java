@@ -27,8 +27,6 @@ import dev.carillon.trigger.tick.TriggerLoop;
 import dev.carillon.trigger.tick.TriggerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -211,11 +209,7 @@ public final class TriggerService implements AutoCloseable {
           leaderLoops.forEach(l -> l.stopAndWait(Duration.ofSeconds(5)));
         });
 
-    try {
-      admin = AdminServer.start(SERVICE, common.adminPort(), registry, this::health);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot open the admin port " + common.adminPort(), e);
-    }
+    admin = AdminServer.start(SERVICE, common.admin(), registry, this::health);
     resources.push(admin);
 
     election =
