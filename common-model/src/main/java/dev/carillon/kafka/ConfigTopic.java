@@ -27,6 +27,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -94,13 +96,17 @@ public final class ConfigTopic {
     }
   }
 
+  /** The record header naming who wrote a record. */
+  public static final String ACTOR_HEADER = "carillon-actor";
+
   /**
-   * Sends {@code value} (null: a tombstone) for {@code key} and waits for the acknowledgement.
+   * Sends {@code value} (null: a tombstone) for {@code key}, naming {@code actor} in the {@value
+   * #ACTOR_HEADER} header, and waits for the acknowledgement.
    *
    * @return the record's offset
    * @throws KafkaUnavailableException when Kafka does not acknowledge it within the timeout
    */
-  public long put(String key, String value) {
+  public long put(String key, String value, String actor) {
     partitions();
     Map<String, Object> props = settings.producerProps();
     int ms = (int) timeout.toMillis();
@@ -114,7 +120,14 @@ public final class ConfigTopic {
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
       RecordMetadata m =
           producer
-              .send(new ProducerRecord<>(topic, key, bytes))
+              .send(
+                  new ProducerRecord<>(
+                      topic,
+                      null,
+                      key,
+                      bytes,
+                      List.of(
+                          new RecordHeader(ACTOR_HEADER, actor.getBytes(StandardCharsets.UTF_8)))))
               .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
       return m.offset();
     } catch (ExecutionException e) {
@@ -169,9 +182,15 @@ public final class ConfigTopic {
             continue; // written after the call began; the next read sees it
           }
           String value = r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8);
+          Header actor = r.headers().lastHeader(ACTOR_HEADER);
           records.add(
               new ConfigRecord(
-                  r.key(), value, r.partition(), r.offset(), Instant.ofEpochMilli(r.timestamp())));
+                  r.key(),
+                  value,
+                  r.partition(),
+                  r.offset(),
+                  Instant.ofEpochMilli(r.timestamp()),
+                  actor == null ? null : new String(actor.value(), StandardCharsets.UTF_8)));
         }
       }
     } catch (KafkaException e) {

@@ -24,9 +24,14 @@ final class ConfigTopic {
   record Entry(String key, String value, int partition, long offset, Instant timestamp) {}
 
   private final dev.carillon.kafka.ConfigTopic topic;
+  private final String actor;
 
-  ConfigTopic(KafkaSettings settings, String topic, Duration timeout) {
+  /**
+   * @param actor named on every record written
+   */
+  ConfigTopic(KafkaSettings settings, String topic, Duration timeout, String actor) {
     this.topic = new dev.carillon.kafka.ConfigTopic(settings, topic, timeout);
+    this.actor = actor;
   }
 
   /**
@@ -36,7 +41,7 @@ final class ConfigTopic {
    */
   long put(String key, String value) {
     try {
-      return topic.put(key, value);
+      return topic.put(key, value, actor);
     } catch (KafkaUnavailableException e) {
       throw CliException.unreachable(e.getMessage(), e);
     }

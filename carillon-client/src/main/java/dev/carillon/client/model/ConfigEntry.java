@@ -11,6 +11,8 @@ import java.time.Instant;
  * @param value the value in its canonical JSON form
  * @param offset the record's offset (its version)
  * @param at when it was written
+ * @param actor who wrote it ({@code api:<principal>}, {@code schedctl:<user>}), or null when
+ *     unknown
  */
 @Stability.Evolving
-public record ConfigEntry(String key, JsonNode value, long offset, Instant at) {}
+public record ConfigEntry(String key, JsonNode value, long offset, Instant at, String actor) {}

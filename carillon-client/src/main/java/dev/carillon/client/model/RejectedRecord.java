@@ -10,10 +10,11 @@ import java.util.List;
  *
  * @param value the record's text, cut to 1,000 characters
  * @param problems why, one line per problem naming the field and the value
+ * @param actor who wrote it, or null when unknown
  */
 @Stability.Evolving
 public record RejectedRecord(
-    String key, String value, long offset, Instant at, List<String> problems) {
+    String key, String value, long offset, Instant at, List<String> problems, String actor) {
   public RejectedRecord {
     problems = List.copyOf(problems);
   }

@@ -11,7 +11,7 @@ class ConfigReplayTest {
   private final List<ConfigRecord> records = new ArrayList<>();
 
   private void record(String key, String value) {
-    records.add(new ConfigRecord(key, value, 0, records.size(), Instant.EPOCH));
+    records.add(new ConfigRecord(key, value, 0, records.size(), Instant.EPOCH, "test"));
   }
 
   @Test

@@ -109,13 +109,13 @@ public final class ConfigRoutes {
               .toList());
     }
     String canonical = value.toJson();
-    long offset = plane.config().put(key.toString(), canonical);
+    long offset = plane.config().put(key.toString(), canonical, r.actor());
     return Reply.ok(new ConfigChange(key.toString(), Views.json(canonical), offset));
   }
 
   private Reply unset(ApiRequest r) {
     TuningKey key = key(r);
-    long offset = plane.config().put(key.toString(), null);
+    long offset = plane.config().put(key.toString(), null, r.actor());
     return Reply.ok(new ConfigChange(key.toString(), null, offset));
   }
 
@@ -135,7 +135,11 @@ public final class ConfigRoutes {
 
   private static ConfigEntry entry(ConfigReplay.InForce f) {
     return new ConfigEntry(
-        f.key(), Views.json(f.value().toJson()), f.record().offset(), f.record().at());
+        f.key(),
+        Views.json(f.value().toJson()),
+        f.record().offset(),
+        f.record().at(),
+        f.record().actor());
   }
 
   private static RejectedRecord rejected(ConfigReplay.Rejected r) {
@@ -144,6 +148,11 @@ public final class ConfigRoutes {
       value = value.substring(0, MAX_SHOWN) + "...";
     }
     return new RejectedRecord(
-        r.record().key(), value, r.record().offset(), r.record().at(), r.problems());
+        r.record().key(),
+        value,
+        r.record().offset(),
+        r.record().at(),
+        r.problems(),
+        r.record().actor());
   }
 }

@@ -23,16 +23,20 @@ import dev.carillon.model.instance.BackfillPlan;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.CronSchedule;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.TimeInput;
 import dev.carillon.model.schedule.Window;
+import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.LoadedTask;
 import dev.carillon.store.TaskStore;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -43,8 +47,9 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * {@code /api/v1/tasks}: list, get, next fire times, delete, pause, resume, run now, backfill.
- * (Apply and replace come with the shared spec reader.)
+ * {@code /api/v1/tasks}: list, get, next fire times, delete, pause, resume, run now, backfill; and
+ * {@code /api/v1/next}, the fire times of an expression not yet saved. (Apply and replace come with
+ * the shared spec reader.)
  */
 public final class TaskRoutes {
   /** The most tasks one page holds. */
@@ -103,6 +108,14 @@ public final class TaskRoutes {
             Route.Body.NONE,
             "The task's next fire times, with what daylight-saving changes do to them",
             this::next),
+        new Route(
+            "GET",
+            "/api/v1/next",
+            Role.VIEWER,
+            Set.of("cron", "zone", "window", "count"),
+            Route.Body.NONE,
+            "Preview the fire times of a cron expression that is not saved",
+            this::preview),
         new Route(
             "POST",
             "/api/v1/tasks/{id}/pause",
@@ -212,6 +225,36 @@ public final class TaskRoutes {
     List<FireView> views = fires.stream().map(f -> Views.fire(f, d)).toList();
     return Reply.ok(
         new NextFiresView(d.id(), d.zone().getId(), d.trigger().cron(), d.paused(), views));
+  }
+
+  private Reply preview(ApiRequest r) {
+    QueryParams q = r.query();
+    String cron =
+        q.string("cron")
+            .orElseThrow(
+                () -> ApiException.badRequest("cron", null, "is required, e.g. 0 0 8 * * ?"));
+    String zoneText = q.string("zone").orElse("UTC");
+    ZoneId zone;
+    try {
+      zone = ZoneId.of(zoneText);
+    } catch (DateTimeException e) {
+      throw ApiException.badRequest(
+          "zone", zoneText, "is not an IANA time zone, e.g. Europe/Berlin");
+    }
+    WindowKind window =
+        q.enums("window", WindowKind.class).stream().findFirst().orElse(WindowKind.EVERY_FIRE);
+    int count = q.integer("count", 10, 1, MAX_NEXT);
+    CronSchedule schedule;
+    try {
+      schedule = CronSchedule.parse(cron, zone);
+    } catch (InvalidValueException e) {
+      throw ApiException.badRequest("cron", cron, e.problem().message());
+    }
+    List<FireView> fires =
+        schedule.fireTimesDetailed(plane.clock().instant(), Instant.MAX, count).stream()
+            .map(f -> Views.fire(f, window, zone))
+            .toList();
+    return Reply.ok(new NextFiresView(null, zone.getId(), cron, false, fires));
   }
 
   private Reply setPaused(ApiRequest r, boolean paused) {

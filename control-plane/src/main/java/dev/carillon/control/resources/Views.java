@@ -15,6 +15,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.retry.RetryPolicies;
 import dev.carillon.model.schedule.FireTime;
+import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.LoadedTask;
 import java.time.Instant;
@@ -74,12 +75,15 @@ final class Views {
   }
 
   static FireView fire(FireTime f, TaskDefinition d) {
-    ZoneId zone = d.zone();
+    return fire(f, d.window(), d.zone());
+  }
+
+  static FireView fire(FireTime f, WindowKind window, ZoneId zone) {
     return new FireView(
         f.instant(),
         f.instant().atZone(zone).format(LOCAL),
         f.nominal().toString(),
-        d.window().windowOf(f.instant(), zone).key(),
+        window.windowOf(f.instant(), zone).key(),
         f.adjustment().name(),
         f.dstNote(zone).orElse(null));
   }

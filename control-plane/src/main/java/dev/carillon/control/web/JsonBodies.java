@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DatabindException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -57,7 +58,7 @@ public final class JsonBodies {
           List.of(
               problem(
                   field.isEmpty() ? "body" : field,
-                  tokenText(e),
+                  valueAt(body, e),
                   field.isEmpty()
                       ? "must be a JSON object"
                       : "must be " + typeName(e.getTargetType()),
@@ -107,11 +108,24 @@ public final class JsonBodies {
     return sb.toString();
   }
 
-  private static String tokenText(MismatchedInputException e) {
+  /**
+   * The value at the exception's path, read again from the body (the parser is closed by the time
+   * the exception arrives): text as it is, anything else as JSON.
+   */
+  private static String valueAt(byte[] body, JsonMappingException e) {
     try {
-      return e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p
-          ? p.getText()
-          : null;
+      JsonNode node = JSON.readTree(body);
+      for (JsonMappingException.Reference r : e.getPath()) {
+        if (node == null) {
+          return null;
+        }
+        node = r.getFieldName() != null ? node.get(r.getFieldName()) : node.get(r.getIndex());
+      }
+      if (node == null || node.isMissingNode()) {
+        return null;
+      }
+      String text = node.isTextual() ? node.asText() : node.toString();
+      return text.length() > 200 ? text.substring(0, 200) + "..." : text;
     } catch (IOException | RuntimeException ignored) {
       return null;
     }
