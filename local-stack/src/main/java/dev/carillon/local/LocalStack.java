@@ -132,8 +132,7 @@ public final class LocalStack implements AutoCloseable {
       printApi(triggerService.apiPort(), token, options.dataDir(), out);
       out.println(
           "time      task           window                     change                 detail");
-      return new LocalStack(
-          devstack, env, token, triggerService.apiPort(), db, started, feed);
+      return new LocalStack(devstack, env, token, triggerService.apiPort(), db, started, feed);
     } catch (RuntimeException e) {
       closeAll(started);
       if (db != null) {

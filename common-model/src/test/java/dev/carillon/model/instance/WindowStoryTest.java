@@ -2,8 +2,10 @@ package dev.carillon.model.instance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -53,9 +55,7 @@ class WindowStoryTest {
     TaskDefinition daily =
         TaskDefinition.builder("digest")
             .handler("noop")
-            .cron("0 0 8 * * ?")
-            .zone("Europe/Berlin")
-            .window("DAILY")
+            .cron("0 0 8 * * ?", ZoneId.of("Europe/Berlin"), WindowKind.DAILY)
             .build();
     WindowStory story = WindowStory.of("digest", "yesterday", List.of(), Optional.of(daily), AT);
     assertThat(story.heading())

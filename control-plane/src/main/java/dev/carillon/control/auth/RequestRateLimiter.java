@@ -2,17 +2,17 @@ package dev.carillon.control.auth;
 
 import dev.carillon.client.model.FieldProblem;
 import dev.carillon.control.web.ApiException;
+import dev.carillon.model.ratelimit.TokenBucket;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The per-token request rate: a {@link TokenBucket} per token ({@code api.rate.per-second}, {@code
- * api.rate.burst}); a request beyond it is answered 429 with {@code Retry-After}. The number of
- * buckets is bounded by the tokens file (one per token, or one in an insecure local setup).
- * Thread-safe.
+ * The per-token request rate: a {@link TokenBucket} (the one shared bucket) per token ({@code
+ * api.rate.per-second}, {@code api.rate.burst}); a request beyond it is answered 429 with {@code
+ * Retry-After}. The number of buckets is bounded by the tokens file (one per token, or one in an
+ * insecure local setup). Thread-safe.
  */
 public final class RequestRateLimiter {
   private final double perSecond;
@@ -35,14 +35,13 @@ public final class RequestRateLimiter {
     TokenBucket bucket =
         buckets.computeIfAbsent(
             caller.rateKey(), k -> new TokenBucket(perSecond, burst, clock.instant()));
-    Duration wait;
     synchronized (bucket) {
       if (bucket.tryTake(clock.instant())) {
         return;
       }
-      wait = bucket.untilNext(clock.instant());
     }
-    long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+    // An empty bucket holds less than one token, so one is back within 1 / rate seconds.
+    long seconds = Math.max(1, (long) Math.ceil(1.0 / perSecond));
     String principal = caller.principal().name();
     throw ApiException.of(
             429,

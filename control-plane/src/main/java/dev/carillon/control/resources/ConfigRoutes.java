@@ -14,10 +14,11 @@ import dev.carillon.control.web.Reply;
 import dev.carillon.control.web.Route;
 import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.task.Problem;
-import dev.carillon.model.tuning.ConfigReplay;
 import dev.carillon.model.tuning.InvalidTuningException;
 import dev.carillon.model.tuning.TuningKey;
 import dev.carillon.model.tuning.TuningValue;
+import dev.carillon.spec.ConfigReplay;
+import dev.carillon.spec.TuningJson;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
@@ -101,14 +102,14 @@ public final class ConfigRoutes {
     TuningKey key = key(r);
     TuningValue value;
     try {
-      value = TuningValue.parse(key, bodyText(r));
+      value = TuningJson.parse(key, bodyText(r));
     } catch (InvalidTuningException e) {
       throw ApiException.badRequest(
           e.problems().stream()
               .map(p -> FieldProblem.of(p.field(), p.value(), p.message()))
               .toList());
     }
-    String canonical = value.toJson();
+    String canonical = TuningJson.toJson(value);
     long offset = plane.config().put(key.toString(), canonical, r.actor());
     return Reply.ok(new ConfigChange(key.toString(), Views.json(canonical), offset));
   }
@@ -136,7 +137,7 @@ public final class ConfigRoutes {
   private static ConfigEntry entry(ConfigReplay.InForce f) {
     return new ConfigEntry(
         f.key(),
-        Views.json(f.value().toJson()),
+        Views.json(TuningJson.toJson(f.value())),
         f.record().offset(),
         f.record().at(),
         f.record().actor());

@@ -13,8 +13,8 @@ import dev.carillon.control.web.Route;
 import dev.carillon.model.Durations;
 import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.retry.RetryPlan;
-import dev.carillon.model.retry.RetryPolicies;
 import dev.carillon.model.retry.RetryPolicy;
+import dev.carillon.spec.RetryPolicyJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -107,7 +107,7 @@ public final class MetaRoutes {
             plan.retries(),
             Durations.format(plan.cumulative()),
             steps,
-            JsonBodies.JSON.valueToTree(RetryPolicies.toSpec(plan.toPolicy()))));
+            JsonBodies.JSON.valueToTree(RetryPolicyJson.toSpec(plan.toPolicy()))));
   }
 
   private static Duration duration(String field, String text) {

@@ -28,6 +28,7 @@ import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.TimeInput;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.LoadedTask;
 import dev.carillon.store.TaskStore;
@@ -216,15 +217,14 @@ public final class TaskRoutes {
   private Reply next(ApiRequest r) {
     int count = r.query().integer("count", 10, 1, MAX_NEXT);
     TaskDefinition d = valid(load(r));
-    if (!d.hasCron()) {
+    if (!(d.trigger() instanceof CronTrigger cron)) {
       throw ApiException.conflict(
           "id", d.id(), "has a " + d.triggerKind() + " trigger: it has no fire times");
     }
     List<FireTime> fires =
-        d.trigger().schedule().fireTimesDetailed(plane.clock().instant(), Instant.MAX, count);
+        cron.schedule().fireTimesDetailed(plane.clock().instant(), Instant.MAX, count);
     List<FireView> views = fires.stream().map(f -> Views.fire(f, d)).toList();
-    return Reply.ok(
-        new NextFiresView(d.id(), d.zone().getId(), d.trigger().cron(), d.paused(), views));
+    return Reply.ok(new NextFiresView(d.id(), d.zone().getId(), cron.cron(), d.paused(), views));
   }
 
   private Reply preview(ApiRequest r) {
@@ -275,7 +275,7 @@ public final class TaskRoutes {
     List<String> dependents =
         plane.tasks().loadAll().stream()
             .flatMap(t -> t.definition().stream())
-            .filter(d -> d.after().contains(task.id()))
+            .filter(d -> d.upstreams().contains(task.id()))
             .map(TaskDefinition::id)
             .toList();
     if (!dependents.isEmpty()) {
@@ -382,7 +382,7 @@ public final class TaskRoutes {
   private Reply backfill(ApiRequest r) {
     BackfillRequest body = r.requireBody(BackfillRequest.class);
     TaskDefinition d = valid(load(r));
-    if (!d.hasCron()) {
+    if (!(d.trigger() instanceof CronTrigger)) {
       throw ApiException.conflict(
           "id",
           d.id(),

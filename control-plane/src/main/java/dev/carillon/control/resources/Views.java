@@ -13,10 +13,14 @@ import dev.carillon.model.Durations;
 import dev.carillon.model.instance.EventText;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
-import dev.carillon.model.retry.RetryPolicies;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.ConditionTrigger;
+import dev.carillon.model.task.CronTrigger;
+import dev.carillon.model.task.DependencyTrigger;
+import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.spec.RetryPolicyJson;
 import dev.carillon.store.LoadedTask;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -116,8 +120,8 @@ final class Views {
     }
     TaskDefinition d = t.definition().get();
     FireView next = null;
-    if (d.hasCron() && !d.paused()) {
-      List<FireTime> fires = d.trigger().schedule().fireTimesDetailed(now, Instant.MAX, 1);
+    if (d.trigger() instanceof CronTrigger cron && !d.paused()) {
+      List<FireTime> fires = cron.schedule().fireTimesDetailed(now, Instant.MAX, 1);
       next = fires.isEmpty() ? null : fire(fires.get(0), d);
     }
     return new TaskView(
@@ -129,7 +133,7 @@ final class Views {
         d.overlap().name(),
         Durations.format(d.catchup()),
         Durations.format(d.timeout()),
-        JsonBodies.JSON.valueToTree(RetryPolicies.toSpec(d.retry())),
+        JsonBodies.JSON.valueToTree(RetryPolicyJson.toSpec(d.retry())),
         json(d.paramsJson()),
         d.paused(),
         d.version(),
@@ -139,28 +143,26 @@ final class Views {
   }
 
   static TriggerView trigger(TaskDefinition d) {
-    return switch (d.triggerKind()) {
-      case CRON ->
-          new TriggerView(
-              "CRON", d.trigger().cron(), null, "cron " + d.trigger().cron() + " in " + d.zone());
-      case DEPENDENCY ->
-          new TriggerView(
-              "DEPENDENCY",
-              null,
-              d.after(),
-              "after " + String.join(", ", d.after()) + " succeed in the same window");
-      case EVENT ->
-          new TriggerView("EVENT", null, null, "each record on Kafka topic " + d.event().topic());
-      case CONDITION ->
-          new TriggerView(
-              "CONDITION",
-              null,
-              null,
-              "condition "
-                  + d.condition().type()
-                  + " polled every "
-                  + Durations.format(d.condition().every()));
-    };
+    if (d.trigger() instanceof CronTrigger cron) {
+      return new TriggerView(
+          "CRON", cron.cron(), null, "cron " + cron.cron() + " in " + cron.zone());
+    }
+    if (d.trigger() instanceof DependencyTrigger dep) {
+      return new TriggerView(
+          "DEPENDENCY",
+          null,
+          dep.upstreams(),
+          "after " + String.join(", ", dep.upstreams()) + " succeed in the same window");
+    }
+    if (d.trigger() instanceof EventTrigger event) {
+      return new TriggerView("EVENT", null, null, "each record on Kafka topic " + event.topic());
+    }
+    ConditionTrigger condition = (ConditionTrigger) d.trigger();
+    return new TriggerView(
+        "CONDITION",
+        null,
+        null,
+        "condition " + condition.type() + " polled every " + Durations.format(condition.every()));
   }
 
   static JsonNode json(String text) {

@@ -1,7 +1,11 @@
-package dev.carillon.model.tuning;
+package dev.carillon.spec;
 
 import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.task.Problem;
+import dev.carillon.model.tuning.ConfigRecord;
+import dev.carillon.model.tuning.InvalidTuningException;
+import dev.carillon.model.tuning.TuningKey;
+import dev.carillon.model.tuning.TuningValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -10,7 +14,7 @@ import java.util.TreeMap;
 
 /**
  * The config topic replayed as the retry service applies it: records in offset order, each checked
- * by the same validator ({@link TuningKey#parse}, {@link TuningValue#parse}); a valid record sets
+ * by the same validator ({@link TuningKey#parse}, {@link TuningJson#parse}); a valid record sets
  * its key, a tombstone unsets it, and a rejected record changes nothing, so the value before it
  * stays in force. What it answers is what a retry service that read the topic now would hold. Pure.
  *
@@ -54,7 +58,7 @@ public record ConfigReplay(SortedMap<String, InForce> inForce, List<Rejected> re
       try {
         key = TuningKey.parse(r.key());
         if (r.value() != null) {
-          value = TuningValue.parse(key, r.value());
+          value = TuningJson.parse(key, r.value());
         }
       } catch (InvalidValueException e) {
         rejected.add(new Rejected(r, List.of(e.problem().toString())));

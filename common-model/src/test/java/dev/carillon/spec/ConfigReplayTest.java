@@ -1,7 +1,8 @@
-package dev.carillon.model.tuning;
+package dev.carillon.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.carillon.model.tuning.ConfigRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,7 @@ class ConfigReplayTest {
     assertThat(digest.record().offset())
         .as("the valid record before the rejected one")
         .isEqualTo(0);
-    assertThat(digest.value().toJson())
+    assertThat(TuningJson.toJson(digest.value()))
         .contains("\"policy\":\"IMMEDIATE\"")
         .contains("\"maxRetries\":2");
     assertThat(replay.rejected()).extracting(r -> r.record().offset()).containsExactly(1L, 5L, 6L);
