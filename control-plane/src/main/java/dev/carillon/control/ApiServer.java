@@ -3,6 +3,7 @@ package dev.carillon.control;
 import dev.carillon.auth.TokenFile;
 import dev.carillon.control.auth.Authenticator;
 import dev.carillon.control.auth.RequestRateLimiter;
+import dev.carillon.control.resources.ApplyRoutes;
 import dev.carillon.control.resources.ConfigRoutes;
 import dev.carillon.control.resources.InstanceRoutes;
 import dev.carillon.control.resources.MetaRoutes;
@@ -39,6 +40,7 @@ public final class ApiServer implements AutoCloseable {
   /** Every route of the API, in the order of the OpenAPI document. */
   public static List<Route> routes(ControlPlane plane) {
     List<Route> all = new ArrayList<>();
+    all.addAll(new ApplyRoutes(plane).routes());
     all.addAll(new TaskRoutes(plane).routes());
     all.addAll(new InstanceRoutes(plane).routes());
     all.addAll(new ConfigRoutes(plane).routes());

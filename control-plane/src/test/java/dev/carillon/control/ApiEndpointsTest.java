@@ -3,6 +3,7 @@ package dev.carillon.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.carillon.client.model.ApplyResult;
 import dev.carillon.client.model.BackfillResult;
 import dev.carillon.client.model.ConfigChange;
 import dev.carillon.client.model.ConfigKeyView;
@@ -27,7 +28,7 @@ import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
-import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskEvent;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
@@ -35,6 +36,7 @@ import dev.carillon.store.RetryStore;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +86,10 @@ class ApiEndpointsTest {
   @Test
   void tasks_are_listed_with_next_fire_and_last_outcome_and_paged_by_cursor() {
     for (int i = 0; i < 3; i++) {
-      api.apply(Tasks.daily("list-" + i).zone("Europe/Berlin").build());
+      api.apply(
+          Tasks.daily("list-" + i)
+              .cron("0 0 8 * * ?", ZoneId.of("Europe/Berlin"), WindowKind.DAILY)
+              .build());
     }
     api.apply(Tasks.daily("list-paused").paused(true).handler("sleep").build());
     finished("list-1", "2026-03-28", true);
@@ -122,7 +127,10 @@ class ApiEndpointsTest {
 
   @Test
   void next_lists_fire_times_with_dst_notes() {
-    api.apply(Tasks.daily("next-ny").cron("0 30 2 * * ?").zone("America/New_York").build());
+    api.apply(
+        Tasks.daily("next-ny")
+            .cron("0 30 2 * * ?", ZoneId.of("America/New_York"), WindowKind.DAILY)
+            .build());
     NextFiresView next =
         api.call("GET", "/api/v1/tasks/next-ny/next?count=3", api.viewer).as(NextFiresView.class);
     assertThat(next.fires()).hasSize(3);
@@ -366,13 +374,7 @@ class ApiEndpointsTest {
   @Test
   void delete_refuses_a_task_others_depend_on() {
     api.apply(Tasks.daily("upstream").build());
-    api.apply(
-        TaskDefinition.builder("downstream")
-            .handler("noop")
-            .after(List.of("upstream"))
-            .window("DAILY")
-            .zone("UTC")
-            .build());
+    api.apply(Tasks.after("downstream", WindowKind.DAILY, "upstream").build());
     Response r = api.call("DELETE", "/api/v1/tasks/upstream", api.operatorToken);
     assertThat(r.status()).isEqualTo(409);
     assertThat(r.json().get("problems").get(0).get("field").asText()).isEqualTo("id");
@@ -438,5 +440,103 @@ class ApiEndpointsTest {
     Response doc = api.call("GET", "/api/v1/openapi.json", api.viewer);
     assertThat(doc.status()).isEqualTo(200);
     assertThat(doc.json().get("openapi").asText()).isEqualTo("3.1.0");
+  }
+
+  private static String spec(String id, String cron) {
+    return "{\"id\":\""
+        + id
+        + "\",\"handler\":\"noop\",\"schedule\":{\"cron\":\""
+        + cron
+        + "\",\"zone\":\"Europe/Berlin\",\"window\":\"DAILY\"},\"retry\":{\"policy\":\"IMMEDIATE\",\"maxRetries\":2}}";
+  }
+
+  @Test
+  void apply_creates_changes_and_revives_all_or_nothing_and_records_the_caller() {
+    String two =
+        "{\"tasks\":["
+            + spec("applied-a", "0 0 8 * * ?")
+            + ","
+            + spec("applied-b", "0 0 9 * * ?")
+            + "]}";
+    ApplyResult dry =
+        api.call("POST", "/api/v1/tasks:apply?dryRun=true", api.operatorToken, two)
+            .as(ApplyResult.class);
+    assertThat(dry.dryRun()).isTrue();
+    assertThat(dry.tasks())
+        .extracting(ApplyResult.Applied::outcome)
+        .containsExactly("valid", "valid");
+    assertThat(api.tasks.load("applied-a")).as("a dry run writes nothing").isEmpty();
+
+    ApplyResult created =
+        api.call("POST", "/api/v1/tasks:apply", api.operatorToken, two).as(ApplyResult.class);
+    assertThat(created.tasks())
+        .containsExactly(
+            new ApplyResult.Applied("applied-a", 1, "created"),
+            new ApplyResult.Applied("applied-b", 1, "created"));
+    TaskView a = api.call("GET", "/api/v1/tasks/applied-a", api.viewer).as(TaskView.class);
+    assertThat(a.zone()).isEqualTo("Europe/Berlin");
+    assertThat(a.retry().get("maxRetries").asInt()).isEqualTo(2);
+
+    String changed =
+        "{\"tasks\":["
+            + spec("applied-a", "0 30 8 * * ?")
+            + ","
+            + spec("applied-b", "0 0 9 * * ?")
+            + "]}";
+    assertThat(
+            api.call("POST", "/api/v1/tasks:apply", api.operatorToken, changed)
+                .as(ApplyResult.class)
+                .tasks())
+        .containsExactly(
+            new ApplyResult.Applied("applied-a", 2, "changed"),
+            new ApplyResult.Applied("applied-b", 1, "unchanged"));
+
+    String yaml =
+        "tasks:\n"
+            + "  - id: applied-yaml\n"
+            + "    handler: noop\n"
+            + "    schedule: { cron: \"0 0 7 * * ?\", zone: UTC, window: DAILY }\n";
+    Response fromYaml =
+        api.call(
+            "POST",
+            "/api/v1/tasks:apply",
+            api.operatorToken,
+            yaml,
+            Map.of("Content-Type", "application/yaml"));
+    assertThat(fromYaml.status()).isEqualTo(200);
+    assertThat(fromYaml.as(ApplyResult.class).tasks().get(0).outcome()).isEqualTo("created");
+
+    api.call("DELETE", "/api/v1/tasks/applied-b", api.operatorToken);
+    assertThat(
+            api.call("POST", "/api/v1/tasks:apply", api.operatorToken, changed)
+                .as(ApplyResult.class)
+                .tasks())
+        .containsExactly(
+            new ApplyResult.Applied("applied-a", 2, "unchanged"),
+            new ApplyResult.Applied("applied-b", 3, "revived"));
+    assertThat(api.tasks.events("applied-b"))
+        .extracting(e -> e.kind() + " " + e.actor())
+        .containsExactly("CREATED api:otto", "DELETED api:otto", "REVIVED api:otto");
+  }
+
+  @Test
+  void put_creates_then_replaces_one_task() {
+    Response created =
+        api.call("PUT", "/api/v1/tasks/put-one", api.operatorToken, spec("put-one", "0 0 8 * * ?"));
+    assertThat(created.status()).isEqualTo(201);
+    assertThat(created.as(ApplyResult.class).tasks())
+        .containsExactly(new ApplyResult.Applied("put-one", 1, "created"));
+    Response replaced =
+        api.call(
+            "PUT", "/api/v1/tasks/put-one", api.operatorToken, spec("put-one", "0 0 10 * * ?"));
+    assertThat(replaced.status()).isEqualTo(200);
+    assertThat(replaced.as(ApplyResult.class).tasks())
+        .containsExactly(new ApplyResult.Applied("put-one", 2, "changed"));
+    assertThat(
+            api.call("GET", "/api/v1/tasks/put-one", api.viewer)
+                .as(TaskView.class)
+                .trigger()
+                .cron())
+        .isEqualTo("0 0 10 * * ?");
   }
 }

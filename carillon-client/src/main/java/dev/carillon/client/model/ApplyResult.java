@@ -18,7 +18,9 @@ public record ApplyResult(boolean dryRun, List<Applied> tasks) {
   /**
    * One task of an apply.
    *
-   * @param outcome {@code created}, {@code changed} or {@code unchanged}
+   * @param version the version after the apply (in a dry run, the stored one, 0 for a new task)
+   * @param outcome {@code created}, {@code changed}, {@code unchanged} or {@code revived} (a
+   *     deleted task applied again); {@code valid} in a dry run
    */
   @Stability.Evolving
   public record Applied(String id, long version, String outcome) {}

@@ -123,7 +123,7 @@ public final class ApiHandler extends Handler.Abstract {
             start);
         return true;
       }
-      checkContentType(request);
+      checkContentType(request, route.body());
       Invocation pending = new Invocation(principal, match, query, null);
       Content.Source.asByteArrayAsync(request, maxBodyBytes)
           .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
@@ -279,18 +279,38 @@ public final class ApiHandler extends Handler.Abstract {
     return request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
   }
 
-  private static void checkContentType(Request request) {
+  private static void checkContentType(Request request, Route.Body body) {
     String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     if (type == null || !hasBody(request)) {
       return;
     }
-    String mime = type.split(";")[0].strip().toLowerCase(java.util.Locale.ROOT);
-    if (!mime.equals("application/json") && !mime.endsWith("+json")) {
-      throw ApiException.of(
-          415,
-          "Content-Type '" + type + "' is not supported: send application/json",
-          List.of(FieldProblem.of("Content-Type", type, "must be application/json")));
+    if (isJson(type) || body == Route.Body.SPEC && isYaml(type)) {
+      return;
     }
+    String allowed =
+        body == Route.Body.SPEC ? "application/json or application/yaml" : "application/json";
+    throw ApiException.of(
+        415,
+        "Content-Type '" + type + "' is not supported: send " + allowed,
+        List.of(FieldProblem.of("Content-Type", type, "must be " + allowed)));
+  }
+
+  private static String mime(String type) {
+    return type.split(";")[0].strip().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** {@code application/json} or a {@code +json} type. */
+  static boolean isJson(String type) {
+    String mime = mime(type);
+    return mime.equals("application/json") || mime.endsWith("+json");
+  }
+
+  /** {@code application/yaml}, {@code application/x-yaml} or {@code text/yaml}. */
+  public static boolean isYaml(String type) {
+    String mime = mime(type);
+    return mime.equals("application/yaml")
+        || mime.equals("application/x-yaml")
+        || mime.equals("text/yaml");
   }
 
   private ApiException bodyFailure(Throwable failure) {

@@ -33,7 +33,9 @@ public record Route(
     /** A JSON body may be sent. */
     OPTIONAL_JSON,
     /** A JSON body must be sent. */
-    JSON
+    JSON,
+    /** A task spec must be sent, as JSON or as YAML ({@code application/yaml}). */
+    SPEC
   }
 
   public Route {
