@@ -9,12 +9,20 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.testsupport.Tasks;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -413,5 +421,35 @@ class BadInputTest {
               assertThat(p.get("message").asText()).isNotBlank();
             });
     assertThat(api.snapshot()).as("no row changed").isEqualTo(before);
+  }
+
+  /** A body without a length (chunked) is cut off at the limit too, while it is read. */
+  @Test
+  void a_huge_chunked_body_is_refused_while_read_and_changes_nothing() throws Exception {
+    Map<String, String> before = api.snapshot();
+    byte[] huge =
+        ("{\"reason\":\"" + "y".repeat(2 * 1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://127.0.0.1:"
+                                + api.server.port()
+                                + "/api/v1/instances/"
+                                + running
+                                + "/cancel"))
+                    .header("Authorization", "Bearer " + api.operatorToken)
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofInputStream(
+                            () -> new ByteArrayInputStream(huge)))
+                    .timeout(Duration.ofSeconds(30))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(r.body()).contains("\"field\":\"body\"").contains("bytes");
+    assertThat(api.snapshot()).isEqualTo(before);
   }
 }
