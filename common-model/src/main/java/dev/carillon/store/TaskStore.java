@@ -10,6 +10,7 @@ import dev.carillon.model.task.RunSpec;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TaskEvent;
 import dev.carillon.store.jooq.tables.records.TaskDefinitionRecord;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,9 +1,11 @@
 package dev.carillon.control.resources;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.carillon.auth.Role;
 import dev.carillon.client.model.BackfillRequest;
 import dev.carillon.client.model.BackfillResult;
 import dev.carillon.client.model.DeleteResult;
+import dev.carillon.client.model.FieldProblem;
 import dev.carillon.client.model.FireView;
 import dev.carillon.client.model.NextFiresView;
 import dev.carillon.client.model.Page;
@@ -15,6 +17,7 @@ import dev.carillon.control.ControlPlane;
 import dev.carillon.control.web.ApiException;
 import dev.carillon.control.web.ApiRequest;
 import dev.carillon.control.web.Cursors;
+import dev.carillon.control.web.JsonBodies;
 import dev.carillon.control.web.QueryParams;
 import dev.carillon.control.web.Reply;
 import dev.carillon.control.web.Route;
@@ -23,23 +26,24 @@ import dev.carillon.model.instance.BackfillPlan;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
-import dev.carillon.model.schedule.CronSchedule;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.TimeInput;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.spec.Format;
+import dev.carillon.spec.InvalidSpecException;
+import dev.carillon.spec.SpecReader;
 import dev.carillon.store.LoadedTask;
 import dev.carillon.store.TaskStore;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,6 +68,10 @@ public final class TaskRoutes {
 
   /** The prefix of a run-now's window key. */
   public static final String MANUAL_PREFIX = "manual-";
+
+  /** The spec fields of a preview, by the query parameter that carries each. */
+  private static final Map<String, String> PREVIEW_PARAMETERS =
+      Map.of("schedule.cron", "cron", "schedule.zone", "zone", "schedule.window", "window");
 
   /** Printable ASCII without spaces, 1 to 255 characters. */
   private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
@@ -227,34 +235,48 @@ public final class TaskRoutes {
     return Reply.ok(new NextFiresView(d.id(), d.zone().getId(), cron.cron(), d.paused(), views));
   }
 
+  /**
+   * The fire times of an expression that is not saved: read as a task's schedule by the one spec
+   * reader, so its rules and messages are those of an apply (and of {@code schedctl next --cron}).
+   */
   private Reply preview(ApiRequest r) {
     QueryParams q = r.query();
     String cron =
         q.string("cron")
             .orElseThrow(
                 () -> ApiException.badRequest("cron", null, "is required, e.g. 0 0 8 * * ?"));
-    String zoneText = q.string("zone").orElse("UTC");
-    ZoneId zone;
-    try {
-      zone = ZoneId.of(zoneText);
-    } catch (DateTimeException e) {
-      throw ApiException.badRequest(
-          "zone", zoneText, "is not an IANA time zone, e.g. Europe/Berlin");
-    }
-    WindowKind window =
-        q.enums("window", WindowKind.class).stream().findFirst().orElse(WindowKind.EVERY_FIRE);
     int count = q.integer("count", 10, 1, MAX_NEXT);
-    CronSchedule schedule;
+    Map<String, String> schedule = new LinkedHashMap<>();
+    schedule.put("cron", cron);
+    schedule.put("zone", q.string("zone").orElse("UTC"));
+    schedule.put("window", q.string("window").orElse(WindowKind.EVERY_FIRE.name()));
+    TaskDefinition d;
     try {
-      schedule = CronSchedule.parse(cron, zone);
-    } catch (InvalidValueException e) {
-      throw ApiException.badRequest("cron", cron, e.problem().message());
+      d =
+          SpecReader.readOne(
+              JsonBodies.JSON.writeValueAsString(
+                  Map.of("id", "preview", "handler", "preview", "schedule", schedule)),
+              Format.JSON,
+              "<preview>");
+    } catch (InvalidSpecException e) {
+      throw ApiException.badRequest(
+          e.problems().stream()
+              .map(
+                  p ->
+                      FieldProblem.of(
+                          PREVIEW_PARAMETERS.getOrDefault(p.field(), String.valueOf(p.field())),
+                          p.value(),
+                          p.message()))
+              .toList());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the preview's spec", e);
     }
+    CronTrigger trigger = (CronTrigger) d.trigger();
     List<FireView> fires =
-        schedule.fireTimesDetailed(plane.clock().instant(), Instant.MAX, count).stream()
-            .map(f -> Views.fire(f, window, zone))
+        trigger.schedule().fireTimesDetailed(plane.clock().instant(), Instant.MAX, count).stream()
+            .map(f -> Views.fire(f, d))
             .toList();
-    return Reply.ok(new NextFiresView(null, zone.getId(), cron, false, fires));
+    return Reply.ok(new NextFiresView(null, d.zone().getId(), cron, false, fires));
   }
 
   private Reply setPaused(ApiRequest r, boolean paused) {

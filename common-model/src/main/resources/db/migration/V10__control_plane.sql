@@ -1,4 +1,4 @@
--- Carillon schema, version 9: what the control-plane API (issue 17) needs.
+-- Carillon schema, version 10: what the control-plane API (issue 17) needs.
 --
 -- 1. Soft delete of tasks. A deleted task keeps its row (deleted_at set, version moved), so its
 --    instances and their events keep their meaning and stay queryable; the trigger no longer loads
