@@ -226,7 +226,10 @@ class ApiEndpointsTest {
 
   @Test
   void an_instance_its_events_and_its_why_are_readable() {
-    api.apply(Tasks.daily("readable").build());
+    api.apply(
+        Tasks.daily("readable")
+            .cron("0 0 8 * * ?", ZoneId.of("Europe/Berlin"), WindowKind.DAILY)
+            .build());
     Instance i = finished("readable", "2026-02-01", true);
     InstanceView view =
         api.call("GET", "/api/v1/instances/" + i.id(), api.viewer).as(InstanceView.class);
@@ -243,7 +246,12 @@ class ApiEndpointsTest {
     WhyView why =
         api.call("GET", "/api/v1/instances/" + i.id() + "/why", api.viewer).as(WhyView.class);
     assertThat(why.windowKey()).isEqualTo("2026-02-01");
-    assertThat(why.lines().get(0)).isEqualTo("Window '2026-02-01' of task 'readable':");
+    assertThat(why.lines().get(0))
+        .isEqualTo("Window '2026-02-01' of task 'readable' (times in UTC and Europe/Berlin):");
+    assertThat(why.lines().get(1))
+        .as("each time in UTC and on the task's wall clock")
+        .matches(
+            "  \\S+Z \\(\\S+\\+0[12]:00\\)  #" + i.id() + " created PENDING by trigger:test.*");
     assertThat(why.lines()).hasSize(4);
     assertThat(why.lines().get(3))
         .contains("#" + i.id() + " succeeded (attempt 1), reported by w1");
