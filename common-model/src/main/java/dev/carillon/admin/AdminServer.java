@@ -1,116 +1,138 @@
 package dev.carillon.admin;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.carillon.http.HttpServerSettings;
+import dev.carillon.http.HttpServers;
+import dev.carillon.http.Replies;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * The read-only admin port of a service: {@code GET /health/live}, {@code GET /health/ready} (200
  * or 503 with a JSON body) and {@code GET /metrics} (Prometheus text). Every other method is
- * answered 405: nothing here changes state.
+ * answered 405: nothing here changes state. Unauthenticated on purpose (orchestrators probe it), so
+ * it serves nothing but these.
+ *
+ * <p>It runs on {@link HttpServers} with its own small thread pool, so that no load on another port
+ * of the process (the API) can delay a health check, and a client trickling its headers holds no
+ * thread and loses its connection at the header deadline.
  */
 public final class AdminServer implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpServer server;
+  private final HttpServers.RunningServer server;
 
-  private AdminServer(HttpServer server) {
+  private AdminServer(HttpServers.RunningServer server) {
     this.server = server;
   }
 
   /**
-   * Starts on {@code port} (0 picks a free port) on all interfaces.
+   * Starts on {@code port} (0 picks a free port) on all interfaces with the default limits.
    *
    * @param health called on every health request; must be cheap and must not throw
    */
   public static AdminServer start(
-      String service, int port, PrometheusMeterRegistry registry, Supplier<HealthReport> health)
-      throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
-    server.setExecutor(
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, service + "-admin");
-              t.setDaemon(true);
-              return t;
-            }));
-    server.createContext("/health/live", ex -> answerHealth(ex, service, health, true));
-    server.createContext("/health/ready", ex -> answerHealth(ex, service, health, false));
-    server.createContext(
-        "/metrics",
-        ex -> {
-          if (getOnly(ex)) {
-            respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
-          }
-        });
-    server.createContext(
-        "/",
-        ex -> {
-          if (getOnly(ex)) {
-            respond(ex, 404, "text/plain", "try /health/live, /health/ready or /metrics\n");
-          }
-        });
-    server.start();
-    log.info("{} admin endpoints on port {}", service, server.getAddress().getPort());
-    return new AdminServer(server);
+      String service, int port, PrometheusMeterRegistry registry, Supplier<HealthReport> health) {
+    return start(
+        service,
+        HttpServerSettings.defaults(port, HttpServerSettings.ADMIN_MAX_BODY_BYTES),
+        registry,
+        health);
+  }
+
+  /**
+   * Starts within {@code settings} ({@link HttpServerSettings#admin}).
+   *
+   * @param health called on every health request; must be cheap and must not throw
+   * @throws java.io.UncheckedIOException naming the address when the port cannot be bound
+   */
+  public static AdminServer start(
+      String service,
+      HttpServerSettings settings,
+      PrometheusMeterRegistry registry,
+      Supplier<HealthReport> health) {
+    return new AdminServer(
+        HttpServers.start(
+            service + "-admin", settings, new Endpoints(service, registry, health), registry));
   }
 
   public int port() {
-    return server.getAddress().getPort();
-  }
-
-  private static boolean getOnly(HttpExchange ex) throws IOException {
-    if (!"GET".equals(ex.getRequestMethod()) && !"HEAD".equals(ex.getRequestMethod())) {
-      ex.getResponseHeaders().add("Allow", "GET, HEAD");
-      respond(ex, 405, "text/plain", "read-only endpoint\n");
-      return false;
-    }
-    return true;
-  }
-
-  private static void answerHealth(
-      HttpExchange ex, String service, Supplier<HealthReport> health, boolean liveness)
-      throws IOException {
-    if (!getOnly(ex)) {
-      return;
-    }
-    HealthReport report = health.get();
-    boolean ok = liveness ? report.live() : report.ready();
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("service", service);
-    body.put("status", ok ? "UP" : "DOWN");
-    body.putAll(report.details());
-    respond(ex, ok ? 200 : 503, "application/json", JSON.writeValueAsString(body) + "\n");
-  }
-
-  private static void respond(HttpExchange ex, int code, String type, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", type);
-    boolean head = "HEAD".equals(ex.getRequestMethod());
-    ex.sendResponseHeaders(code, head ? -1 : bytes.length);
-    if (!head) {
-      try (OutputStream out = ex.getResponseBody()) {
-        out.write(bytes);
-      }
-    }
-    ex.close();
+    return server.port();
   }
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
+  }
+
+  private static final class Endpoints extends Handler.Abstract {
+    private final String service;
+    private final PrometheusMeterRegistry registry;
+    private final Supplier<HealthReport> health;
+
+    Endpoints(String service, PrometheusMeterRegistry registry, Supplier<HealthReport> health) {
+      this.service = service;
+      this.registry = registry;
+      this.health = health;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback)
+        throws JsonProcessingException {
+      String method = request.getMethod();
+      if (!HttpMethod.GET.is(method) && !HttpMethod.HEAD.is(method)) {
+        response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+        Replies.send(request, response, callback, 405, "text/plain", "read-only endpoint\n");
+        return true;
+      }
+      switch (Request.getPathInContext(request)) {
+        case "/health/live" -> answerHealth(request, response, callback, true);
+        case "/health/ready" -> answerHealth(request, response, callback, false);
+        case "/metrics" ->
+            Replies.send(
+                request,
+                response,
+                callback,
+                200,
+                "text/plain; version=0.0.4; charset=utf-8",
+                registry.scrape());
+        default ->
+            Replies.send(
+                request,
+                response,
+                callback,
+                404,
+                "text/plain",
+                "try /health/live, /health/ready or /metrics\n");
+      }
+      return true;
+    }
+
+    private void answerHealth(
+        Request request, Response response, Callback callback, boolean liveness)
+        throws JsonProcessingException {
+      HealthReport report = health.get();
+      boolean ok = liveness ? report.live() : report.ready();
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("service", service);
+      body.put("status", ok ? "UP" : "DOWN");
+      body.putAll(report.details());
+      Replies.send(
+          request,
+          response,
+          callback,
+          ok ? 200 : 503,
+          "application/json",
+          JSON.writeValueAsString(body) + "\n");
+    }
   }
 }

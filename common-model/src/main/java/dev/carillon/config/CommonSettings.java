@@ -1,5 +1,6 @@
 package dev.carillon.config;
 
+import dev.carillon.http.HttpServerSettings;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.store.DbSettings;
 import java.lang.management.ManagementFactory;
@@ -22,6 +23,10 @@ import java.util.List;
  *   <tr><td>zk.connect</td><td>CARILLON_ZK_CONNECT</td><td>required</td></tr>
  *   <tr><td>zk.session-timeout</td><td>CARILLON_ZK_SESSION_TIMEOUT</td><td>15s</td></tr>
  *   <tr><td>admin.port</td><td>CARILLON_ADMIN_PORT</td><td>per service</td></tr>
+ *   <tr><td>admin.bind-address</td><td>CARILLON_ADMIN_BIND_ADDRESS</td><td>0.0.0.0</td></tr>
+ *   <tr><td>admin.idle-timeout</td><td>CARILLON_ADMIN_IDLE_TIMEOUT</td><td>30s</td></tr>
+ *   <tr><td>admin.header-timeout</td><td>CARILLON_ADMIN_HEADER_TIMEOUT</td><td>5s</td></tr>
+ *   <tr><td>admin.max-connections</td><td>CARILLON_ADMIN_MAX_CONNECTIONS</td><td>256</td></tr>
  *   <tr><td>instance.id</td><td>CARILLON_INSTANCE_ID</td><td>host:pid</td></tr>
  * </table>
  */
@@ -30,7 +35,7 @@ public record CommonSettings(
     KafkaSettings kafka,
     String zkConnect,
     Duration zkSessionTimeout,
-    int adminPort,
+    HttpServerSettings admin,
     String instanceId) {
 
   public static final Duration DEFAULT_ZK_SESSION_TIMEOUT = Duration.ofSeconds(15);
@@ -52,6 +57,10 @@ public record CommonSettings(
           "zk.connect",
           "zk.session-timeout",
           "admin.port",
+          "admin.bind-address",
+          "admin.idle-timeout",
+          "admin.header-timeout",
+          "admin.max-connections",
           "instance.id");
 
   /**
@@ -69,8 +78,13 @@ public record CommonSettings(
             DEFAULT_ZK_SESSION_TIMEOUT,
             Duration.ofSeconds(2),
             Duration.ofMinutes(5)),
-        c.integer("admin.port", defaultAdminPort, 0, 65535),
+        HttpServerSettings.admin(c, c.integer("admin.port", defaultAdminPort, 0, 65535)),
         c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()));
+  }
+
+  /** The admin port (0: any free port). */
+  public int adminPort() {
+    return admin.port();
   }
 
   /**
@@ -118,8 +132,10 @@ public record CommonSettings(
         + zkConnect
         + " zkSessionTimeout="
         + zkSessionTimeout
-        + " adminPort="
-        + adminPort
+        + " admin="
+        + admin.bindAddress()
+        + ":"
+        + admin.port()
         + " instanceId="
         + instanceId;
   }

@@ -222,9 +222,15 @@ public final class Config {
             + rule);
   }
 
-  /** Whether a key holds a secret whose value must never be printed. */
+  /**
+   * Whether a key holds a secret whose value must never be printed. A key ending in {@code -file}
+   * (e.g. {@code api.tokens-file}) names where a secret is mounted, which is not itself secret.
+   */
   public static boolean isSecret(String key) {
     String k = key.toLowerCase(Locale.ROOT);
+    if (k.endsWith("-file")) {
+      return false;
+    }
     return k.contains("password")
         || k.contains("secret")
         || k.contains("jaas")

@@ -7,7 +7,9 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -74,6 +76,85 @@ public final class OperatorStore {
         .limit(limit)
         .fetch()
         .map(InstanceRows::toInstance);
+  }
+
+  /**
+   * One page of the instances that match {@code filter}, newest scheduled first (ties by id, newest
+   * first), after {@code after}: keyset pagination on {@code (scheduled_at, id)}, which the index
+   * of migration V10 serves in order.
+   *
+   * @param after the last row of the previous page, or null for the first page
+   * @param limit the most rows returned
+   */
+  public List<Instance> page(InstanceFilter filter, InstancePosition after, int limit) {
+    Condition c = DSL.noCondition();
+    if (filter.taskId() != null) {
+      c = c.and(TASK_INSTANCE.TASK_ID.eq(filter.taskId()));
+    }
+    if (!filter.statuses().isEmpty()) {
+      c = c.and(TASK_INSTANCE.STATUS.in(filter.statuses().stream().map(Enum::name).toList()));
+    }
+    if (!filter.origins().isEmpty()) {
+      c = c.and(TASK_INSTANCE.ORIGIN.in(filter.origins().stream().map(Enum::name).toList()));
+    }
+    if (filter.from() != null) {
+      c = c.and(TASK_INSTANCE.SCHEDULED_AT.ge(filter.from()));
+    }
+    if (filter.to() != null) {
+      c = c.and(TASK_INSTANCE.SCHEDULED_AT.lt(filter.to()));
+    }
+    if (after != null) {
+      c =
+          c.and(
+              DSL.row(TASK_INSTANCE.SCHEDULED_AT, TASK_INSTANCE.ID)
+                  .lt(
+                      DSL.row(
+                          DSL.val(after.scheduledAt(), TASK_INSTANCE.SCHEDULED_AT),
+                          DSL.val(after.id()))));
+    }
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(c)
+        .orderBy(TASK_INSTANCE.SCHEDULED_AT.desc(), TASK_INSTANCE.ID.desc())
+        .limit(limit)
+        .fetch()
+        .map(InstanceRows::toInstance);
+  }
+
+  /** The instances of {@code taskId} that have not finished ({@link InstanceStatus#LIVE}). */
+  public List<Instance> live(String taskId) {
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(TASK_INSTANCE.TASK_ID.eq(taskId))
+        // Literal statuses, so that even a generic plan reads ix_task_instance_live (V8).
+        .and(Sql.statusIn(TASK_INSTANCE.STATUS, InstanceStatus.LIVE))
+        .orderBy(TASK_INSTANCE.ID)
+        .fetch()
+        .map(InstanceRows::toInstance);
+  }
+
+  /**
+   * The most recently finished instance of each of {@code taskIds} that has one: how each task's
+   * last run ended. One statement whatever the number of tasks.
+   */
+  public Map<String, Instance> lastFinished(Collection<String> taskIds) {
+    if (taskIds.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, Instance> out = new HashMap<>();
+    dsl.selectDistinct(TASK_INSTANCE.fields())
+        .on(TASK_INSTANCE.TASK_ID)
+        .from(TASK_INSTANCE)
+        .where(
+            TASK_INSTANCE.TASK_ID.in(
+                DSL.select(
+                    DSL.field(
+                        "unnest({0}::varchar[])",
+                        String.class, DSL.val(taskIds.toArray(String[]::new))))))
+        .and(Sql.statusIn(TASK_INSTANCE.STATUS, InstanceStatus.FINISHED))
+        .and(TASK_INSTANCE.FINISHED_AT.isNotNull())
+        .orderBy(TASK_INSTANCE.TASK_ID, TASK_INSTANCE.FINISHED_AT.desc(), TASK_INSTANCE.ID.desc())
+        .fetchInto(TASK_INSTANCE)
+        .forEach(r -> out.put(r.getTaskId(), InstanceRows.toInstance(r)));
+    return out;
   }
 
   /**

@@ -1,23 +1,25 @@
 package dev.carillon.store;
 
 import static dev.carillon.store.jooq.Tables.TASK_DEFINITION;
+import static dev.carillon.store.jooq.Tables.TASK_EVENT;
 import static dev.carillon.store.jooq.Tables.TRIGGER_CURSOR;
 
 import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.task.InvalidTaskException;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TaskEvent;
 import dev.carillon.store.jooq.tables.records.TaskDefinitionRecord;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.InsertResultStep;
 import org.jooq.InsertSetMoreStep;
@@ -39,19 +41,51 @@ public final class TaskStore {
   /** Definitions per upsert statement: 14 bind values each, well under PostgreSQL's 32,767. */
   static final int APPLY_CHUNK = 1_000;
 
+  /** The actor recorded for changes made without a caller to name (tests, tools, bootstrap). */
+  public static final String SYSTEM_ACTOR = "carillon";
+
+  /** What an apply did to one definition. */
+  public enum ApplyOutcome {
+    /** The id was new. */
+    CREATED,
+    /** The stored definition differed and was replaced ({@code version + 1}). */
+    CHANGED,
+    /** The stored definition was identical; nothing was written. */
+    UNCHANGED,
+    /** The id had been deleted; the definition is live again ({@code version + 1}). */
+    REVIVED
+  }
+
+  /** One definition of an apply: its id, its version afterwards, and what the apply did. */
+  public record Applied(String id, long version, ApplyOutcome outcome) {}
+
   /**
-   * Inserts or updates every definition in one transaction. A definition whose content changed gets
-   * {@code version + 1}; an unchanged one is left alone. The paused flag is operational state and
-   * is only set on insert ({@code pause}/{@code resume} change it). When an id appears more than
-   * once, the last definition given wins.
+   * {@link #apply} with {@link #SYSTEM_ACTOR}.
+   *
+   * @return the ids whose row was inserted, changed or revived, in the order given
+   */
+  public List<String> applyAll(List<TaskDefinition> defs) {
+    return apply(defs, SYSTEM_ACTOR).stream()
+        .filter(a -> a.outcome() != ApplyOutcome.UNCHANGED)
+        .map(Applied::id)
+        .toList();
+  }
+
+  /**
+   * Inserts or updates every definition in one transaction, and records a {@link TaskEvent} with
+   * {@code actor} for each one written. A definition whose content changed gets {@code version +
+   * 1}; an unchanged one is left alone; a deleted one is revived ({@code deleted_at} cleared,
+   * {@code version + 1}) even when its content is the same. The paused flag is operational state
+   * and is only set on insert ({@code pause}/{@code resume} change it). When an id appears more
+   * than once, the last definition given wins.
    *
    * <p>One multi-row upsert per {@value #APPLY_CHUNK} definitions, not one per definition: besides
    * the round trips, every statement on {@code task_definition} runs the change counter's trigger
    * (migrations V5, V6), once per statement rather than once per row.
    *
-   * @return the ids whose row was inserted or changed, in the order given
+   * @return each distinct id once, in the order given, with its version and outcome
    */
-  public List<String> applyAll(List<TaskDefinition> defs) {
+  public List<Applied> apply(List<TaskDefinition> defs, String actor) {
     Map<String, TaskDefinition> byId = new LinkedHashMap<>();
     for (TaskDefinition d : defs) {
       byId.put(d.id(), d);
@@ -60,7 +94,15 @@ public final class TaskStore {
     return dsl.transactionResult(
         cfg -> {
           DSLContext tx = DSL.using(cfg);
-          Set<String> written = new HashSet<>();
+          String[] ids = byId.keySet().toArray(String[]::new);
+          // Read before the upsert only to name each outcome; the upsert decides what is written.
+          Map<String, Boolean> deletedBefore = new HashMap<>();
+          tx.select(TASK_DEFINITION.TASK_ID, TASK_DEFINITION.DELETED_AT.isNotNull())
+              .from(TASK_DEFINITION)
+              .where(TASK_DEFINITION.TASK_ID.in(DSL.select(unnestIds(ids))))
+              .fetch()
+              .forEach(r -> deletedBefore.put(r.value1(), r.value2()));
+          Map<String, Long> written = new HashMap<>();
           for (int from = 0; from < unique.size(); from += APPLY_CHUNK) {
             List<TaskDefinition> chunk =
                 unique.subList(from, Math.min(unique.size(), from + APPLY_CHUNK));
@@ -70,15 +112,48 @@ public final class TaskStore {
                   (rows == null ? tx.insertInto(TASK_DEFINITION) : rows.newRecord())
                       .set(toRecord(d));
             }
-            written.addAll(upsert(rows).fetch(TASK_DEFINITION.TASK_ID));
+            upsert(rows)
+                .fetch()
+                .forEach(
+                    r ->
+                        written.put(
+                            r.get(TASK_DEFINITION.TASK_ID), r.get(TASK_DEFINITION.VERSION)));
           }
-          return byId.keySet().stream().filter(written::contains).toList();
+          Map<String, Long> unchanged = new HashMap<>();
+          String[] notWritten =
+              byId.keySet().stream().filter(id -> !written.containsKey(id)).toArray(String[]::new);
+          if (notWritten.length > 0) {
+            tx.select(TASK_DEFINITION.TASK_ID, TASK_DEFINITION.VERSION)
+                .from(TASK_DEFINITION)
+                .where(TASK_DEFINITION.TASK_ID.in(DSL.select(unnestIds(notWritten))))
+                .fetch()
+                .forEach(r -> unchanged.put(r.value1(), r.value2()));
+          }
+          List<Applied> out = new ArrayList<>(byId.size());
+          List<TaskEventRows.Row> events = new ArrayList<>();
+          for (String id : byId.keySet()) {
+            Long version = written.get(id);
+            if (version == null) {
+              out.add(new Applied(id, unchanged.getOrDefault(id, 0L), ApplyOutcome.UNCHANGED));
+              continue;
+            }
+            ApplyOutcome outcome =
+                !deletedBefore.containsKey(id)
+                    ? ApplyOutcome.CREATED
+                    : deletedBefore.get(id) ? ApplyOutcome.REVIVED : ApplyOutcome.CHANGED;
+            out.add(new Applied(id, version, outcome));
+            events.add(
+                new TaskEventRows.Row(
+                    id, TaskEvent.Kind.valueOf(outcome.name()), version, actor, null));
+          }
+          TaskEventRows.insert(tx, events);
+          return out;
         });
   }
 
   /**
-   * The rows as an upsert that changes a stored definition only when its content differs, and
-   * returns the ids it inserted or changed.
+   * The rows as an upsert that changes a stored definition only when its content differs or it was
+   * deleted, and returns the ids it inserted or changed with their new versions.
    */
   private static InsertResultStep<TaskDefinitionRecord> upsert(
       InsertSetMoreStep<TaskDefinitionRecord> rows) {
@@ -98,46 +173,53 @@ public final class TaskStore {
         .set(t.SPEC, DSL.excluded(t.SPEC))
         .set(t.VERSION, t.VERSION.plus(1))
         .set(t.UPDATED_AT, Sql.NOW)
+        .set(t.DELETED_AT, (Instant) null)
         .where(
-            DSL.row(
-                    t.HANDLER,
-                    t.CRON,
-                    t.ZONE,
-                    t.WINDOW_KIND,
-                    t.OVERLAP_POLICY,
-                    t.CATCHUP_MS,
-                    t.TIMEOUT_MS,
-                    t.RETRY_POLICY,
-                    t.PARAMS,
-                    t.TRIGGER_KIND,
-                    t.SPEC)
-                .isDistinctFrom(
+            t.DELETED_AT
+                .isNotNull()
+                .or(
                     DSL.row(
-                        DSL.excluded(t.HANDLER),
-                        DSL.excluded(t.CRON),
-                        DSL.excluded(t.ZONE),
-                        DSL.excluded(t.WINDOW_KIND),
-                        DSL.excluded(t.OVERLAP_POLICY),
-                        DSL.excluded(t.CATCHUP_MS),
-                        DSL.excluded(t.TIMEOUT_MS),
-                        DSL.excluded(t.RETRY_POLICY),
-                        DSL.excluded(t.PARAMS),
-                        DSL.excluded(t.TRIGGER_KIND),
-                        DSL.excluded(t.SPEC))))
-        .returning(t.TASK_ID);
+                            t.HANDLER,
+                            t.CRON,
+                            t.ZONE,
+                            t.WINDOW_KIND,
+                            t.OVERLAP_POLICY,
+                            t.CATCHUP_MS,
+                            t.TIMEOUT_MS,
+                            t.RETRY_POLICY,
+                            t.PARAMS,
+                            t.TRIGGER_KIND,
+                            t.SPEC)
+                        .isDistinctFrom(
+                            DSL.row(
+                                DSL.excluded(t.HANDLER),
+                                DSL.excluded(t.CRON),
+                                DSL.excluded(t.ZONE),
+                                DSL.excluded(t.WINDOW_KIND),
+                                DSL.excluded(t.OVERLAP_POLICY),
+                                DSL.excluded(t.CATCHUP_MS),
+                                DSL.excluded(t.TIMEOUT_MS),
+                                DSL.excluded(t.RETRY_POLICY),
+                                DSL.excluded(t.PARAMS),
+                                DSL.excluded(t.TRIGGER_KIND),
+                                DSL.excluded(t.SPEC)))))
+        .returning(t.TASK_ID, t.VERSION);
   }
 
-  /** Every task row, each validated again. */
+  /** Every task row that is not deleted, each validated again. */
   public List<LoadedTask> loadAll() {
     return dsl.selectFrom(TASK_DEFINITION)
+        .where(TASK_DEFINITION.DELETED_AT.isNull())
         .orderBy(TASK_DEFINITION.TASK_ID)
         .fetch()
         .map(TaskStore::load);
   }
 
+  /** The task {@code id} unless it does not exist or was deleted, validated again. */
   public Optional<LoadedTask> load(String id) {
     return dsl.selectFrom(TASK_DEFINITION)
         .where(TASK_DEFINITION.TASK_ID.eq(id))
+        .and(TASK_DEFINITION.DELETED_AT.isNull())
         .fetchOptional()
         .map(TaskStore::load);
   }
@@ -180,16 +262,132 @@ public final class TaskStore {
     return out;
   }
 
-  /** Sets the paused flag; returns false when the task does not exist or already had the value. */
+  /** {@link #setPaused(String, boolean, String)} with {@link #SYSTEM_ACTOR}. */
   public boolean setPaused(String id, boolean paused) {
-    return dsl.update(TASK_DEFINITION)
-            .set(TASK_DEFINITION.PAUSED, paused)
-            .set(TASK_DEFINITION.VERSION, TASK_DEFINITION.VERSION.plus(1))
-            .set(TASK_DEFINITION.UPDATED_AT, Sql.NOW)
-            .where(TASK_DEFINITION.TASK_ID.eq(id))
-            .and(TASK_DEFINITION.PAUSED.ne(paused))
-            .execute()
-        > 0;
+    return setPaused(id, paused, SYSTEM_ACTOR);
+  }
+
+  /**
+   * Sets the paused flag ({@code version + 1}) and records a PAUSED or RESUMED {@link TaskEvent}
+   * with {@code actor}, in one transaction.
+   *
+   * @return false when the task does not exist, is deleted or already had the value (nothing
+   *     written)
+   */
+  public boolean setPaused(String id, boolean paused, String actor) {
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          Optional<Long> version =
+              tx.update(TASK_DEFINITION)
+                  .set(TASK_DEFINITION.PAUSED, paused)
+                  .set(TASK_DEFINITION.VERSION, TASK_DEFINITION.VERSION.plus(1))
+                  .set(TASK_DEFINITION.UPDATED_AT, Sql.NOW)
+                  .where(TASK_DEFINITION.TASK_ID.eq(id))
+                  .and(TASK_DEFINITION.PAUSED.ne(paused))
+                  .and(TASK_DEFINITION.DELETED_AT.isNull())
+                  .returning(TASK_DEFINITION.VERSION)
+                  .fetchOptional(TASK_DEFINITION.VERSION);
+          version.ifPresent(
+              v ->
+                  TaskEventRows.insert(
+                      tx,
+                      List.of(
+                          new TaskEventRows.Row(
+                              id,
+                              paused ? TaskEvent.Kind.PAUSED : TaskEvent.Kind.RESUMED,
+                              v,
+                              actor,
+                              null))));
+          return version.isPresent();
+        });
+  }
+
+  /** A task as a delete left it. */
+  public record Deleted(String id, long version, Instant deletedAt) {}
+
+  /**
+   * Deletes task {@code id} softly, in one transaction: sets {@code deleted_at} ({@code version +
+   * 1}), forgets its trigger cursor (a revived task starts from the time it is applied again, not
+   * from where it stopped) and records a DELETED {@link TaskEvent}. The row, its instances and
+   * their events stay. What to do with live instances is the caller's decision.
+   *
+   * @return the deletion, or empty when the task does not exist or was already deleted
+   */
+  public Optional<Deleted> delete(String id, String actor, String reason) {
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          Optional<Deleted> done =
+              tx.update(TASK_DEFINITION)
+                  .set(TASK_DEFINITION.DELETED_AT, Sql.NOW)
+                  .set(TASK_DEFINITION.VERSION, TASK_DEFINITION.VERSION.plus(1))
+                  .set(TASK_DEFINITION.UPDATED_AT, Sql.NOW)
+                  .where(TASK_DEFINITION.TASK_ID.eq(id))
+                  .and(TASK_DEFINITION.DELETED_AT.isNull())
+                  .returning(TASK_DEFINITION.VERSION, TASK_DEFINITION.DELETED_AT)
+                  .fetchOptional()
+                  .map(r -> new Deleted(id, r.getVersion(), r.getDeletedAt()));
+          done.ifPresent(
+              d -> {
+                tx.deleteFrom(TRIGGER_CURSOR).where(TRIGGER_CURSOR.TASK_ID.eq(id)).execute();
+                TaskEventRows.insert(
+                    tx,
+                    List.of(
+                        new TaskEventRows.Row(
+                            id, TaskEvent.Kind.DELETED, d.version(), actor, reason)));
+              });
+          return done;
+        });
+  }
+
+  /** When task {@code id} was deleted, if it exists and is deleted. */
+  public Optional<Instant> deletedAt(String id) {
+    return dsl.select(TASK_DEFINITION.DELETED_AT)
+        .from(TASK_DEFINITION)
+        .where(TASK_DEFINITION.TASK_ID.eq(id))
+        .and(TASK_DEFINITION.DELETED_AT.isNotNull())
+        .fetchOptional(TASK_DEFINITION.DELETED_AT);
+  }
+
+  /**
+   * Tasks that are not deleted, by id, after {@code afterId}: one page of a keyset-paginated list.
+   *
+   * @param paused only paused (true) or only active (false) tasks, or null for both
+   * @param handler only tasks of this handler, or null for any
+   * @param afterId the last id of the previous page, or null for the first page
+   */
+  public List<LoadedTask> page(Boolean paused, String handler, String afterId, int limit) {
+    Condition c = TASK_DEFINITION.DELETED_AT.isNull();
+    if (paused != null) {
+      c = c.and(TASK_DEFINITION.PAUSED.eq(paused));
+    }
+    if (handler != null) {
+      c = c.and(TASK_DEFINITION.HANDLER.eq(handler));
+    }
+    if (afterId != null) {
+      c = c.and(TASK_DEFINITION.TASK_ID.gt(afterId));
+    }
+    return dsl.selectFrom(TASK_DEFINITION)
+        .where(c)
+        .orderBy(TASK_DEFINITION.TASK_ID)
+        .limit(limit)
+        .fetch()
+        .map(TaskStore::load);
+  }
+
+  /** The history of task {@code id}'s definition, oldest first (deleted tasks included). */
+  public List<TaskEvent> events(String id) {
+    return dsl.selectFrom(TASK_EVENT)
+        .where(TASK_EVENT.TASK_ID.eq(id))
+        .orderBy(TASK_EVENT.ID)
+        .fetch()
+        .map(TaskEventRows::toEvent);
+  }
+
+  /** The ids as rows of one column, for {@code IN (SELECT ...)} (see TriggerQueries). */
+  private static org.jooq.Field<String> unnestIds(String[] ids) {
+    return DSL.field("unnest({0}::varchar[])", String.class, DSL.val(ids));
   }
 
   /**

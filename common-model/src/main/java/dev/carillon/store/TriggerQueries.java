@@ -63,17 +63,21 @@ public final class TriggerQueries {
             .fetchSingle(TASK_DEFINITION_CHANGE.CHANGES));
   }
 
-  /** Every task id with its row stamp. */
+  /** Every task id with its row stamp; deleted tasks are left out, so the trigger drops them. */
   public Map<String, Long> taskStamps() {
     Map<String, Long> out = new HashMap<>();
     dsl.select(TASK_DEFINITION.TASK_ID, STAMP)
         .from(TASK_DEFINITION)
+        .where(TASK_DEFINITION.DELETED_AT.isNull())
         .fetch()
         .forEach(r -> out.put(r.value1(), r.value2()));
     return out;
   }
 
-  /** The given task rows, each validated again (see {@link TaskStore#loadAll()}). */
+  /**
+   * The given task rows that are not deleted, each validated again (see {@link
+   * TaskStore#loadAll()}).
+   */
   public List<StampedTask> loadTasks(Collection<String> ids) {
     if (ids.isEmpty()) {
       return List.of();
@@ -85,6 +89,7 @@ public final class TriggerQueries {
     return dsl.select(TASK_DEFINITION.asterisk(), STAMP)
         .from(TASK_DEFINITION)
         .where(TASK_DEFINITION.TASK_ID.in(DSL.select(unnest(ids))))
+        .and(TASK_DEFINITION.DELETED_AT.isNull())
         .orderBy(TASK_DEFINITION.TASK_ID)
         .fetch()
         .map(r -> new StampedTask(TaskStore.load(r.into(TASK_DEFINITION)), r.get(STAMP)));

@@ -133,4 +133,12 @@ class ConfigTest {
     c.withPrefix("kafka.properties.");
     assertThat(c.keysRead()).containsExactly("a.b", "kafka.properties.*");
   }
+
+  @Test
+  void a_key_naming_where_a_secret_is_mounted_is_not_itself_secret() {
+    assertThat(Config.isSecret("db.password")).isTrue();
+    assertThat(Config.isSecret("api.token")).isTrue();
+    assertThat(Config.isSecret("kafka.properties.sasl.jaas.config")).isTrue();
+    assertThat(Config.isSecret("api.tokens-file")).isFalse();
+  }
 }

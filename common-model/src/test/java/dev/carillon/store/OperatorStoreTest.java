@@ -127,4 +127,62 @@ class OperatorStoreTest {
     assertThat(operator.events(Long.MAX_VALUE)).isEmpty();
     assertThat(operator.list(task, null, Instant.parse("2027-01-01T00:00:00Z"), 10)).isEmpty();
   }
+
+  @Test
+  void pages_follow_scheduled_then_id_and_neither_skip_nor_repeat_when_rows_arrive() {
+    String task = s.newTask("paged");
+    List<Long> ids = new java.util.ArrayList<>();
+    for (int d = 1; d <= 7; d++) {
+      ids.add(s.newPending(task, String.format("2026-10-%02d", d)).id());
+    }
+    InstanceFilter mine =
+        new InstanceFilter(task, java.util.Set.of(), java.util.Set.of(), null, null);
+    List<Instance> first = operator.page(mine, null, 3);
+    assertThat(first).extracting(Instance::id).containsExactly(ids.get(6), ids.get(5), ids.get(4));
+    Instance last = first.get(2);
+    // A newer row arriving between pages does not shift the next page.
+    s.newPending(task, "2026-10-31");
+    List<Instance> second =
+        operator.page(mine, new InstancePosition(last.scheduledAt(), last.id()), 3);
+    assertThat(second).extracting(Instance::id).containsExactly(ids.get(3), ids.get(2), ids.get(1));
+    Instance end = second.get(2);
+    assertThat(operator.page(mine, new InstancePosition(end.scheduledAt(), end.id()), 3))
+        .extracting(Instance::id)
+        .containsExactly(ids.get(0));
+
+    Instant from = Instant.parse("2026-10-03T00:00:00Z");
+    Instant to = Instant.parse("2026-10-05T00:00:00Z");
+    assertThat(
+            operator.page(
+                new InstanceFilter(
+                    task,
+                    java.util.Set.of(PENDING),
+                    java.util.Set.of(dev.carillon.model.instance.Origin.SCHEDULE),
+                    from,
+                    to),
+                null,
+                10))
+        .as("scheduled in [from, to), PENDING, SCHEDULE")
+        .extracting(Instance::id)
+        .containsExactly(ids.get(3), ids.get(2));
+    assertThat(operator.page(mine.withStatus(DEAD), null, 10)).isEmpty();
+  }
+
+  @Test
+  void live_and_last_finished_instances_of_tasks() {
+    String task = s.newTask("outcomes");
+    String quiet = s.newTask("outcomes-quiet");
+    Instance done = s.claimOne(task, "2026-09-01", "w1");
+    assertThat(s.leases.complete(new Lease(done.id(), 1), Outcome.success("ok", false, null), "w1"))
+        .isTrue();
+    Instance cancelled = s.newPending(task, "2026-09-02");
+    operator.cancel(cancelled, "op", "not needed").orElseThrow();
+    Instance pending = s.newPending(task, "2026-09-03");
+
+    assertThat(operator.live(task)).extracting(Instance::id).containsExactly(pending.id());
+    java.util.Map<String, Instance> last = operator.lastFinished(List.of(task, quiet, "nothing"));
+    assertThat(last).containsOnlyKeys(task);
+    assertThat(last.get(task).id()).as("the later finish").isEqualTo(cancelled.id());
+    assertThat(last.get(task).status()).isEqualTo(CANCELLED);
+  }
 }

@@ -108,4 +108,77 @@ class TaskStoreTest {
         .as("the whole definition is invalid, but a run needs only handler and params")
         .isEmpty();
   }
+
+  @Test
+  void a_deleted_task_is_hidden_and_an_apply_revives_it_with_a_new_version_and_history() {
+    TaskDefinition def = Tasks.daily("deleted-then-revived").build();
+    assertThat(tasks.apply(List.of(def), "api:alice"))
+        .containsExactly(
+            new TaskStore.Applied("deleted-then-revived", 1, TaskStore.ApplyOutcome.CREATED));
+    assertThat(tasks.setPaused("deleted-then-revived", true, "api:bob")).isTrue();
+    assertThat(tasks.setPaused("deleted-then-revived", true, "api:bob")).as("already").isFalse();
+
+    TaskStore.Deleted deleted =
+        tasks.delete("deleted-then-revived", "api:carol", "retired").orElseThrow();
+    assertThat(deleted.version()).isEqualTo(3);
+    assertThat(tasks.delete("deleted-then-revived", "api:carol", "again")).isEmpty();
+    assertThat(tasks.load("deleted-then-revived")).isEmpty();
+    assertThat(tasks.loadAll()).extracting(LoadedTask::id).doesNotContain("deleted-then-revived");
+    assertThat(tasks.deletedAt("deleted-then-revived")).contains(deleted.deletedAt());
+    assertThat(tasks.setPaused("deleted-then-revived", false, "api:bob"))
+        .as("a deleted task is not resumed")
+        .isFalse();
+
+    assertThat(tasks.apply(List.of(def), "api:alice"))
+        .as("the same content revives it")
+        .containsExactly(
+            new TaskStore.Applied("deleted-then-revived", 4, TaskStore.ApplyOutcome.REVIVED));
+    assertThat(tasks.apply(List.of(def), "api:alice"))
+        .containsExactly(
+            new TaskStore.Applied("deleted-then-revived", 4, TaskStore.ApplyOutcome.UNCHANGED));
+    assertThat(tasks.load("deleted-then-revived")).isPresent();
+    assertThat(tasks.deletedAt("deleted-then-revived")).isEmpty();
+
+    assertThat(tasks.events("deleted-then-revived"))
+        .extracting(
+            e ->
+                e.kind()
+                    + " v"
+                    + e.version()
+                    + " "
+                    + e.actor()
+                    + (e.reason() == null ? "" : " " + e.reason()))
+        .containsExactly(
+            "CREATED v1 api:alice",
+            "PAUSED v2 api:bob",
+            "DELETED v3 api:carol retired",
+            "REVIVED v4 api:alice");
+  }
+
+  @Test
+  void tasks_page_by_id_with_filters_and_without_deleted_ones() {
+    List<TaskDefinition> defs = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      defs.add(Tasks.daily("paging-" + i).handler(i % 2 == 0 ? "noop" : "sleep").build());
+    }
+    tasks.apply(defs, "test");
+    tasks.setPaused("paging-3", true, "test");
+    tasks.delete("paging-4", "test", null);
+
+    assertThat(tasks.page(null, null, "paging-", 2))
+        .extracting(LoadedTask::id)
+        .containsExactly("paging-0", "paging-1");
+    assertThat(tasks.page(null, null, "paging-1", 10))
+        .extracting(LoadedTask::id)
+        .filteredOn(id -> id.startsWith("paging-"))
+        .containsExactly("paging-2", "paging-3");
+    assertThat(tasks.page(true, null, "paging-", 10))
+        .extracting(LoadedTask::id)
+        .filteredOn(id -> id.startsWith("paging-"))
+        .containsExactly("paging-3");
+    assertThat(tasks.page(null, "sleep", "paging-", 10))
+        .extracting(LoadedTask::id)
+        .filteredOn(id -> id.startsWith("paging-"))
+        .containsExactly("paging-1", "paging-3");
+  }
 }

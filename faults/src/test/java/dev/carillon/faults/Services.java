@@ -104,7 +104,13 @@ final class Services implements AutoCloseable {
         env.put("CARILLON_RETRY_STRANDED_AFTER", "20s");
         env.put("CARILLON_RETRY_UNDISPATCHED_AFTER", "15s");
       }
-      case TRIGGER -> env.put("CARILLON_TRIGGER_REDISPATCH_AFTER", "30s");
+      case TRIGGER -> {
+        env.put("CARILLON_TRIGGER_REDISPATCH_AFTER", "30s");
+        // Every trigger serves the API; here on a free port, local only, and unused.
+        env.put("CARILLON_API_PORT", "0");
+        env.put("CARILLON_API_BIND_ADDRESS", "127.0.0.1");
+        env.put("CARILLON_API_INSECURE_LOCAL", "true");
+      }
     }
     Path log = runDir.resolve(name + ".log");
     List<String> cmd = new ArrayList<>();

@@ -36,6 +36,8 @@ public final class LocalStack implements AutoCloseable {
 
   private final DevStack devstack;
   private final CliEnvironment cliEnvironment;
+  private final LocalApiToken apiToken;
+  private final int apiPort;
   private final Database db;
   private final List<AutoCloseable> services;
   private final TransitionFeed feed;
@@ -43,11 +45,15 @@ public final class LocalStack implements AutoCloseable {
   private LocalStack(
       DevStack devstack,
       CliEnvironment cliEnvironment,
+      LocalApiToken apiToken,
+      int apiPort,
       Database db,
       List<AutoCloseable> services,
       TransitionFeed feed) {
     this.devstack = devstack;
     this.cliEnvironment = cliEnvironment;
+    this.apiToken = apiToken;
+    this.apiPort = apiPort;
     this.db = db;
     this.services = services;
     this.feed = feed;
@@ -97,8 +103,14 @@ public final class LocalStack implements AutoCloseable {
           tasks.size(), options.tasksFile(), changed.size());
 
       Clock clock = Clock.systemUTC();
-      started.add(
-          TriggerService.start(config(common, "trigger", options.adminPortBase(), 0), clock));
+      LocalApiToken token = LocalApiToken.ensure(options.dataDir());
+      Map<String, String> trigger = new HashMap<>(common);
+      trigger.put("api.port", Integer.toString(options.apiPort()));
+      trigger.put("api.bind-address", "127.0.0.1");
+      trigger.put("api.tokens-file", token.tokensFile().toString());
+      TriggerService triggerService =
+          TriggerService.start(config(trigger, "trigger", options.adminPortBase(), 0), clock);
+      started.add(triggerService);
       started.add(WorkerService.start(config(common, "worker", options.adminPortBase(), 1)));
       started.add(RetryService.start(config(common, "retry", options.adminPortBase(), 2), clock));
 
@@ -117,9 +129,10 @@ public final class LocalStack implements AutoCloseable {
               + ". Ctrl-C stops everything.");
       CliEnvironment env = CliEnvironment.of(devstack);
       printCliEnvironment(env, devstack.dataDir(), out);
+      printApi(triggerService.apiPort(), token, options.dataDir(), out);
       out.println(
           "time      task           window                     change                 detail");
-      return new LocalStack(devstack, env, db, started, feed);
+      return new LocalStack(devstack, env, token, triggerService.apiPort(), db, started, feed);
     } catch (RuntimeException e) {
       closeAll(started);
       if (db != null) {
@@ -146,6 +159,32 @@ public final class LocalStack implements AutoCloseable {
     }
     out.println("To run ./schedctl.sh against it from another terminal: " + how);
     env.exportLines().forEach(line -> out.println("  " + line));
+  }
+
+  /** Says where the API is and how to call it, with the environment a client needs. */
+  private static void printApi(
+      int port, LocalApiToken token, java.nio.file.Path dataDir, PrintStream out) {
+    String url = "http://127.0.0.1:" + port;
+    out.println(
+        "API: "
+            + url
+            + "/api/v1 (token kept in "
+            + dataDir.resolve(LocalApiToken.TOKEN_FILE)
+            + ", the same after a restart). For schedctl and curl:");
+    out.println("  export CARILLON_API_URL=" + url);
+    out.println("  export CARILLON_API_TOKEN=" + token.token());
+    out.println(
+        "  curl -H \"Authorization: Bearer $CARILLON_API_TOKEN\" $CARILLON_API_URL/api/v1/tasks");
+  }
+
+  /** The API's base URL, e.g. {@code http://127.0.0.1:8080}. */
+  public String apiUrl() {
+    return "http://127.0.0.1:" + apiPort;
+  }
+
+  /** The local admin's API token. */
+  public String apiToken() {
+    return apiToken.token();
   }
 
   private static Config config(Map<String, String> common, String service, int base, int offset) {

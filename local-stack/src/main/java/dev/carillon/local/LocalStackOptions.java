@@ -11,45 +11,56 @@ import java.util.Objects;
  * @param tasksFile the task file applied at start ({@code examples/tasks.yaml})
  * @param adminPortBase the trigger's admin port; the worker and retry service use the next two
  *     ({@code 0} picks free ports)
+ * @param apiPort the API's port on 127.0.0.1 ({@code 0} picks a free port)
  */
-public record LocalStackOptions(Path dataDir, boolean fresh, Path tasksFile, int adminPortBase) {
+public record LocalStackOptions(
+    Path dataDir, boolean fresh, Path tasksFile, int adminPortBase, int apiPort) {
   public static final Path DEFAULT_DATA_DIR = Path.of(".carillon", "data");
   public static final Path DEFAULT_TASKS = Path.of("examples", "tasks.yaml");
   public static final int DEFAULT_ADMIN_PORT = 8081;
+  public static final int DEFAULT_API_PORT = 8080;
 
   public LocalStackOptions {
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(tasksFile, "tasksFile");
   }
 
+  /** With the API on its default port, or on a free one when the admin ports are free ones. */
+  public LocalStackOptions(Path dataDir, boolean fresh, Path tasksFile, int adminPortBase) {
+    this(dataDir, fresh, tasksFile, adminPortBase, adminPortBase == 0 ? 0 : DEFAULT_API_PORT);
+  }
+
   /**
-   * Parses {@code --data-dir DIR}, {@code --fresh}, {@code --tasks FILE}, {@code --admin-port N}.
+   * Parses {@code --data-dir DIR}, {@code --fresh}, {@code --tasks FILE}, {@code --admin-port N},
+   * {@code --api-port N}.
    */
   public static LocalStackOptions parse(String[] args) {
     Path dataDir = DEFAULT_DATA_DIR;
     Path tasks = DEFAULT_TASKS;
     boolean fresh = false;
     int port = DEFAULT_ADMIN_PORT;
+    int apiPort = DEFAULT_API_PORT;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--fresh" -> fresh = true;
         case "--data-dir" -> dataDir = Path.of(value(args, ++i, "--data-dir"));
         case "--tasks" -> tasks = Path.of(value(args, ++i, "--tasks"));
-        case "--admin-port" -> {
-          String v = value(args, ++i, "--admin-port");
-          try {
-            port = Integer.parseInt(v);
-          } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                "--admin-port must be a port number, was '" + v + "'");
-          }
-        }
+        case "--admin-port" -> port = port(value(args, ++i, "--admin-port"), "--admin-port");
+        case "--api-port" -> apiPort = port(value(args, ++i, "--api-port"), "--api-port");
         case "-h", "--help" -> throw new IllegalArgumentException(usage());
         default ->
             throw new IllegalArgumentException("unknown option '" + args[i] + "'\n" + usage());
       }
     }
-    return new LocalStackOptions(dataDir, fresh, tasks, port);
+    return new LocalStackOptions(dataDir, fresh, tasks, port, apiPort);
+  }
+
+  private static int port(String v, String option) {
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + " must be a port number, was '" + v + "'");
+    }
   }
 
   private static String value(String[] args, int i, String option) {
@@ -60,6 +71,7 @@ public record LocalStackOptions(Path dataDir, boolean fresh, Path tasksFile, int
   }
 
   static String usage() {
-    return "usage: carillon-local [--fresh] [--data-dir DIR] [--tasks FILE] [--admin-port N]";
+    return "usage: carillon-local [--fresh] [--data-dir DIR] [--tasks FILE] [--admin-port N]"
+        + " [--api-port N]";
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
+import dev.carillon.control.ApiSettings;
 import dev.carillon.retry.RetrySettings;
 import dev.carillon.trigger.TriggerService;
 import dev.carillon.trigger.TriggerSettings;
@@ -68,6 +69,7 @@ class DeployFilesTest {
         case TRIGGER -> {
           keys.addAll(CommonSettings.KEYS);
           keys.addAll(TriggerSettings.KEYS);
+          keys.addAll(ApiSettings.KEYS);
         }
         case WORKER -> keys.addAll(WorkerSettings.KEYS);
         case RETRY -> {
@@ -152,8 +154,10 @@ class DeployFilesTest {
         for (Object p : (List<?>) ports) {
           String containerPort = p.toString().substring(p.toString().lastIndexOf(':') + 1);
           assertThat(Integer.parseInt(containerPort))
-              .as("compose %s publishes its admin port", e.getKey())
-              .isEqualTo(e.getValue().defaultAdminPort);
+              .as("compose %s publishes its admin port (and the trigger its API port)", e.getKey())
+              .isIn(
+                  e.getValue().defaultAdminPort,
+                  e.getValue() == Service.TRIGGER ? ApiSettings.DEFAULT_PORT : -1);
         }
       }
     }
@@ -161,6 +165,13 @@ class DeployFilesTest {
     assertThat(unknown(carillonNames(worker.keySet()), allKeys())).isEmpty();
     assertThat(map(map(services.get("retry")).get("environment")))
         .containsKey(Config.envName("db.password") + "_FILE");
+    // The API refuses to start without a tokens file: compose mounts one as a secret.
+    Map<String, Object> trigger = map(services.get("trigger"));
+    String tokens =
+        map(trigger.get("environment")).get(Config.envName("api.tokens-file")).toString();
+    assertThat(tokens).startsWith("/run/secrets/");
+    assertThat(trigger.get("secrets").toString())
+        .contains(tokens.substring("/run/secrets/".length()));
   }
 
   @Test
@@ -207,6 +218,16 @@ class DeployFilesTest {
         mounted |= passwordFile.equals(mount.get("mountPath") + "/password");
       }
       assertThat(mounted).as("k8s %s mounts the secret at %s", s, passwordFile).isTrue();
+      if (s == Service.TRIGGER) {
+        String tokens = env.get(Config.envName("api.tokens-file"));
+        boolean tokensMounted = false;
+        for (Object o : (List<?>) container.get("volumeMounts")) {
+          tokensMounted |= tokens.equals(map(o).get("mountPath") + "/tokens");
+        }
+        assertThat(tokensMounted).as("k8s trigger mounts the API tokens at %s", tokens).isTrue();
+        assertThat(env.get(Config.envName("api.port")))
+            .isEqualTo(Integer.toString(ApiSettings.DEFAULT_PORT));
+      }
     }
   }
 

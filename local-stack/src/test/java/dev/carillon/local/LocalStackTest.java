@@ -10,6 +10,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,12 +53,22 @@ class LocalStackTest {
   }
 
   @Test
-  void instances_succeed_retry_and_skip_and_the_data_survives_a_restart() throws IOException {
+  void instances_succeed_retry_and_skip_and_the_data_survives_a_restart() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     long before;
     Map<String, String> cli;
+    String token;
     try (LocalStack stack = LocalStack.start(new LocalStackOptions(dataDir, true, TASKS, 0), out)) {
+      token = stack.apiToken();
+      assertThat(bytes.toString(StandardCharsets.UTF_8))
+          .contains("API: " + stack.apiUrl() + "/api/v1")
+          .contains("export CARILLON_API_URL=" + stack.apiUrl())
+          .contains("export CARILLON_API_TOKEN=" + token);
+      HttpResponse<String> tasks = get(stack.apiUrl() + "/api/v1/tasks", token);
+      assertThat(tasks.statusCode()).isEqualTo(200);
+      assertThat(tasks.body()).contains("\"id\":\"news-digest\"");
+      assertThat(get(stack.apiUrl() + "/api/v1/tasks", null).statusCode()).isEqualTo(401);
       await("a digest succeeds, a flaky report succeeds after a retry, a crawler window is skipped")
           .atMost(Duration.ofSeconds(90))
           .pollInterval(Duration.ofMillis(250))
@@ -124,6 +138,10 @@ class LocalStackTest {
       // Same data directory, same ports: a CLI configured from the first start still reaches it.
       assertThat(stack.cliEnvironment().variables()).isEqualTo(cli);
       assertThat(exports(dataDir.resolve("cli.env"))).isEqualTo(cli);
+      assertThat(stack.apiToken()).as("the token is kept in the data directory").isEqualTo(token);
+      assertThat(get(stack.apiUrl() + "/api/v1/whoami", token).body())
+          .contains("\"principal\":\"local-admin\"")
+          .contains("\"role\":\"admin\"");
     }
   }
 
@@ -132,6 +150,14 @@ class LocalStackTest {
     return path != null
         && Arrays.stream(path.split(File.pathSeparator))
             .anyMatch(d -> Files.isExecutable(Path.of(d, "python3")));
+  }
+
+  private static HttpResponse<String> get(String url, String token) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** The variables of a file of {@code export NAME='value'} lines. */
@@ -168,12 +194,17 @@ class LocalStackTest {
     assertThat(LocalStackOptions.parse(new String[] {"--fresh", "--admin-port", "0"}))
         .isEqualTo(
             new LocalStackOptions(
-                LocalStackOptions.DEFAULT_DATA_DIR, true, LocalStackOptions.DEFAULT_TASKS, 0));
+                LocalStackOptions.DEFAULT_DATA_DIR,
+                true,
+                LocalStackOptions.DEFAULT_TASKS,
+                0,
+                LocalStackOptions.DEFAULT_API_PORT));
     for (Map.Entry<String[], String> bad :
         Map.of(
                 new String[] {"--bogus"}, "unknown option '--bogus'",
                 new String[] {"--admin-port", "x"}, "--admin-port must be a port number, was 'x'",
-                new String[] {"--tasks"}, "--tasks needs a value")
+                new String[] {"--tasks"}, "--tasks needs a value",
+                new String[] {"--api-port", "y"}, "--api-port must be a port number, was 'y'")
             .entrySet()) {
       try {
         LocalStackOptions.parse(bad.getKey());

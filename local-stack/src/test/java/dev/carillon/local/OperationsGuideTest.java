@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
+import dev.carillon.control.ApiSettings;
 import dev.carillon.retry.RetrySettings;
 import dev.carillon.trigger.TriggerSettings;
 import dev.carillon.worker.WorkerSettings;
@@ -28,6 +29,7 @@ class OperationsGuideTest {
     keys.addAll(TriggerSettings.KEYS);
     keys.addAll(WorkerSettings.KEYS);
     keys.addAll(RetrySettings.KEYS);
+    keys.addAll(ApiSettings.KEYS);
     for (String key : keys) {
       assertThat(guide).as("docs/operations.md documents %s", key).contains("| `" + key + "` |");
       String variable =

@@ -27,8 +27,6 @@ import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -216,12 +214,7 @@ public final class RetryService implements AutoCloseable {
     archive =
         new ArchiveScanner(new ArchiveStore(database.dsl()), metrics, settings.retention(), batch);
 
-    try {
-      admin = AdminServer.start(SERVICE, settings.common().adminPort(), registry, this::health);
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot open the admin port " + settings.common().adminPort(), e);
-    }
+    admin = AdminServer.start(SERVICE, settings.common().admin(), registry, this::health);
     resources.push(admin);
 
     resources.push(() -> heartbeat.stopAndWait(Duration.ofSeconds(5)));

@@ -4,13 +4,11 @@ import dev.carillon.model.schedule.ZoneWarnings;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TaskGraph;
 import dev.carillon.spec.InvalidSpecException;
-import dev.carillon.store.LoadedTask;
+import dev.carillon.store.TaskStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -72,17 +70,16 @@ final class ApplyCommand implements Callable<Integer> {
     Db db = session.db();
     // Dependencies may point at tasks already stored: check the graph the apply would leave.
     checkGraph(defs, db.tasks().loadAll().stream().flatMap(t -> t.definition().stream()).toList());
-    // Read only to tell "created" from "updated" in the report; applyAll itself decides by upsert.
-    Set<String> existing = new HashSet<>();
-    db.tasks().loadAll().stream().map(LoadedTask::id).forEach(existing::add);
-    Set<String> changed = new HashSet<>(db.tasks().applyAll(defs));
     List<Applied> results = new ArrayList<>();
-    for (TaskDefinition d : defs) {
+    for (TaskStore.Applied a : db.tasks().apply(defs, session.actor())) {
       String result =
-          !changed.contains(d.id())
-              ? "unchanged"
-              : existing.contains(d.id()) ? "updated" : "created";
-      results.add(new Applied(d.id(), result));
+          switch (a.outcome()) {
+            case CREATED -> "created";
+            case CHANGED -> "updated";
+            case REVIVED -> "revived";
+            case UNCHANGED -> "unchanged";
+          };
+      results.add(new Applied(a.id(), result));
     }
     if (out.json()) {
       out.printJson(Map.of("applied", results));

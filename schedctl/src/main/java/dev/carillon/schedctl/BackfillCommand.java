@@ -1,5 +1,7 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.model.InvalidValueException;
+import dev.carillon.model.instance.BackfillPlan;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.task.CronTrigger;
@@ -111,7 +113,13 @@ final class BackfillCommand implements Callable<Integer> {
                 + now
                 + "); backfill creates past windows only, the trigger creates the rest");
       }
-      BackfillPlan plan = BackfillPlan.of(def, from, to);
+      BackfillPlan plan;
+      try {
+        plan = BackfillPlan.of(def, from, to);
+      } catch (InvalidValueException e) {
+        throw CliException.badInput(
+            "the range " + e.problem().value() + " " + e.problem().message());
+      }
       if (dryRun) {
         return report(plan, zone, List.of(), 0, true);
       }

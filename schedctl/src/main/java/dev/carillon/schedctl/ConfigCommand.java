@@ -36,7 +36,7 @@ final class ConfigCommand implements Callable<Integer> {
       String key, Object value, boolean valid, List<String> problems, Long offset, Instant at) {}
 
   private static ConfigTopic topic(Session session) {
-    return new ConfigTopic(session.kafka(), Topics.CONFIG, session.timeout());
+    return new ConfigTopic(session.kafka(), Topics.CONFIG, session.timeout(), session.actor());
   }
 
   private static Object jsonOrText(String value) {

@@ -1,42 +1,19 @@
 package dev.carillon.schedctl;
 
 import dev.carillon.kafka.KafkaSettings;
-import java.nio.charset.StandardCharsets;
+import dev.carillon.kafka.KafkaUnavailableException;
+import dev.carillon.model.tuning.ConfigRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.DescribeTopicsOptions;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * Reads and writes the compacted configuration topic. Every call is bounded by the timeout, and a
- * Kafka that does not answer becomes a {@link CliException} (exit 1) naming Kafka and its bootstrap
- * servers.
- *
- * <p>The topic must exist: the services create it compacted at startup. Writing to a missing topic
- * would let the broker auto-create it with the default {@code delete} cleanup policy, and the
- * configuration would then expire with the retention instead of living until overwritten.
+ * The compacted configuration topic as {@code schedctl config} uses it: {@link
+ * dev.carillon.kafka.ConfigTopic} with a Kafka that does not answer turned into a {@link
+ * CliException} (exit 1) naming Kafka and its bootstrap servers.
  */
 final class ConfigTopic {
   /**
@@ -46,52 +23,15 @@ final class ConfigTopic {
    */
   record Entry(String key, String value, int partition, long offset, Instant timestamp) {}
 
-  private final KafkaSettings settings;
-  private final String topic;
-  private final Duration timeout;
-
-  ConfigTopic(KafkaSettings settings, String topic, Duration timeout) {
-    this.settings = settings;
-    this.topic = topic;
-    this.timeout = timeout;
-  }
+  private final dev.carillon.kafka.ConfigTopic topic;
+  private final String actor;
 
   /**
-   * The topic's partitions.
-   *
-   * @throws CliException (exit 1) when Kafka does not answer or the topic does not exist
+   * @param actor named on every record written
    */
-  List<TopicPartition> partitions() {
-    Map<String, Object> props = settings.adminProps();
-    int ms = (int) timeout.toMillis();
-    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
-    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
-    props.put(CommonClientConfigs.CLIENT_ID_CONFIG, "schedctl-admin");
-    try (Admin admin = Admin.create(props)) {
-      TopicDescription d =
-          admin
-              .describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(ms))
-              .allTopicNames()
-              .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS)
-              .get(topic);
-      return d.partitions().stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-        throw CliException.unreachable(
-            "topic "
-                + topic
-                + " does not exist on Kafka at "
-                + settings.bootstrap()
-                + "; the Carillon services create it (compacted) when they start",
-            e);
-      }
-      throw unreachable(e.getCause());
-    } catch (TimeoutException | KafkaException e) {
-      throw unreachable(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw unreachable(e);
-    }
+  ConfigTopic(KafkaSettings settings, String topic, Duration timeout, String actor) {
+    this.topic = new dev.carillon.kafka.ConfigTopic(settings, topic, timeout);
+    this.actor = actor;
   }
 
   /**
@@ -100,29 +40,10 @@ final class ConfigTopic {
    * @return the record's offset
    */
   long put(String key, String value) {
-    partitions();
-    Map<String, Object> props = settings.producerProps();
-    int ms = (int) timeout.toMillis();
-    // producerProps() brings String keys, byte[] values, idempotence and acks=all.
-    props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-    props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, ms);
-    props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
-    props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, ms);
-    props.put(CommonClientConfigs.CLIENT_ID_CONFIG, "schedctl-config");
-    byte[] bytes = value == null ? null : value.getBytes(StandardCharsets.UTF_8);
-    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
-      RecordMetadata m =
-          producer
-              .send(new ProducerRecord<>(topic, key, bytes))
-              .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-      return m.offset();
-    } catch (ExecutionException e) {
-      throw unreachable(e.getCause());
-    } catch (TimeoutException | KafkaException e) {
-      throw unreachable(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw unreachable(e);
+    try {
+      return topic.put(key, value, actor);
+    } catch (KafkaUnavailableException e) {
+      throw CliException.unreachable(e.getMessage(), e);
     }
   }
 
@@ -131,73 +52,18 @@ final class ConfigTopic {
    * the latest record per key, tombstones included, in order of first appearance.
    */
   Map<String, Entry> readAll() {
-    List<TopicPartition> partitions = partitions();
-    Map<String, Object> props = settings.adminProps();
-    int ms = (int) timeout.toMillis();
-    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    props.put(
-        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
-    props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
-    props.put(CommonClientConfigs.CLIENT_ID_CONFIG, "schedctl-config-reader");
+    List<ConfigRecord> records;
+    try {
+      records = topic.readAll();
+    } catch (KafkaUnavailableException e) {
+      throw CliException.unreachable(e.getMessage(), e);
+    }
     Map<String, Entry> latest = new LinkedHashMap<>();
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props)) {
-      // No group: assign + seek reads everything without joining or committing anything.
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (!caughtUp(consumer, end)) {
-        if (System.nanoTime() - deadline > 0) {
-          throw CliException.unreachable(
-              "Kafka at "
-                  + settings.bootstrap()
-                  + " did not deliver "
-                  + topic
-                  + " up to its end offsets "
-                  + end.values()
-                  + " within "
-                  + timeout,
-              null);
-        }
-        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          if (r.key() == null) {
-            continue;
-          }
-          String value = r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8);
-          latest.remove(r.key());
-          latest.put(
-              r.key(),
-              new Entry(
-                  r.key(), value, r.partition(), r.offset(), Instant.ofEpochMilli(r.timestamp())));
-        }
-      }
-    } catch (KafkaException e) {
-      throw unreachable(e);
-    }
+    dev.carillon.kafka.ConfigTopic.latest(records)
+        .forEach(
+            (key, r) ->
+                latest.put(key, new Entry(key, r.value(), r.partition(), r.offset(), r.at())));
     return latest;
-  }
-
-  private static boolean caughtUp(
-      KafkaConsumer<String, byte[]> consumer, Map<TopicPartition, Long> end) {
-    for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
-      if (consumer.position(e.getKey()) < e.getValue()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private CliException unreachable(Throwable cause) {
-    return CliException.unreachable(
-        "cannot reach Kafka at "
-            + settings.bootstrap()
-            + ": "
-            + (cause instanceof TimeoutException
-                ? "no answer within " + timeout
-                : Session.rootMessage(cause)),
-        cause);
   }
 
   /** The keys in {@code entries} whose latest record is a value, not a tombstone. */

@@ -1,6 +1,7 @@
 package dev.carillon.schedctl;
 
 import dev.carillon.model.Durations;
+import dev.carillon.model.instance.EventText;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import java.time.Instant;

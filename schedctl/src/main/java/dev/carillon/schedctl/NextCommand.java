@@ -13,7 +13,6 @@ import dev.carillon.spec.SpecReader;
 import dev.carillon.store.LoadedTask;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,7 +104,6 @@ final class NextCommand implements Callable<Integer> {
     List<FireTime> fires = trigger.schedule().fireTimesDetailed(now, Instant.MAX, count);
     List<Fire> out = new ArrayList<>();
     for (FireTime f : fires) {
-      ZonedDateTime local = f.instant().atZone(zone);
       out.add(
           new Fire(
               f.instant(),
@@ -113,7 +111,7 @@ final class NextCommand implements Callable<Integer> {
               f.nominal().toString(),
               trigger.window().windowOf(f.instant(), zone).key(),
               f.adjustment(),
-              note(f, local)));
+              f.dstNote(zone).orElse(null)));
     }
     Output o = session.output();
     if (o.json()) {
@@ -225,31 +223,5 @@ final class NextCommand implements Callable<Integer> {
               f.note() == null ? "" : f.note()));
     }
     return rows;
-  }
-
-  private static String note(FireTime f, ZonedDateTime local) {
-    String nominal = f.nominal().toLocalTime().toString();
-    return switch (f.adjustment()) {
-      case NONE -> null;
-      case SHIFTED_OUT_OF_GAP ->
-          "SHIFTED: "
-              + nominal
-              + " does not exist on "
-              + f.nominal().toLocalDate()
-              + " (clocks spring forward); fires at "
-              + local.toLocalTime()
-              + " instead";
-      case FIRST_OF_REPEATED ->
-          "REPEATED HOUR: "
-              + nominal
-              + " happens twice (clocks fall back); this is the first, offset "
-              + local.getOffset();
-      case SECOND_OF_REPEATED ->
-          "REPEATED HOUR: second "
-              + nominal
-              + " (clocks fell back), offset "
-              + local.getOffset()
-              + "; an every-hour schedule fires in both";
-    };
   }
 }

@@ -31,7 +31,7 @@ final class PauseCommand implements Callable<Integer> {
     Db db = session.db();
     LoadedTask before =
         db.tasks().load(task).orElseThrow(() -> CliException.badInput("no task '" + task + "'"));
-    boolean changed = db.tasks().setPaused(task, paused);
+    boolean changed = db.tasks().setPaused(task, paused, session.actor());
     String state = paused ? "paused" : "active";
     Output out = session.output();
     if (out.json()) {

@@ -1,9 +1,8 @@
 package dev.carillon.schedctl;
 
 import dev.carillon.model.instance.InstanceEvent;
-import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.instance.WindowStory;
 import dev.carillon.store.LoadedTask;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -40,46 +39,18 @@ final class WhyCommand implements Callable<Integer> {
     if (events.isEmpty() && loaded.isEmpty()) {
       throw CliException.badInput("no task '" + task + "'");
     }
+    WindowStory story =
+        WindowStory.of(
+            task, window, events, loaded.flatMap(LoadedTask::definition), session.clock.instant());
     Output out = session.output();
-    List<DescribeCommand.EventView> views =
-        events.stream().map(DescribeCommand.EventView::of).toList();
     if (out.json()) {
-      out.printJson(new Story(task, window, views));
+      out.printJson(
+          new Story(task, window, events.stream().map(DescribeCommand.EventView::of).toList()));
       return Schedctl.OK;
     }
-    if (views.isEmpty()) {
-      out.line("Nothing was ever decided about window '" + window + "' of task '" + task + "'.");
-      loaded.flatMap(LoadedTask::definition).ifPresent(d -> out.line("Hint: " + keyHint(d)));
-      return Schedctl.OK;
-    }
-    Optional<ZoneId> zone = loaded.flatMap(LoadedTask::definition).map(TaskDefinition::zone);
-    out.line(
-        "Window '"
-            + window
-            + "' of task '"
-            + task
-            + "'"
-            + zone.map(z -> " (times in UTC and " + z + ")").orElse("")
-            + ":");
-    for (DescribeCommand.EventView e : views) {
-      out.line(
-          "  "
-              + Times.both(e.at(), zone)
-              + "  "
-              + (e.instanceId() == null ? "" : "#" + e.instanceId() + " ")
-              + e.text());
-    }
+    out.line(story.heading());
+    story.hint().ifPresent(h -> out.line("Hint: " + h));
+    story.lines().forEach(l -> out.line("  " + l));
     return Schedctl.OK;
-  }
-
-  private String keyHint(TaskDefinition d) {
-    String now = d.window().windowOf(session.clock.instant(), d.zone()).key();
-    return "its "
-        + d.window()
-        + " windows (zone "
-        + d.zone()
-        + ") have keys like '"
-        + now
-        + "' (the window of now).";
   }
 }

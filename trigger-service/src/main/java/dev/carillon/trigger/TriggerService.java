@@ -4,15 +4,23 @@ import dev.carillon.admin.AdminServer;
 import dev.carillon.admin.HealthReport;
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
+import dev.carillon.control.ApiServer;
+import dev.carillon.control.ApiSettings;
+import dev.carillon.control.ControlPlane;
+import dev.carillon.control.KafkaDispatch;
 import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
+import dev.carillon.kafka.ConfigTopic;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.kafka.Topics;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
+import dev.carillon.store.DbSettings;
 import dev.carillon.store.DependencyQueries;
+import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
@@ -27,8 +35,6 @@ import dev.carillon.trigger.tick.TriggerLoop;
 import dev.carillon.trigger.tick.TriggerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,8 +53,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The trigger service's composition root: database, Kafka publisher, Curator client, leader
- * election (service {@code trigger}), tick loop, dispatcher and admin server. Only the leader ticks
- * and sweeps; standbys wait. Leadership loss stops the tick loop at once.
+ * election (service {@code trigger}), tick loop, dispatcher, admin server and the control-plane
+ * API. Only the leader ticks and sweeps; standbys wait. Every replica, leader or standby, serves
+ * the API (on its own port, threads and database connections). Leadership loss stops the tick loop
+ * at once.
  *
  * <p>{@link #close()} leaves the election (a standby takes over at once) and releases everything in
  * reverse order. Idempotent.
@@ -65,6 +73,9 @@ public final class TriggerService implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TriggerService.class);
 
+  /** How long a config-topic read or write of the API waits for Kafka. */
+  private static final Duration CONFIG_TIMEOUT = Duration.ofSeconds(10);
+
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Clock clock;
@@ -80,33 +91,40 @@ public final class TriggerService implements AutoCloseable {
   private final List<PeriodicLoop> leaderLoops = new ArrayList<>();
   private Dispatcher dispatcher;
   private AdminServer admin;
+  private ApiServer api;
+  private final ApiSettings apiSettings;
 
-  private TriggerService(Clock clock, TriggerSettings settings, TriggerMetrics metrics) {
+  private TriggerService(
+      Clock clock, TriggerSettings settings, ApiSettings apiSettings, TriggerMetrics metrics) {
     this.clock = clock;
     this.settings = settings;
+    this.apiSettings = apiSettings;
     this.metrics = metrics;
   }
 
   /**
-   * Starts a trigger from configuration; see {@link CommonSettings} and {@link TriggerSettings} for
-   * the keys. Logs the effective configuration once, secrets masked.
+   * Starts a trigger from configuration; see {@link CommonSettings}, {@link TriggerSettings} and
+   * {@link ApiSettings} for the keys. Logs the effective configuration once, secrets masked.
    *
    * @param config the configuration
    * @param clock the time source for fire times ({@code Clock.systemUTC()} in production)
    * @return the running service; it joins the election at once
-   * @throws dev.carillon.config.ConfigException if a setting is missing or wrong
+   * @throws dev.carillon.config.ConfigException if a setting is missing or wrong, including a
+   *     missing {@code api.tokens-file} without {@code api.insecure-local=true}
+   * @throws IllegalArgumentException naming the tokens file and line when it is wrong
    */
   public static TriggerService start(Config config, Clock clock) {
     CommonSettings common = CommonSettings.from(config, DEFAULT_ADMIN_PORT);
     TriggerSettings settings = TriggerSettings.from(config);
-    log.info("Trigger configuration: {} {}", common.describe(), settings);
+    ApiSettings api = ApiSettings.from(config);
+    log.info("Trigger configuration: {} {} {}", common.describe(), settings, api.describe());
     // Fire times are only as right as the zone rules; operators compare this with IANA's latest.
     log.info(
         "Time-zone rules: tzdb {} in Java {}",
         ZoneRulesProvider.getVersions("UTC").lastKey(),
         System.getProperty("java.version"));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    TriggerService s = new TriggerService(clock, settings, new TriggerMetrics(registry));
+    TriggerService s = new TriggerService(clock, settings, api, new TriggerMetrics(registry));
     try {
       s.wire(common, registry);
       return s;
@@ -211,12 +229,35 @@ public final class TriggerService implements AutoCloseable {
           leaderLoops.forEach(l -> l.stopAndWait(Duration.ofSeconds(5)));
         });
 
-    try {
-      admin = AdminServer.start(SERVICE, common.adminPort(), registry, this::health);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot open the admin port " + common.adminPort(), e);
-    }
+    admin = AdminServer.start(SERVICE, common.admin(), registry, this::health);
     resources.push(admin);
+
+    // The API's own pool, each statement bounded by the request timeout: API load can neither take
+    // the tick's connections nor hold one forever.
+    DbSettings db = common.db();
+    Database apiDb =
+        Database.open(
+            new DbSettings(
+                db.url(),
+                db.user(),
+                db.password(),
+                apiSettings.dbPoolSize(),
+                db.connectionTimeout()),
+            "SET statement_timeout = " + apiSettings.requestTimeout().toMillis());
+    resources.push(apiDb);
+    WindowStore apiWindows = new WindowStore(apiDb.dsl());
+    ControlPlane plane =
+        new ControlPlane(
+            clock,
+            new TaskStore(apiDb.dsl()),
+            new OperatorStore(apiDb.dsl()),
+            apiWindows,
+            new ConfigTopic(common.kafka(), Topics.CONFIG, CONFIG_TIMEOUT),
+            new KafkaDispatch(publisher, apiWindows, clock),
+            apiSettings.bulkPerSecond(),
+            ControlPlane.Sleeper.THREAD);
+    api = ApiServer.start(apiSettings, plane, registry);
+    resources.push(api);
 
     election =
         new LeaderElection(
@@ -246,6 +287,11 @@ public final class TriggerService implements AutoCloseable {
   /** Whether this instance leads now. */
   public boolean isLeader() {
     return election != null && election.isLeader();
+  }
+
+  /** The API's port (useful with {@code api.port=0}). */
+  public int apiPort() {
+    return api.port();
   }
 
   /** The admin server's port (useful with {@code admin.port=0}). */

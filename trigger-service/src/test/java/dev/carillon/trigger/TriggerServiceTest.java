@@ -3,6 +3,10 @@ package dev.carillon.trigger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.carillon.auth.Principal;
+import dev.carillon.auth.Role;
+import dev.carillon.auth.TokenFile;
+import dev.carillon.auth.Tokens;
 import dev.carillon.config.Config;
 import dev.carillon.devstack.DevStack;
 import dev.carillon.devstack.DevStackExtension;
@@ -22,6 +26,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.zookeeper.ZooKeeper;
@@ -39,6 +47,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 @ExtendWith(DevStackExtension.class)
 class TriggerServiceTest {
@@ -47,12 +56,17 @@ class TriggerServiceTest {
 
   private final List<AutoCloseable> toClose = new ArrayList<>();
   private final String topic = "trigger-test-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String token = Tokens.mint();
+  @TempDir Path tempDir;
+  private Path tokens;
   private DbSettings dbSettings;
   private Database db;
   private OperatorStore instances;
 
   @BeforeEach
-  void database() {
+  void database() throws Exception {
+    tokens = tempDir.resolve("tokens");
+    Files.writeString(tokens, TokenFile.line(new Principal("tester", Role.VIEWER), token) + "\n");
     dbSettings = TestDatabase.settings("trigger_service");
     db = Database.open(dbSettings);
     toClose.add(db);
@@ -189,6 +203,57 @@ class TriggerServiceTest {
     assertThat(instances.countByStatus("beat")).containsOnlyKeys(InstanceStatus.PENDING);
   }
 
+  @Test
+  void every_replica_serves_the_api_leader_or_standby(DevStack stack) throws Exception {
+    TriggerService a = start(stack, "api-a", Clock.systemUTC());
+    await("one trigger leads").atMost(DEADLINE).until(a::isLeader);
+    TriggerService b = start(stack, "api-b", Clock.systemUTC());
+    assertThat(b.isLeader()).isFalse();
+    for (TriggerService t : List.of(a, b)) {
+      HttpResponse<String> whoami =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + t.apiPort() + "/api/v1/whoami"))
+                      .header("Authorization", "Bearer " + token)
+                      .timeout(Duration.ofSeconds(10))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(whoami.statusCode()).as("leader=%s", t.isLeader()).isEqualTo(200);
+      assertThat(whoami.body())
+          .contains("\"principal\":\"tester\"")
+          .contains("\"role\":\"viewer\"");
+      assertThat(t.apiPort()).isNotEqualTo(t.adminPort());
+    }
+  }
+
+  /**
+   * The real entry point in its own JVM: without {@code api.tokens-file} and without {@code
+   * api.insecure-local=true} it stops before connecting to anything, with exit code 2 and a line
+   * naming the setting.
+   */
+  @Test
+  void without_a_tokens_file_the_trigger_exits_2_naming_the_setting() throws Exception {
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            TriggerMain.class.getName());
+    pb.environment().keySet().removeIf(k -> k.startsWith("CARILLON_"));
+    pb.environment().put("CARILLON_DB_URL", "jdbc:postgresql://127.0.0.1:1/none");
+    pb.environment().put("CARILLON_KAFKA_BOOTSTRAP", "127.0.0.1:1");
+    pb.environment().put("CARILLON_ZK_CONNECT", "127.0.0.1:1");
+    pb.redirectErrorStream(true);
+    Process p = pb.start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("exited").isTrue();
+    assertThat(p.exitValue()).as(output).isEqualTo(2);
+    assertThat(output)
+        .contains("missing configuration api.tokens-file (or CARILLON_API_TOKENS_FILE)")
+        .contains("api.insecure-local=true");
+  }
+
   // ---------------------------------------------------------------- helpers
 
   private TriggerService start(DevStack stack, String name, Clock clock) {
@@ -206,6 +271,8 @@ class TriggerServiceTest {
     c.put("trigger.ack-timeout", "2s");
     c.put("trigger.dispatch-sweep", "PT0.5S");
     c.put("trigger.redispatch-after", "30s");
+    c.put("api.port", "0");
+    c.put("api.tokens-file", tokens.toString());
     TriggerService s = TriggerService.start(Config.of(c), clock);
     toClose.add(s);
     return s;

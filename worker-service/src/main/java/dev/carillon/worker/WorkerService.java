@@ -21,8 +21,6 @@ import dev.carillon.worker.run.RunPool;
 import dev.carillon.worker.run.RunSpecCache;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -76,8 +74,7 @@ public final class WorkerService implements AutoCloseable {
   private final Clock clock;
   private final ExecAgents execAgents;
 
-  private WorkerService(WorkerSettings settings, PluginRegistry plugins, Clock clock)
-      throws IOException {
+  private WorkerService(WorkerSettings settings, PluginRegistry plugins, Clock clock) {
     this.settings = settings;
     this.plugins = plugins;
     this.clock = clock;
@@ -138,7 +135,7 @@ public final class WorkerService implements AutoCloseable {
             POLL_TIMEOUT,
             CLAIM_ERROR_BACKOFF);
     this.consumerThread = new Thread(consumer, "carillon-consumer-" + settings.workerId());
-    this.admin = AdminServer.start("worker", settings.adminPort(), registry, this::health);
+    this.admin = AdminServer.start("worker", settings.admin(), registry, this::health);
     consumerThread.start();
     log.info(
         "Worker {} started: {} slot(s), group {}, topic {}, plugins {}, built-in handlers {}",
@@ -198,9 +195,6 @@ public final class WorkerService implements AutoCloseable {
   public static WorkerService start(WorkerSettings settings, PluginRegistry plugins, Clock clock) {
     try {
       return new WorkerService(settings, plugins, clock);
-    } catch (IOException e) {
-      plugins.close();
-      throw new UncheckedIOException("cannot start the admin server: " + e.getMessage(), e);
     } catch (RuntimeException e) {
       plugins.close();
       throw e;

@@ -4,6 +4,7 @@ import dev.carillon.api.AgentResult;
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
+import dev.carillon.http.HttpServerSettings;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.kafka.Topics;
 import dev.carillon.model.agent.BuiltInHandler;
@@ -46,7 +47,7 @@ import java.util.Set;
  *
  * @param db how to reach PostgreSQL
  * @param kafka how to reach Kafka
- * @param adminPort port of the health and metrics endpoints (0 picks a free one)
+ * @param admin the health and metrics endpoints' server (port 0 picks a free one)
  * @param workerId this worker's name in claims, events and logs
  * @param concurrency the most runs at once, 1..1024
  * @param prefetch how many instances beyond {@code concurrency} one claim may take, to wait on this
@@ -66,7 +67,7 @@ import java.util.Set;
 public record WorkerSettings(
     DbSettings db,
     KafkaSettings kafka,
-    int adminPort,
+    HttpServerSettings admin,
     String workerId,
     int concurrency,
     int prefetch,
@@ -117,6 +118,10 @@ public record WorkerSettings(
           "kafka.bootstrap",
           "kafka.properties.*",
           "admin.port",
+          "admin.bind-address",
+          "admin.idle-timeout",
+          "admin.header-timeout",
+          "admin.max-connections",
           "instance.id",
           "worker.concurrency",
           "worker.prefetch",
@@ -133,6 +138,7 @@ public record WorkerSettings(
   public WorkerSettings {
     Objects.requireNonNull(db, "db");
     Objects.requireNonNull(kafka, "kafka");
+    Objects.requireNonNull(admin, "admin");
     if (workerId == null || workerId.isBlank() || workerId.length() > 128) {
       throw new IllegalArgumentException(
           "workerId must be 1..128 characters, was '" + workerId + "'");
@@ -176,7 +182,7 @@ public record WorkerSettings(
       return new WorkerSettings(
           db,
           kafka,
-          c.integer("admin.port", DEFAULT_ADMIN_PORT, 0, 65535),
+          HttpServerSettings.admin(c, c.integer("admin.port", DEFAULT_ADMIN_PORT, 0, 65535)),
           c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()),
           c.integer("worker.concurrency", DEFAULT_CONCURRENCY, 1, 1024),
           c.integer("worker.prefetch", 0, 0, MAX_PREFETCH),
@@ -244,8 +250,10 @@ public record WorkerSettings(
         + db
         + " kafka="
         + kafka.describe()
-        + " adminPort="
-        + adminPort
+        + " admin="
+        + admin.bindAddress()
+        + ":"
+        + admin.port()
         + " workerId="
         + workerId
         + " concurrency="

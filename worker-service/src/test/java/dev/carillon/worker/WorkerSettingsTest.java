@@ -31,7 +31,7 @@ class WorkerSettingsTest {
     assertThat(s.heartbeatInterval()).isEmpty();
     assertThat(s.drainTimeout()).isEqualTo(Duration.ofSeconds(30));
     assertThat(s.pluginDir()).isEmpty();
-    assertThat(s.adminPort()).isEqualTo(8082);
+    assertThat(s.admin().port()).isEqualTo(8082);
   }
 
   @Test

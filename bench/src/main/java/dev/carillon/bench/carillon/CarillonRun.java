@@ -103,6 +103,10 @@ final class CarillonRun implements SchedulerUnderTest {
       Map<String, String> t = new HashMap<>(common);
       t.put("db.pool-size", Integer.toString(TRIGGER_POOL));
       t.put("trigger.topic", topic);
+      // The API is served as in production, on a free port, without tokens: nothing calls it here.
+      t.put("api.port", "0");
+      t.put("api.bind-address", "127.0.0.1");
+      t.put("api.insecure-local", "true");
       trigger = TriggerService.start(Config.of(t), ctx.clock());
       started.add(trigger);
 

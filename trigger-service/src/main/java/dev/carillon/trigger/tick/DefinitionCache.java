@@ -93,6 +93,11 @@ public final class DefinitionCache {
     return valid;
   }
 
+  /** The ids of every task row known at the last refresh, valid or not (deleted ones are not). */
+  Set<String> known() {
+    return entries.keySet();
+  }
+
   /** Task rows that failed validation at the last refresh. */
   int invalidCount() {
     return invalid;

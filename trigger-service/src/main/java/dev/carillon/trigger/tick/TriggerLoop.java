@@ -178,6 +178,9 @@ public final class TriggerLoop {
       }
       nextFireMemo.clear();
       List<TaskDefinition> all = tasks.refresh();
+      // A deleted task leaves the cache and its cursor goes too (the store deleted its row), so a
+      // task revived later starts from the time it returns instead of catching up.
+      cursors.keySet().retainAll(tasks.known());
       metrics.invalidTasks(tasks.invalidCount());
       long tLoaded = System.nanoTime();
 

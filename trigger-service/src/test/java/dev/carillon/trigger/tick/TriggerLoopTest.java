@@ -316,6 +316,32 @@ class TriggerLoopTest {
   }
 
   @Test
+  void a_deleted_task_never_fires_again_and_when_revived_fires_from_then_without_catching_up() {
+    SettableClock clock = new SettableClock(DAY1_0800.minusSeconds(1));
+    LoopFixture f = new LoopFixture(db, clock, "trigger:a");
+    f.apply(Tasks.daily("retired"));
+    f.loop.tickOnce();
+    clock.set(DAY1_0800);
+    assertThat(single(f.loop.tickOnce().created()).windowKey()).isEqualTo("2026-11-28");
+
+    assertThat(f.tasks.delete("retired", "api:test", "no longer needed")).isPresent();
+    clock.set(DAY1_0800.plus(Duration.ofDays(1)));
+    assertThat(f.loop.tickOnce().created()).as("deleted: no window on day 2").isEmpty();
+    assertThat(f.instances.windowEvents("retired", "2026-11-29"))
+        .as("not even a decision")
+        .isEmpty();
+    assertThat(f.tasks.cursors()).doesNotContainKey("retired");
+
+    // Revived on day 3 before 08:00: day 2's missed fire (within the catch-up hour) stays missed.
+    clock.set(DAY1_0800.plus(Duration.ofDays(2)).minusSeconds(30));
+    f.apply(Tasks.daily("retired"));
+    assertThat(f.loop.tickOnce().created()).isEmpty();
+    clock.set(DAY1_0800.plus(Duration.ofDays(2)));
+    assertThat(single(f.loop.tickOnce().created()).windowKey()).isEqualTo("2026-11-30");
+    assertThat(f.instances.findByWindow("retired", "2026-11-29")).isEmpty();
+  }
+
+  @Test
   void a_task_edited_invalid_in_sql_is_skipped_with_one_error_and_the_others_keep_firing() {
     SettableClock clock = new SettableClock(DAY1_0800);
     LoopFixture f = new LoopFixture(db, clock, "trigger:a");

@@ -1,10 +1,10 @@
-package dev.carillon.schedctl;
+package dev.carillon.model.instance;
 
-import dev.carillon.model.instance.NewInstance;
-import dev.carillon.model.instance.Origin;
+import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.model.task.CronTrigger;
+import dev.carillon.model.task.Problem;
 import dev.carillon.model.task.TaskDefinition;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,18 +16,19 @@ import java.util.Set;
 /**
  * The windows a backfill wants: one PENDING row with origin BACKFILL per window that has a fire
  * time in {@code [from, to)}, scheduled at the window's first fire time in the range. Pure; whether
- * a row is created is decided later by the UNIQUE index, never by this plan.
+ * a row is created is decided later by the UNIQUE index, never by this plan. {@code schedctl
+ * backfill} and the API's backfill share it.
  *
  * @param rows the rows, in fire-time order, one per window key
  */
-record BackfillPlan(String taskId, Instant from, Instant to, List<NewInstance> rows) {
+public record BackfillPlan(String taskId, Instant from, Instant to, List<NewInstance> rows) {
   /** The most windows one backfill may create. */
-  static final int MAX_WINDOWS = 10_000;
+  public static final int MAX_WINDOWS = 10_000;
 
   /** The most fire times one backfill may walk (a per-second cron over a month is millions). */
-  static final int MAX_FIRE_TIMES = 200_000;
+  public static final int MAX_FIRE_TIMES = 200_000;
 
-  BackfillPlan {
+  public BackfillPlan {
     Objects.requireNonNull(taskId, "taskId");
     rows = List.copyOf(rows);
   }
@@ -35,10 +36,10 @@ record BackfillPlan(String taskId, Instant from, Instant to, List<NewInstance> r
   /**
    * Plans the windows of {@code def} with a fire time in {@code [from, to)}.
    *
-   * @throws CliException (exit 2) when the range holds more than {@link #MAX_WINDOWS} windows or
-   *     {@link #MAX_FIRE_TIMES} fire times
+   * @throws InvalidValueException (field {@code range}) when the range holds more than {@link
+   *     #MAX_WINDOWS} windows or {@link #MAX_FIRE_TIMES} fire times
    */
-  static BackfillPlan of(TaskDefinition def, Instant from, Instant to) {
+  public static BackfillPlan of(TaskDefinition def, Instant from, Instant to) {
     if (!(def.trigger() instanceof CronTrigger cron)) {
       throw new IllegalArgumentException("task '" + def.id() + "' has no cron fire times");
     }
@@ -46,16 +47,15 @@ record BackfillPlan(String taskId, Instant from, Instant to, List<NewInstance> r
     List<FireTime> fires =
         cron.schedule().fireTimesDetailed(from.minusNanos(1), to.minusNanos(1), MAX_FIRE_TIMES + 1);
     if (fires.size() > MAX_FIRE_TIMES) {
-      throw CliException.badInput(
-          "the range ["
-              + from
-              + ", "
-              + to
-              + ") holds more than "
-              + MAX_FIRE_TIMES
-              + " fire times of task '"
-              + def.id()
-              + "'; back-fill a shorter range");
+      throw new InvalidValueException(
+          new Problem(
+              "range",
+              "[" + from + ", " + to + ")",
+              "holds more than "
+                  + MAX_FIRE_TIMES
+                  + " fire times of task '"
+                  + def.id()
+                  + "'; back-fill a shorter range"));
     }
     Set<String> seen = new LinkedHashSet<>();
     List<NewInstance> rows = new ArrayList<>();
@@ -73,17 +73,16 @@ record BackfillPlan(String taskId, Instant from, Instant to, List<NewInstance> r
       }
     }
     if (rows.size() > MAX_WINDOWS) {
-      throw CliException.badInput(
-          "the range ["
-              + from
-              + ", "
-              + to
-              + ") holds "
-              + rows.size()
-              + " windows of task '"
-              + def.id()
-              + "'; one backfill creates at most "
-              + MAX_WINDOWS);
+      throw new InvalidValueException(
+          new Problem(
+              "range",
+              "[" + from + ", " + to + ")",
+              "holds "
+                  + rows.size()
+                  + " windows of task '"
+                  + def.id()
+                  + "'; one backfill creates at most "
+                  + MAX_WINDOWS));
     }
     return new BackfillPlan(def.id(), from, to, rows);
   }

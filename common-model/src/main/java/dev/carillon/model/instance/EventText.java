@@ -1,17 +1,17 @@
-package dev.carillon.schedctl;
+package dev.carillon.model.instance;
 
-import dev.carillon.model.instance.InstanceEvent;
-import dev.carillon.model.instance.InstanceStatus;
-
-/** Says in plain words what one event in an instance's history means. */
-final class EventText {
+/**
+ * Says in plain words what one event in an instance's history means: the words {@code schedctl
+ * why}, {@code schedctl describe} and the API's {@code why} and events share.
+ */
+public final class EventText {
   private EventText() {}
 
   /**
    * E.g. "claimed by worker-7 (attempt 2)", "failed on attempt 2: timeout calling search", "skipped
    * by trigger: previous window still RUNNING".
    */
-  static String of(InstanceEvent e) {
+  public static String of(InstanceEvent e) {
     String who = e.actor();
     String why = e.reason() == null || e.reason().isBlank() ? "" : ": " + e.reason();
     String attempt = e.attempt() == null ? "" : " (attempt " + e.attempt() + ")";

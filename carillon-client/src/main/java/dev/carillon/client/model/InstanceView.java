@@ -1,0 +1,59 @@
+package dev.carillon.client.model;
+
+import dev.carillon.api.Stability;
+import java.time.Instant;
+
+/**
+ * One instance: one window of one task, and where its run stands.
+ *
+ * @param id the instance id
+ * @param taskId its task
+ * @param windowKey its window's key, unique per task (e.g. {@code 2026-03-29}, or {@code manual-…}
+ *     for a run-now)
+ * @param windowStart the window's start
+ * @param windowEnd the window's end (exclusive; equal to the start for a one-instant window)
+ * @param scheduledAt when it was due
+ * @param status {@code PENDING}, {@code RUNNING}, {@code SUCCESS}, {@code FAILED}, {@code TIMEOUT},
+ *     {@code RETRY_WAIT}, {@code DEAD}, {@code SKIPPED} or {@code CANCELLED}
+ * @param origin {@code SCHEDULE}, {@code CATCHUP}, {@code BACKFILL}, {@code EVENT}, {@code
+ *     DEPENDENCY}, {@code CONDITION} or {@code MANUAL}
+ * @param attempt how many times it was claimed (the workers' fencing token)
+ * @param retryCount retries used
+ * @param maxRetry retries allowed
+ * @param nextAttemptAt when a RETRY_WAIT instance runs again
+ * @param leaseUntil until when a RUNNING instance's worker holds it
+ * @param timeout the longest one attempt may run, e.g. {@code 30m}
+ * @param workerId the worker that ran it last
+ * @param nonRetryable whether the plugin said the failure is permanent
+ * @param resultSummary what the plugin reported
+ * @param resultTruncated whether the summary was cut
+ * @param resultUri where the plugin put a larger result
+ * @param failReason why it failed, was skipped or cancelled
+ */
+@Stability.Evolving
+public record InstanceView(
+    long id,
+    String taskId,
+    String windowKey,
+    Instant windowStart,
+    Instant windowEnd,
+    Instant scheduledAt,
+    String status,
+    String origin,
+    int attempt,
+    int retryCount,
+    int maxRetry,
+    Instant nextAttemptAt,
+    Instant leaseUntil,
+    String timeout,
+    String workerId,
+    boolean nonRetryable,
+    String resultSummary,
+    boolean resultTruncated,
+    String resultUri,
+    String failReason,
+    Instant startedAt,
+    Instant finishedAt,
+    Instant dispatchedAt,
+    Instant createdAt,
+    Instant updatedAt) {}

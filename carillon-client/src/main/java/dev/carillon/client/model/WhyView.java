@@ -1,0 +1,20 @@
+package dev.carillon.client.model;
+
+import dev.carillon.api.Stability;
+import java.util.List;
+
+/**
+ * Every decision made about one window, in order: the same story {@code schedctl why} tells.
+ *
+ * @param events the decisions and transitions
+ * @param lines the story as text lines, one per event
+ * @param hint when nothing was ever decided, what the task's window keys look like; else null
+ */
+@Stability.Evolving
+public record WhyView(
+    String taskId, String windowKey, List<EventView> events, List<String> lines, String hint) {
+  public WhyView {
+    events = List.copyOf(events);
+    lines = List.copyOf(lines);
+  }
+}

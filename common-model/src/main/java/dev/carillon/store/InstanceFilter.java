@@ -1,0 +1,33 @@
+package dev.carillon.store;
+
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.Origin;
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * Which instances an operator lists: every condition given must hold.
+ *
+ * @param taskId only this task's, or null for every task
+ * @param statuses only these statuses, or empty for any
+ * @param origins only these origins, or empty for any
+ * @param from only those scheduled at or after this, or null
+ * @param to only those scheduled before this, or null
+ */
+public record InstanceFilter(
+    String taskId, Set<InstanceStatus> statuses, Set<Origin> origins, Instant from, Instant to) {
+  public InstanceFilter {
+    statuses = statuses == null ? Set.of() : Set.copyOf(statuses);
+    origins = origins == null ? Set.of() : Set.copyOf(origins);
+  }
+
+  /** Every instance. */
+  public static InstanceFilter all() {
+    return new InstanceFilter(null, Set.of(), Set.of(), null, null);
+  }
+
+  /** This filter narrowed to one status. */
+  public InstanceFilter withStatus(InstanceStatus status) {
+    return new InstanceFilter(taskId, Set.of(status), origins, from, to);
+  }
+}

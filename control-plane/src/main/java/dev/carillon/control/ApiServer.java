@@ -1,0 +1,100 @@
+package dev.carillon.control;
+
+import dev.carillon.auth.TokenFile;
+import dev.carillon.control.auth.Authenticator;
+import dev.carillon.control.auth.RequestRateLimiter;
+import dev.carillon.control.resources.ApplyRoutes;
+import dev.carillon.control.resources.ConfigRoutes;
+import dev.carillon.control.resources.InstanceRoutes;
+import dev.carillon.control.resources.MetaRoutes;
+import dev.carillon.control.resources.TaskRoutes;
+import dev.carillon.control.web.ApiHandler;
+import dev.carillon.control.web.Route;
+import dev.carillon.control.web.Router;
+import dev.carillon.http.HttpServers;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The control-plane API ({@code /api/v1}) on its own HTTP server: its own port, threads and
+ * database connections, so no load on it can delay the admin port's health checks or take the
+ * trigger's connections. Every route is in {@link #routes}; the OpenAPI document is checked against
+ * them.
+ *
+ * <p>{@link #close()} stops the server (idempotent); the caller closes what it passed in.
+ */
+public final class ApiServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+
+  private final HttpServers.RunningServer server;
+  private final Router router;
+
+  private ApiServer(HttpServers.RunningServer server, Router router) {
+    this.server = server;
+    this.router = router;
+  }
+
+  /** Every route of the API, in the order of the OpenAPI document. */
+  public static List<Route> routes(ControlPlane plane) {
+    List<Route> all = new ArrayList<>();
+    all.addAll(new ApplyRoutes(plane).routes());
+    all.addAll(new TaskRoutes(plane).routes());
+    all.addAll(new InstanceRoutes(plane).routes());
+    all.addAll(new ConfigRoutes(plane).routes());
+    all.addAll(new MetaRoutes().routes());
+    return all;
+  }
+
+  /**
+   * Starts the API.
+   *
+   * @throws IllegalArgumentException naming the tokens file and the line when it is wrong
+   * @throws java.io.UncheckedIOException naming the address when the port cannot be bound
+   */
+  public static ApiServer start(ApiSettings settings, ControlPlane plane, MeterRegistry registry) {
+    Authenticator auth =
+        settings
+            .tokensFile()
+            .map(f -> Authenticator.of(TokenFile.read(f)))
+            .orElseGet(Authenticator::insecureLocal);
+    if (auth.insecure()) {
+      log.warn(
+          "The API runs WITHOUT authentication (api.insecure-local=true): every caller is an admin."
+              + " Only for a local, single-user setup.");
+    }
+    Router router = new Router(routes(plane));
+    ApiHandler handler =
+        new ApiHandler(
+            router,
+            auth,
+            new RequestRateLimiter(settings.ratePerSecond(), settings.rateBurst(), plane.clock()),
+            (int) settings.http().maxBodyBytes(),
+            settings.requestTimeout(),
+            registry);
+    HttpServers.RunningServer server = HttpServers.start("api", settings.http(), handler, registry);
+    log.info(
+        "API on port {} ({} routes): {}",
+        server.port(),
+        router.routes().size(),
+        settings.describe());
+    return new ApiServer(server, router);
+  }
+
+  /** The port listened on. */
+  public int port() {
+    return server.port();
+  }
+
+  /** The routes served. */
+  public Router router() {
+    return router;
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}

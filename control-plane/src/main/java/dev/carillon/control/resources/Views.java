@@ -1,0 +1,175 @@
+package dev.carillon.control.resources;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.carillon.client.model.EventView;
+import dev.carillon.client.model.FireView;
+import dev.carillon.client.model.InstanceView;
+import dev.carillon.client.model.OutcomeView;
+import dev.carillon.client.model.TaskView;
+import dev.carillon.client.model.TriggerView;
+import dev.carillon.control.web.JsonBodies;
+import dev.carillon.model.Durations;
+import dev.carillon.model.instance.EventText;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.schedule.FireTime;
+import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.ConditionTrigger;
+import dev.carillon.model.task.CronTrigger;
+import dev.carillon.model.task.DependencyTrigger;
+import dev.carillon.model.task.EventTrigger;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.spec.RetryPolicyJson;
+import dev.carillon.store.LoadedTask;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Optional;
+
+/** Domain values as wire records. Pure. */
+final class Views {
+  private static final DateTimeFormatter LOCAL =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssxxx");
+
+  private Views() {}
+
+  static InstanceView instance(Instance i) {
+    return new InstanceView(
+        i.id(),
+        i.taskId(),
+        i.windowKey(),
+        i.windowStart(),
+        i.windowEnd(),
+        i.scheduledAt(),
+        i.status().name(),
+        i.origin().name(),
+        i.attempt(),
+        i.retryCount(),
+        i.maxRetry(),
+        i.nextAttemptAt(),
+        i.leaseUntil(),
+        Durations.format(i.timeout()),
+        i.workerId(),
+        i.nonRetryable(),
+        i.resultSummary(),
+        i.resultTruncated(),
+        i.resultUri(),
+        i.failReason(),
+        i.startedAt(),
+        i.finishedAt(),
+        i.dispatchedAt(),
+        i.createdAt(),
+        i.updatedAt());
+  }
+
+  static EventView event(InstanceEvent e) {
+    return new EventView(
+        e.id(),
+        e.instanceId(),
+        e.kind().name(),
+        e.from() == null ? null : e.from().name(),
+        e.to() == null ? null : e.to().name(),
+        e.attempt(),
+        e.actor(),
+        e.reason(),
+        e.at(),
+        EventText.of(e));
+  }
+
+  static FireView fire(FireTime f, TaskDefinition d) {
+    return fire(f, d.window(), d.zone());
+  }
+
+  static FireView fire(FireTime f, WindowKind window, ZoneId zone) {
+    return new FireView(
+        f.instant(),
+        f.instant().atZone(zone).format(LOCAL),
+        f.nominal().toString(),
+        window.windowOf(f.instant(), zone).key(),
+        f.adjustment().name(),
+        f.dstNote(zone).orElse(null));
+  }
+
+  /**
+   * @param last the task's most recently finished instance, if any
+   * @param now when "next fire" is counted from
+   */
+  static TaskView task(LoadedTask t, Optional<Instance> last, Instant now) {
+    OutcomeView outcome =
+        last.map(i -> new OutcomeView(i.id(), i.windowKey(), i.status().name(), i.finishedAt()))
+            .orElse(null);
+    if (t.definition().isEmpty()) {
+      return new TaskView(
+          t.id(),
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          false,
+          t.version(),
+          null,
+          outcome,
+          t.error().map(Throwable::getMessage).orElse("invalid"));
+    }
+    TaskDefinition d = t.definition().get();
+    FireView next = null;
+    if (d.trigger() instanceof CronTrigger cron && !d.paused()) {
+      List<FireTime> fires = cron.schedule().fireTimesDetailed(now, Instant.MAX, 1);
+      next = fires.isEmpty() ? null : fire(fires.get(0), d);
+    }
+    return new TaskView(
+        d.id(),
+        d.handler(),
+        trigger(d),
+        d.zone().getId(),
+        d.window().name(),
+        d.overlap().name(),
+        Durations.format(d.catchup()),
+        Durations.format(d.timeout()),
+        JsonBodies.JSON.valueToTree(RetryPolicyJson.toSpec(d.retry())),
+        json(d.paramsJson()),
+        d.paused(),
+        d.version(),
+        next,
+        outcome,
+        null);
+  }
+
+  static TriggerView trigger(TaskDefinition d) {
+    if (d.trigger() instanceof CronTrigger cron) {
+      return new TriggerView(
+          "CRON", cron.cron(), null, "cron " + cron.cron() + " in " + cron.zone());
+    }
+    if (d.trigger() instanceof DependencyTrigger dep) {
+      return new TriggerView(
+          "DEPENDENCY",
+          null,
+          dep.upstreams(),
+          "after " + String.join(", ", dep.upstreams()) + " succeed in the same window");
+    }
+    if (d.trigger() instanceof EventTrigger event) {
+      return new TriggerView("EVENT", null, null, "each record on Kafka topic " + event.topic());
+    }
+    ConditionTrigger condition = (ConditionTrigger) d.trigger();
+    return new TriggerView(
+        "CONDITION",
+        null,
+        null,
+        "condition " + condition.type() + " polled every " + Durations.format(condition.every()));
+  }
+
+  static JsonNode json(String text) {
+    try {
+      return JsonBodies.JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      return JsonBodies.JSON.getNodeFactory().textNode(text);
+    }
+  }
+}

@@ -1,0 +1,455 @@
+package dev.carillon.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.carillon.control.ApiFixture.Response;
+import dev.carillon.devstack.DevStackExtension;
+import dev.carillon.model.instance.Instance;
+import dev.carillon.store.Lease;
+import dev.carillon.store.Outcome;
+import dev.carillon.testsupport.Tasks;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Bad input, one row per case: each is answered with the expected 4xx as {@code
+ * application/problem+json} whose problems name the field and the value, and every table the API
+ * writes is the same after the request as before it.
+ */
+@ExtendWith(DevStackExtension.class)
+class BadInputTest {
+  private static ApiFixture api;
+  private static long running;
+  private static long succeeded;
+
+  @BeforeAll
+  static void start() {
+    api = ApiFixture.start("api_bad_input");
+    api.apply(Tasks.daily("bad-input").build());
+    Instance claimed =
+        api.leases.claim(List.of(api.pending("bad-input", "2026-03-01").id()), "w1").get(0);
+    running = claimed.id();
+    Instance other =
+        api.leases.claim(List.of(api.pending("bad-input", "2026-03-02").id()), "w1").get(0);
+    assertThat(
+            api.leases.complete(new Lease(other.id(), 1), Outcome.success("ok", false, null), "w1"))
+        .isTrue();
+    succeeded = other.id();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    api.close();
+  }
+
+  /**
+   * @param token "viewer", "operator" or "admin"
+   * @param value what the problem's value must contain ({@code null}: the value must be absent)
+   */
+  record Case(
+      String name,
+      String method,
+      String path,
+      String token,
+      String body,
+      Map<String, String> headers,
+      int status,
+      String field,
+      String value) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private static Case c(
+      String name,
+      String method,
+      String path,
+      String body,
+      int status,
+      String field,
+      String value) {
+    return new Case(name, method, path, "operator", body, Map.of(), status, field, value);
+  }
+
+  static Stream<Arguments> cases() {
+    String huge = "{\"reason\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}";
+    return Stream.of(
+            c(
+                "malformed JSON",
+                "POST",
+                "/api/v1/instances/{running}/cancel",
+                "{\"reason\":",
+                400,
+                "body",
+                "{\"reason\":"),
+            c(
+                "an unknown field",
+                "POST",
+                "/api/v1/instances:rerun-dead",
+                "{\"task\":\"bad-input\",\"force\":true}",
+                400,
+                "force",
+                "force"),
+            c(
+                "text where a number belongs",
+                "POST",
+                "/api/v1/instances:rerun-dead",
+                "{\"limit\":\"ten\"}",
+                400,
+                "limit",
+                "ten"),
+            c(
+                "a bad cron expression",
+                "GET",
+                "/api/v1/next?cron=0+0+8+*+*&zone=UTC",
+                null,
+                400,
+                "cron",
+                "0 0 8 * *"),
+            c(
+                "a bad zone",
+                "GET",
+                "/api/v1/next?cron=0+0+8+*+*+%3F&zone=Mars/Olympus",
+                null,
+                400,
+                "zone",
+                "Mars/Olympus"),
+            c("a bad instance id", "GET", "/api/v1/instances/12ab", null, 400, "id", "12ab"),
+            c(
+                "a bad task id",
+                "POST",
+                "/api/v1/tasks/Bad_Task!/pause",
+                null,
+                400,
+                "id",
+                "Bad_Task!"),
+            c(
+                "a huge body",
+                "POST",
+                "/api/v1/instances/{running}/cancel",
+                huge,
+                413,
+                "body",
+                "bytes"),
+            c(
+                "a negative duration",
+                "POST",
+                "/api/v1/retry-plan",
+                "{\"recovery\":\"PT-1H\",\"initial\":\"5m\"}",
+                400,
+                "recovery",
+                "PT-1H"),
+            c(
+                "an unknown instance",
+                "POST",
+                "/api/v1/instances/99999999/cancel",
+                null,
+                404,
+                "id",
+                "99999999"),
+            c(
+                "an unknown task",
+                "POST",
+                "/api/v1/tasks/no-such-task/runs",
+                null,
+                404,
+                "id",
+                "no-such-task"),
+            c(
+                "a re-run of a RUNNING instance",
+                "POST",
+                "/api/v1/instances/{running}/rerun",
+                null,
+                409,
+                "status",
+                "RUNNING"),
+            c(
+                "a cancel of a finished instance",
+                "POST",
+                "/api/v1/instances/{succeeded}/cancel",
+                null,
+                409,
+                "status",
+                "SUCCESS"),
+            c(
+                "a bad cursor",
+                "GET",
+                "/api/v1/instances?cursor=not-a-cursor",
+                null,
+                400,
+                "cursor",
+                "not-a-cursor"),
+            c(
+                "a bad status filter",
+                "GET",
+                "/api/v1/instances?status=SLEEPING",
+                null,
+                400,
+                "status",
+                "SLEEPING"),
+            c(
+                "a limit out of range",
+                "GET",
+                "/api/v1/instances?limit=501",
+                null,
+                400,
+                "limit",
+                "501"),
+            c(
+                "an unknown query parameter",
+                "GET",
+                "/api/v1/tasks?queue=gpu",
+                null,
+                400,
+                "queue",
+                "gpu"),
+            c(
+                "from after to",
+                "GET",
+                "/api/v1/instances?from=2026-03-02&to=2026-03-01",
+                null,
+                400,
+                "to",
+                "2026-03-01"),
+            c(
+                "a backfill into the future",
+                "POST",
+                "/api/v1/tasks/bad-input/backfill",
+                "{\"from\":\"2026-03-01\",\"to\":\"2026-04-30\",\"dryRun\":false}",
+                400,
+                "to",
+                "2026-04-30"),
+            c(
+                "a backfill time that is no time",
+                "POST",
+                "/api/v1/tasks/bad-input/backfill",
+                "{\"from\":\"yesterday\",\"to\":\"2026-03-02\"}",
+                400,
+                "from",
+                "yesterday"),
+            c(
+                "params on a run-now",
+                "POST",
+                "/api/v1/tasks/bad-input/runs",
+                "{\"params\":{\"topic\":\"x\"}}",
+                400,
+                "params",
+                "topic"),
+            c(
+                "a delete with an unknown live mode",
+                "DELETE",
+                "/api/v1/tasks/bad-input?live=maybe",
+                null,
+                400,
+                "live",
+                "maybe"),
+            c(
+                "a delete with live instances",
+                "DELETE",
+                "/api/v1/tasks/bad-input",
+                null,
+                409,
+                "live",
+                "refuse"),
+            c(
+                "a body where none is taken",
+                "POST",
+                "/api/v1/tasks/bad-input/pause",
+                "{\"paused\":true}",
+                400,
+                "body",
+                "bytes"),
+            new Case(
+                "a bad Idempotency-Key",
+                "POST",
+                "/api/v1/tasks/bad-input/runs",
+                "operator",
+                null,
+                Map.of("Idempotency-Key", "has\ttab"),
+                400,
+                "Idempotency-Key",
+                "has"),
+            new Case(
+                "a text body",
+                "POST",
+                "/api/v1/instances:rerun-dead",
+                "operator",
+                "task=bad-input",
+                Map.of("Content-Type", "text/plain"),
+                415,
+                "Content-Type",
+                "text/plain"),
+            new Case(
+                "a bad config value",
+                "PUT",
+                "/api/v1/config/retry/bad-input",
+                "admin",
+                "{\"policy\":\"SOMETIMES\"}",
+                Map.of(),
+                400,
+                "retry.policy",
+                "SOMETIMES"),
+            new Case(
+                "a bad config key",
+                "PUT",
+                "/api/v1/config/retry/Bad!Id",
+                "admin",
+                "{\"policy\":\"NONE\"}",
+                Map.of(),
+                400,
+                "key",
+                "retry/Bad!Id"),
+            new Case(
+                "a negative config duration",
+                "PUT",
+                "/api/v1/config/retry/bad-input",
+                "admin",
+                "{\"policy\":\"DELAYED\",\"delays\":[\"-5m\"]}",
+                Map.of(),
+                400,
+                "retry.delays[0]",
+                "-5m"),
+            c(
+                "an apply with a bad cron",
+                "POST",
+                "/api/v1/tasks:apply",
+                "{\"tasks\":[{\"id\":\"new-one\",\"handler\":\"noop\",\"schedule\":{\"cron\":\"0 0 8 * *\",\"zone\":\"UTC\",\"window\":\"DAILY\"}}]}",
+                400,
+                "schedule.cron",
+                "0 0 8 * *"),
+            c(
+                "an apply with a bad zone among good tasks",
+                "POST",
+                "/api/v1/tasks:apply",
+                "{\"tasks\":[{\"id\":\"good-one\",\"handler\":\"noop\",\"schedule\":{\"cron\":\"0 0 8 * * ?\",\"zone\":\"UTC\",\"window\":\"DAILY\"}},{\"id\":\"new-two\",\"handler\":\"noop\",\"schedule\":{\"cron\":\"0 0 8 * * ?\",\"zone\":\"Mars/Olympus\",\"window\":\"DAILY\"}}]}",
+                400,
+                "schedule.zone",
+                "Mars/Olympus"),
+            c(
+                "an apply with a misspelt field",
+                "POST",
+                "/api/v1/tasks:apply",
+                "{\"tasks\":[{\"id\":\"new-three\",\"handler\":\"noop\",\"timout\":\"5m\",\"schedule\":{\"cron\":\"0 0 8 * * ?\",\"zone\":\"UTC\",\"window\":\"DAILY\"}}]}",
+                400,
+                "timout",
+                "5m"),
+            c(
+                "an apply with a negative timeout",
+                "POST",
+                "/api/v1/tasks:apply",
+                "{\"tasks\":[{\"id\":\"new-four\",\"handler\":\"noop\",\"timeout\":\"-5m\",\"schedule\":{\"cron\":\"0 0 8 * * ?\",\"zone\":\"UTC\",\"window\":\"DAILY\"}}]}",
+                400,
+                "timeout",
+                "-5m"),
+            c(
+                "an apply after an unknown task",
+                "POST",
+                "/api/v1/tasks:apply",
+                "{\"tasks\":[{\"id\":\"new-five\",\"handler\":\"noop\",\"after\":[\"ghost\"],\"schedule\":{\"window\":\"DAILY\"}}]}",
+                400,
+                "after[0]",
+                "ghost"),
+            c(
+                "a put whose id is not the path's",
+                "PUT",
+                "/api/v1/tasks/bad-input",
+                "{\"id\":\"other-id\",\"handler\":\"noop\",\"schedule\":{\"cron\":\"0 0 8 * * ?\",\"zone\":\"UTC\",\"window\":\"DAILY\"}}",
+                400,
+                "id",
+                "other-id"),
+            c("an unknown path", "GET", "/api/v1/widgets", null, 404, "path", "/api/v1/widgets"),
+            c(
+                "a method the path does not take",
+                "PATCH",
+                "/api/v1/tasks/bad-input",
+                "{}",
+                405,
+                "method",
+                "PATCH"))
+        .map(Arguments::of);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void each_is_refused_with_a_problem_naming_field_and_value_and_changes_nothing(Case k) {
+    Map<String, String> before = api.snapshot();
+    String token =
+        switch (k.token()) {
+          case "admin" -> api.admin;
+          case "viewer" -> api.viewer;
+          default -> api.operatorToken;
+        };
+    String path =
+        k.path()
+            .replace("{running}", Long.toString(running))
+            .replace("{succeeded}", Long.toString(succeeded));
+    Map<String, String> headers = new HashMap<>(k.headers());
+    Response r = api.call(k.method(), path, token, k.body(), headers);
+
+    assertThat(r.status())
+        .as("%s", r.body().length() > 500 ? r.body().substring(0, 500) : r.body())
+        .isEqualTo(k.status());
+    assertThat(r.contentType()).isEqualTo("application/problem+json");
+    JsonNode problem = r.json();
+    assertThat(problem.get("status").asInt()).isEqualTo(k.status());
+    assertThat(problem.get("detail").asText()).isNotBlank();
+    assertThat(problem.get("problems"))
+        .as("problems of %s", r.body())
+        .anySatisfy(
+            p -> {
+              assertThat(p.get("field").asText()).isEqualTo(k.field());
+              assertThat(p.get("value").asText()).contains(k.value());
+              assertThat(p.get("message").asText()).isNotBlank();
+            });
+    assertThat(api.snapshot()).as("no row changed").isEqualTo(before);
+  }
+
+  /** A body without a length (chunked) is cut off at the limit too, while it is read. */
+  @Test
+  void a_huge_chunked_body_is_refused_while_read_and_changes_nothing() throws Exception {
+    Map<String, String> before = api.snapshot();
+    byte[] huge =
+        ("{\"reason\":\"" + "y".repeat(2 * 1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://127.0.0.1:"
+                                + api.server.port()
+                                + "/api/v1/instances/"
+                                + running
+                                + "/cancel"))
+                    .header("Authorization", "Bearer " + api.operatorToken)
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofInputStream(
+                            () -> new ByteArrayInputStream(huge)))
+                    .timeout(Duration.ofSeconds(30))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(r.body()).contains("\"field\":\"body\"").contains("bytes");
+    assertThat(api.snapshot()).isEqualTo(before);
+  }
+}
