@@ -61,7 +61,7 @@ public final class InstanceRoutes {
             Set.of(),
             Route.Body.NONE,
             "Get one instance",
-            r -> Reply.ok(Views.instance(find(r)))),
+            r -> Reply.ok(Views.instance(find(r), plane.tasks()))),
         new Route(
             "GET",
             "/api/v1/instances/{id}/events",
@@ -127,7 +127,7 @@ public final class InstanceRoutes {
       Instance last = rows.get(limit - 1);
       next = Cursors.instanceCursor(new InstancePosition(last.scheduledAt(), last.id()));
     }
-    List<InstanceView> items = rows.stream().map(Views::instance).toList();
+    List<InstanceView> items = Views.instances(rows, plane.tasks());
     return Reply.ok(new Page<>(items, next));
   }
 
@@ -184,7 +184,8 @@ public final class InstanceRoutes {
     String why = "cancelled by " + r.actor() + (reason == null ? "" : ": " + reason);
     Instance now =
         plane.operator().cancel(seen, r.actor(), why).orElseThrow(() -> changedMeanwhile(seen));
-    return Reply.ok(new InstanceChange(seen.status().name(), false, Views.instance(now)));
+    return Reply.ok(
+        new InstanceChange(seen.status().name(), false, Views.instance(now, plane.tasks())));
   }
 
   private Reply rerun(ApiRequest r) {
@@ -208,7 +209,8 @@ public final class InstanceRoutes {
     Instance now =
         plane.operator().rerun(seen, r.actor(), why).orElseThrow(() -> changedMeanwhile(seen));
     boolean published = !plane.dispatch().publish(List.of(now)).isEmpty();
-    return Reply.ok(new InstanceChange(seen.status().name(), published, Views.instance(now)));
+    return Reply.ok(
+        new InstanceChange(seen.status().name(), published, Views.instance(now, plane.tasks())));
   }
 
   private Reply rerunDead(ApiRequest r) {

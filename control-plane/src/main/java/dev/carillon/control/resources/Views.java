@@ -22,11 +22,15 @@ import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.spec.RetryPolicyJson;
 import dev.carillon.store.LoadedTask;
+import dev.carillon.store.TaskStore;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** Domain values as wire records. Pure. */
 final class Views {
@@ -35,7 +39,33 @@ final class Views {
 
   private Views() {}
 
-  static InstanceView instance(Instance i) {
+  /** The instances with their times also on their tasks' clocks (one query for the zones). */
+  static List<InstanceView> instances(List<Instance> rows, TaskStore tasks) {
+    Map<String, ZoneId> zones =
+        tasks.zones(rows.stream().map(Instance::taskId).collect(Collectors.toSet()));
+    return rows.stream().map(i -> instance(i, zones.get(i.taskId()))).toList();
+  }
+
+  /** One instance with its times also on its task's clock. */
+  static InstanceView instance(Instance i, TaskStore tasks) {
+    return instances(List.of(i), tasks).get(0);
+  }
+
+  /**
+   * @param zone the task's zone, or null when unknown
+   */
+  static InstanceView instance(Instance i, ZoneId zone) {
+    Map<String, String> local = new LinkedHashMap<>();
+    if (zone != null) {
+      putLocal(local, "windowStart", i.windowStart(), zone);
+      putLocal(local, "windowEnd", i.windowEnd(), zone);
+      putLocal(local, "scheduledAt", i.scheduledAt(), zone);
+      putLocal(local, "nextAttemptAt", i.nextAttemptAt(), zone);
+      putLocal(local, "leaseUntil", i.leaseUntil(), zone);
+      putLocal(local, "startedAt", i.startedAt(), zone);
+      putLocal(local, "finishedAt", i.finishedAt(), zone);
+      putLocal(local, "progressAt", i.progressAt(), zone);
+    }
     return new InstanceView(
         i.id(),
         i.taskId(),
@@ -61,7 +91,23 @@ final class Views {
         i.finishedAt(),
         i.dispatchedAt(),
         i.createdAt(),
-        i.updatedAt());
+        i.updatedAt(),
+        i.progress(),
+        i.progressAt(),
+        i.paramsOverride() == null ? null : json(i.paramsOverride()),
+        zone == null ? null : zone.getId(),
+        local);
+  }
+
+  private static void putLocal(Map<String, String> out, String field, Instant at, ZoneId zone) {
+    if (at != null) {
+      out.put(field, local(at, zone));
+    }
+  }
+
+  /** An instant on a zone's wall clock with its offset, e.g. {@code 2026-03-29T10:00:00+02:00}. */
+  static String local(Instant at, ZoneId zone) {
+    return at.atZone(zone).format(LOCAL);
   }
 
   static EventView event(InstanceEvent e) {
@@ -85,7 +131,7 @@ final class Views {
   static FireView fire(FireTime f, WindowKind window, ZoneId zone) {
     return new FireView(
         f.instant(),
-        f.instant().atZone(zone).format(LOCAL),
+        local(f.instant(), zone),
         f.nominal().toString(),
         window.windowOf(f.instant(), zone).key(),
         f.adjustment().name(),
