@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     name = "describe",
     description = "Show one object in full.",
-    subcommands = DescribeCommand.InstanceCommand.class)
+    subcommands = {DescribeCommand.InstanceCommand.class, DescribeCommand.TaskCommand.class})
 final class DescribeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -73,6 +73,17 @@ final class DescribeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+      if (session.remote()) {
+        dev.carillon.client.model.InstanceView i = session.api().instance(id);
+        List<dev.carillon.client.model.EventView> events = session.api().events(id);
+        Output out = session.output();
+        if (out.json()) {
+          out.printJson(java.util.Map.of("instance", i, "events", events));
+        } else {
+          Remote.instance(out, i, events);
+        }
+        return Schedctl.OK;
+      }
       Db db = session.db();
       Instance i =
           db.operator()
@@ -155,6 +166,35 @@ final class DescribeCommand implements Callable<Integer> {
 
     private static String str(Object o) {
       return o == null ? "" : o.toString();
+    }
+  }
+
+  @Command(
+      mixinStandardHelpOptions = true,
+      name = "task",
+      description =
+          "Show a task: its trigger, settings, params, next fire time (UTC and local) and last"
+              + " outcome (through the API).")
+  static final class TaskCommand implements Callable<Integer> {
+    private final Session session;
+
+    @Parameters(paramLabel = "TASK", description = "the task id")
+    String task;
+
+    TaskCommand(Session session) {
+      this.session = session;
+    }
+
+    @Override
+    public Integer call() {
+      dev.carillon.client.model.TaskView t = session.api().task(task);
+      Output out = session.output();
+      if (out.json()) {
+        out.printJson(t);
+      } else {
+        Remote.task(out, t);
+      }
+      return Schedctl.OK;
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.client.model.InstanceChange;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import java.util.List;
@@ -30,6 +31,25 @@ final class RerunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (session.remote()) {
+      InstanceChange c = session.api().rerun(id, reason);
+      Output out = session.output();
+      if (out.json()) {
+        out.printJson(c);
+      } else {
+        out.line(
+            "instance "
+                + id
+                + ": "
+                + c.previousStatus()
+                + " -> "
+                + c.instance().status()
+                + ("rerun".equals("rerun")
+                    ? (c.published() ? ", published" : ", to be published by the stranded scan")
+                    : ""));
+      }
+      return Schedctl.OK;
+    }
     try (CommandPublisher publisher = new CommandPublisher(session)) {
       Db db = session.db();
       Instance seen =
