@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,11 +36,13 @@ final class Runner implements AutoCloseable {
   private final int maxSummaryBytes;
   private final Clock clock;
   private final Map<BuiltInHandler, AgentKind> builtIns;
+  private final Function<Run, ResumeRecords> records;
   private final ScheduledExecutorService deadlines;
 
   /**
    * @param clock the worker's clock, for the agent's {@code startedAt} and {@code deadline}
    * @param builtIns how the runs of each built-in handler this worker offers execute
+   * @param records the checkpoints and effects of a run, for its agent's context
    */
   Runner(
       Runs runs,
@@ -48,8 +51,10 @@ final class Runner implements AutoCloseable {
       String workerId,
       int maxSummaryBytes,
       Clock clock,
-      Map<BuiltInHandler, AgentKind> builtIns) {
+      Map<BuiltInHandler, AgentKind> builtIns,
+      Function<Run, ResumeRecords> records) {
     this.runs = runs;
+    this.records = records;
     this.ends = ends;
     this.metrics = metrics;
     this.workerId = workerId;
@@ -93,7 +98,8 @@ final class Runner implements AutoCloseable {
             startedAt,
             startedAt.plus(run.timeout),
             run.progress,
-            clock);
+            clock,
+            records.apply(run));
     run.prepare(executionFor(run, context), startedAt);
     if (!run.move(RunState.QUEUED, RunState.RUNNING)) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
