@@ -631,6 +631,8 @@ final class Invariants {
         Instant last = w.getValue().get(w.getValue().size() - 1).at();
         Set<String> callers =
             w.getValue().stream().map(EffectCallRow::worker).collect(Collectors.toSet());
+        // A kill acts at an instant; a freeze lasts until its worker's resume, so a zombie frozen
+        // before its call and calling after the resume is explained by it too.
         boolean explained =
             faults.entries().stream()
                 .filter(
@@ -638,7 +640,10 @@ final class Invariants {
                         f.kind() == FaultLog.Kind.KILL_WORKER
                             || f.kind() == FaultLog.Kind.FREEZE_WORKER)
                 .filter(f -> callers.contains(f.target()))
-                .anyMatch(f -> !f.at().isBefore(first.minusSeconds(1)) && !f.at().isAfter(last));
+                .anyMatch(
+                    f ->
+                        !faultEnd(f, faults).isBefore(first.minusSeconds(1))
+                            && !f.at().isAfter(last));
         if (!explained) {
           repeatedUnexplained.add(
               w.getKey()
@@ -720,6 +725,19 @@ final class Invariants {
                 + " windows unexplained"
                 + sample(repeatedUnexplained)));
     return new EffectVerdict(new Effects(appliedWindows, calls.size(), repeated), checks);
+  }
+
+  /** When a fault stops acting: a kill at once, a freeze at its worker's next resume. */
+  private static Instant faultEnd(FaultLog.Entry f, FaultLog faults) {
+    if (f.kind() != FaultLog.Kind.FREEZE_WORKER) {
+      return f.at();
+    }
+    return faults.entries().stream()
+        .filter(r -> r.kind() == FaultLog.Kind.RESUME_WORKER && r.target().equals(f.target()))
+        .map(FaultLog.Entry::at)
+        .filter(at -> !at.isBefore(f.at()))
+        .min(Comparator.naturalOrder())
+        .orElse(Instant.MAX);
   }
 
   /** Repeated executions per cause, e.g. {@code KILL_WORKER -> 7}. */

@@ -94,4 +94,25 @@ class InvariantsEffectsTest {
     assertThat(c.ok()).isFalse();
     assertThat(c.detail()).contains("attempt 2 started at").contains("after attempt 1 recorded it");
   }
+
+  @Test
+  void a_zombie_frozen_before_its_call_is_explained_by_its_freeze_until_the_resume() {
+    FaultLog log = new FaultLog();
+    log.add(FaultLog.Kind.FREEZE_WORKER, "worker-1", "3 leases held");
+    log.add(FaultLog.Kind.RESUME_WORKER, "worker-1", "SIGCONT");
+    // Both calls come after the freeze began: the successor's, then the zombie's after SIGCONT.
+    Instant late = Instant.now().plusSeconds(30);
+    List<EffectCallRow> calls =
+        List.of(
+            new EffectCallRow("f-1/a", 2, "worker-2", true, true, late),
+            new EffectCallRow("f-1/a", 1, "worker-1", false, false, late.plusSeconds(1)));
+
+    assertThat(check(Invariants.effectChecks(calls, List.of(), log), "every repeated").ok())
+        .as("the resume was logged before the calls: the freeze is over, nothing explains them")
+        .isFalse();
+    FaultLog stillFrozen = new FaultLog();
+    stillFrozen.add(FaultLog.Kind.FREEZE_WORKER, "worker-1", "3 leases held");
+    assertThat(check(Invariants.effectChecks(calls, List.of(), stillFrozen), "every repeated").ok())
+        .isTrue();
+  }
 }
