@@ -207,11 +207,7 @@ public final class OperatorStore {
    * ResumeStore}).
    */
   public List<EffectRecord> effects(long instanceId) {
-    return dsl.selectFrom(INSTANCE_EFFECT)
-        .where(INSTANCE_EFFECT.INSTANCE_ID.eq(instanceId))
-        .orderBy(INSTANCE_EFFECT.ATTEMPT, INSTANCE_EFFECT.EFFECT_KEY)
-        .fetch()
-        .map(ResumeStore::toEffect);
+    return ResumeStore.effects(dsl, instanceId);
   }
 
   /** Counts instances by status, for metrics and tests. */

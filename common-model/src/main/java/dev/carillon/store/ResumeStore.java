@@ -89,6 +89,23 @@ public final class ResumeStore {
   }
 
   /**
+   * Every attempt's record of every effect of {@code instanceId}, by attempt, then key: what an
+   * agent outside the worker's JVM is told of the effects already done when it starts.
+   */
+  public List<EffectRecord> effectsOf(long instanceId) {
+    return effects(dsl, instanceId);
+  }
+
+  /** The effect rows of one instance, by attempt, then key; shared with {@link OperatorStore}. */
+  static List<EffectRecord> effects(DSLContext dsl, long instanceId) {
+    return dsl.selectFrom(INSTANCE_EFFECT)
+        .where(INSTANCE_EFFECT.INSTANCE_ID.eq(instanceId))
+        .orderBy(INSTANCE_EFFECT.ATTEMPT, INSTANCE_EFFECT.EFFECT_KEY)
+        .fetch()
+        .map(ResumeStore::toEffect);
+  }
+
+  /**
    * Asks to start effect {@code key} for attempt {@code lease.attempt()}, in one transaction: the
    * fence (which renews the lease and holds the instance's row until the commit, so no other
    * attempt can be claimed meanwhile), the effect's records, and this attempt's start when no

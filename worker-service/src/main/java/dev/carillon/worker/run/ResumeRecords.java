@@ -4,13 +4,19 @@ import dev.carillon.api.Checkpoint;
 import dev.carillon.api.Effect;
 import dev.carillon.api.EffectCall;
 import dev.carillon.api.RunCancelledException;
+import dev.carillon.model.resume.EffectRecord;
 import dev.carillon.model.resume.EffectStart;
 import dev.carillon.model.resume.ResumeRules;
 import dev.carillon.store.ResumeStore;
 import dev.carillon.worker.WorkerMetrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -35,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: an agent's helper threads may call it too. Calls of {@link #once} with the same
  * key wait for each other; everything else runs concurrently.
  */
-final class ResumeRecords {
+final class ResumeRecords implements RunRecords {
   private static final Logger log = LoggerFactory.getLogger(ResumeRecords.class);
 
   private final ResumeStore store;
@@ -44,6 +50,9 @@ final class ResumeRecords {
   private final WorkerMetrics metrics;
   private final String workerId;
   private final ConcurrentHashMap<String, ReentrantLock> effectLocks = new ConcurrentHashMap<>();
+
+  /** The effect keys whose start this run recorded (exec and http agents report starts apart). */
+  private final Set<String> startedHere = ConcurrentHashMap.newKeySet();
 
   // Guarded by this: the last checkpoint of an earlier attempt, read on first use.
   private Optional<Checkpoint> last;
@@ -58,7 +67,8 @@ final class ResumeRecords {
   }
 
   /** See {@link dev.carillon.api.AgentContext#lastCheckpoint()}. */
-  synchronized Optional<Checkpoint> lastCheckpoint() {
+  @Override
+  public synchronized Optional<Checkpoint> lastCheckpoint() {
     if (last == null) {
       last =
           io(
@@ -77,7 +87,8 @@ final class ResumeRecords {
   }
 
   /** See {@link dev.carillon.api.AgentContext#checkpoint(String)}. */
-  void checkpoint(String stateJson) {
+  @Override
+  public void checkpoint(String stateJson) {
     ResumeRules.checkpointState(stateJson)
         .ifPresent(
             p -> {
@@ -143,11 +154,122 @@ final class ResumeRecords {
           effectKey(key));
     }
     String result = effect.perform(new EffectCall(key, effectKey(key), inDoubt));
+    record(key, result);
+    if (run.state() != RunState.RUNNING) {
+      throw cancelled();
+    }
+    return result;
+  }
+
+  @Override
+  public Map<String, EarlierEffect> effects() {
+    List<EffectRecord> records = io("read the effects", () -> store.effectsOf(run.instance.id()));
+    Map<String, EarlierEffect> out = new HashMap<>();
+    Map<String, List<EffectRecord>> byKey = new HashMap<>();
+    for (EffectRecord r : records) {
+      byKey.computeIfAbsent(r.key(), k -> new java.util.ArrayList<>()).add(r);
+    }
+    byKey.forEach(
+        (key, rs) -> {
+          Optional<EffectRecord> done =
+              rs.stream()
+                  .filter(EffectRecord::done)
+                  .min(
+                      Comparator.comparing(EffectRecord::doneAt)
+                          .thenComparingInt(EffectRecord::attempt));
+          out.put(
+              key,
+              done.map(d -> new EarlierEffect(true, d.result(), d.attempt()))
+                  .orElseGet(
+                      () ->
+                          new EarlierEffect(
+                              false,
+                              null,
+                              rs.stream().mapToInt(EffectRecord::attempt).max().orElse(0))));
+        });
+    return out;
+  }
+
+  @Override
+  public boolean effectStarted(String key) {
+    ResumeRules.effectKey(key)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException("effect key '" + key + "' " + p);
+            });
+    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    lock.lock();
+    try {
+      return startReported(key);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean effectDone(String key, String result) {
+    ResumeRules.effectKey(key)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException("effect key '" + key + "' " + p);
+            });
+    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    lock.lock();
+    try {
+      if (!startedHere.contains(key) && !startReported(key)) {
+        return false;
+      }
+      record(key, result);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Records this attempt's start of an effect an agent reported; false when already done. */
+  private boolean startReported(String key) {
+    requireRunning("start effect '" + key + "'");
+    long sent = System.nanoTime();
+    EffectStart start =
+        io("start effect '" + key + "'", () -> store.startEffect(run.lease, workerId, key));
+    if (start instanceof EffectStart.Fenced) {
+      metrics.effectsRefused.increment();
+      throw refused("effect '" + key + "' was refused before it started");
+    }
+    leases.leaseRenewed(run.lease, sent);
+    if (start instanceof EffectStart.AlreadyDone done) {
+      metrics.effectsSkipped.increment();
+      log.warn(
+          "{}: the agent reported effect '{}', which attempt {} recorded as done at {}; not"
+              + " recorded again (the agent should skip the effects its context lists as done)",
+          run,
+          key,
+          done.record().attempt(),
+          done.record().doneAt());
+      return false;
+    }
+    if (((EffectStart.Started) start).inDoubt()) {
+      metrics.effectsInDoubt.increment();
+      log.warn(
+          "{}: effect '{}' was started before and never recorded as done; the agent performs it"
+              + " again, in doubt, with idempotency key {}",
+          run,
+          key,
+          effectKey(key));
+    }
+    startedHere.add(key);
+    return true;
+  }
+
+  /**
+   * Records a performed effect as done (without its result when that breaks the size rule, which
+   * then throws), fenced. Recorded even when the run was stopped while the effect ran (its deadline
+   * passed): the record is a fact about the world, and the store's fence still keeps a newer
+   * attempt's records safe.
+   */
+  private void record(String key, String result) {
     Optional<String> tooLarge = ResumeRules.effectResult(result);
-    // Recorded even when the run was stopped while the effect ran (its deadline passed): the
-    // record is a fact about the world, and the store's fence still keeps a newer attempt's
-    // records safe.
-    long sentRecord = System.nanoTime();
+    long sent = System.nanoTime();
     boolean recorded =
         io(
             "record effect '" + key + "' (it was performed)",
@@ -160,7 +282,7 @@ final class ResumeRecords {
               + "' was performed but its record was refused; the next attempt will see it in"
               + " doubt");
     }
-    leases.leaseRenewed(run.lease, sentRecord);
+    leases.leaseRenewed(run.lease, sent);
     metrics.effectsPerformed.increment();
     if (tooLarge.isPresent()) {
       throw new IllegalArgumentException(
@@ -170,10 +292,6 @@ final class ResumeRecords {
               + tooLarge.get()
               + "; the effect is recorded as done without its result");
     }
-    if (run.state() != RunState.RUNNING) {
-      throw cancelled();
-    }
-    return result;
   }
 
   /** {@code taskId/windowKey/key}: the same for every attempt of the window. */

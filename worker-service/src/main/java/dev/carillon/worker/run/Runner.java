@@ -91,6 +91,7 @@ final class Runner implements AutoCloseable {
       return;
     }
     Instant startedAt = clock.instant();
+    ResumeRecords resume = records.apply(run);
     WorkerAgentContext context =
         new WorkerAgentContext(
             run.instance,
@@ -99,8 +100,8 @@ final class Runner implements AutoCloseable {
             startedAt.plus(run.timeout),
             run.progress,
             clock,
-            records.apply(run));
-    run.prepare(executionFor(run, context), startedAt);
+            resume);
+    run.prepare(executionFor(run, context, resume), startedAt);
     if (!run.move(RunState.QUEUED, RunState.RUNNING)) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
       return;
@@ -137,10 +138,10 @@ final class Runner implements AutoCloseable {
    * The execution of {@code run}'s agent: the kind of a built-in handler ({@code exec}, {@code
    * http}) when its handler names one, otherwise its Java plugin in this process.
    */
-  private AgentExecution executionFor(Run run, WorkerAgentContext context) {
+  private AgentExecution executionFor(Run run, WorkerAgentContext context, RunRecords resume) {
     Optional<AgentKind> kind = BuiltInHandler.of(run.spec.handler()).map(builtIns::get);
     if (kind.isPresent()) {
-      return kind.get().execution(run.spec, context);
+      return kind.get().execution(run.spec, context, resume);
     }
     return new PluginExecution(run.task, context, maxSummaryBytes);
   }
