@@ -2,6 +2,7 @@ package dev.carillon.client.model;
 
 import dev.carillon.api.Stability;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One instance: one window of one task, and where its run stands.
@@ -29,6 +30,10 @@ import java.time.Instant;
  * @param resultTruncated whether the summary was cut
  * @param resultUri where the plugin put a larger result
  * @param failReason why it failed, was skipped or cancelled
+ * @param checkpoints the last checkpoint of each attempt that saved one, oldest attempt first; only
+ *     in {@code GET /instances/{id}} (absent from lists)
+ * @param effects every attempt's record of every side effect, by attempt; only in {@code GET
+ *     /instances/{id}} (absent from lists)
  */
 @Stability.Evolving
 public record InstanceView(
@@ -56,4 +61,6 @@ public record InstanceView(
     Instant finishedAt,
     Instant dispatchedAt,
     Instant createdAt,
-    Instant updatedAt) {}
+    Instant updatedAt,
+    List<CheckpointView> checkpoints,
+    List<EffectView> effects) {}

@@ -2,6 +2,8 @@ package dev.carillon.control.resources;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.carillon.client.model.CheckpointView;
+import dev.carillon.client.model.EffectView;
 import dev.carillon.client.model.EventView;
 import dev.carillon.client.model.FireView;
 import dev.carillon.client.model.InstanceView;
@@ -13,6 +15,8 @@ import dev.carillon.model.Durations;
 import dev.carillon.model.instance.EventText;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.resume.EffectRecord;
+import dev.carillon.model.resume.SavedCheckpoint;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.ConditionTrigger;
@@ -35,7 +39,14 @@ final class Views {
 
   private Views() {}
 
+  /** An instance as a list shows it: without its checkpoints and effects. */
   static InstanceView instance(Instance i) {
+    return instance(i, null, null);
+  }
+
+  /** One instance with its attempts' checkpoints and effects ({@code GET /instances/{id}}). */
+  static InstanceView instance(
+      Instance i, List<SavedCheckpoint> checkpoints, List<EffectRecord> effects) {
     return new InstanceView(
         i.id(),
         i.taskId(),
@@ -61,7 +72,36 @@ final class Views {
         i.finishedAt(),
         i.dispatchedAt(),
         i.createdAt(),
-        i.updatedAt());
+        i.updatedAt(),
+        checkpoints == null ? null : checkpoints.stream().map(Views::checkpoint).toList(),
+        effects == null ? null : effects.stream().map(Views::effect).toList());
+  }
+
+  static CheckpointView checkpoint(SavedCheckpoint c) {
+    try {
+      return new CheckpointView(
+          c.attempt(),
+          JsonBodies.JSON.readTree(c.stateJson()),
+          c.saves(),
+          c.workerId(),
+          c.savedAt());
+    } catch (JsonProcessingException e) {
+      // Every stored state was checked as one JSON object when it was saved.
+      throw new IllegalStateException(
+          "checkpoint of attempt " + c.attempt() + " is not JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  static EffectView effect(EffectRecord e) {
+    return new EffectView(
+        e.key(),
+        e.attempt(),
+        e.starts(),
+        e.workerId(),
+        e.done(),
+        e.startedAt(),
+        e.doneAt(),
+        e.result());
   }
 
   static EventView event(InstanceEvent e) {
