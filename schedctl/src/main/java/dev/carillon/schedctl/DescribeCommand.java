@@ -4,6 +4,7 @@ import dev.carillon.model.Durations;
 import dev.carillon.model.instance.EventText;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.task.TaskDefinition;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -30,8 +31,12 @@ final class DescribeCommand implements Callable<Integer> {
     return Schedctl.BAD_INPUT;
   }
 
-  /** An instance with its history, for {@code -o json}. */
-  record Described(Instance instance, List<EventView> events) {}
+  /**
+   * An instance with its history, for {@code -o json}.
+   *
+   * @param waiting why a PENDING instance waits for a worker, or null
+   */
+  record Described(Instance instance, String queue, String waiting, List<EventView> events) {}
 
   /** One event with its plain-words reading. */
   record EventView(
@@ -90,9 +95,11 @@ final class DescribeCommand implements Callable<Integer> {
               .find(id)
               .orElseThrow(() -> CliException.badInput("no instance with id " + id));
       List<EventView> events = db.operator().events(id).stream().map(EventView::of).toList();
+      String queue = db.tasks().find(i.taskId()).map(TaskDefinition::queue).orElse(null);
+      String waiting = WorkerWait.of(db, i).orElse(null);
       Output out = session.output();
       if (out.json()) {
-        out.printJson(new Described(i, events));
+        out.printJson(new Described(i, queue, waiting, events));
         return Schedctl.OK;
       }
       // Instants are shown in UTC and in the task's zone, if the task is still there to say it.
@@ -112,7 +119,12 @@ final class DescribeCommand implements Callable<Integer> {
                           + ", "
                           + Times.local(i.windowEnd(), z)
                           + ")")));
-      f.add(List.of("status", i.status().name()));
+      f.add(List.of("queue", str(queue)));
+      f.add(
+          List.of(
+              "status",
+              i.status().name()
+                  + (waiting == null ? "" : " (" + WorkerWait.sentence(waiting) + ")")));
       f.add(List.of("origin", i.origin().name()));
       f.add(List.of("scheduled", Times.both(i.scheduledAt(), zone)));
       f.add(List.of("attempt", Integer.toString(i.attempt())));

@@ -28,8 +28,13 @@ final class WhyCommand implements Callable<Integer> {
     this.session = session;
   }
 
-  /** The story of one window, for {@code -o json}. */
-  record Story(String task, String window, List<DescribeCommand.EventView> events) {}
+  /**
+   * The story of one window, for {@code -o json}.
+   *
+   * @param waiting why the window's PENDING instance waits for a worker, or null
+   */
+  record Story(
+      String task, String window, List<DescribeCommand.EventView> events, String waiting) {}
 
   @Override
   public Integer call() {
@@ -46,14 +51,19 @@ final class WhyCommand implements Callable<Integer> {
         WindowStory.of(
             task, window, events, loaded.flatMap(LoadedTask::definition), session.clock.instant());
     Output out = session.output();
+    String waiting = waiting(db, events).orElse(null);
     if (out.json()) {
       out.printJson(
-          new Story(task, window, events.stream().map(DescribeCommand.EventView::of).toList()));
+          new Story(
+              task, window, events.stream().map(DescribeCommand.EventView::of).toList(), waiting));
       return Schedctl.OK;
     }
     out.line(story.heading());
     story.hint().ifPresent(h -> out.line("Hint: " + h));
     story.lines().forEach(l -> out.line("  " + l));
+    if (waiting != null) {
+      out.line("  now  PENDING, " + WorkerWait.sentence(waiting));
+    }
     return Schedctl.OK;
   }
 
@@ -94,5 +104,16 @@ final class WhyCommand implements Callable<Integer> {
       out.line(why.hint());
     }
     return Schedctl.OK;
+  }
+
+  /** Why the window's latest instance waits for a worker, if it is PENDING and does. */
+  private static Optional<String> waiting(Db db, List<InstanceEvent> events) {
+    for (int k = events.size() - 1; k >= 0; k--) {
+      Long id = events.get(k).instanceId();
+      if (id != null) {
+        return db.operator().find(id).flatMap(i -> WorkerWait.of(db, i));
+      }
+    }
+    return Optional.empty();
   }
 }

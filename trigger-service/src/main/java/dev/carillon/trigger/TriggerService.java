@@ -10,6 +10,7 @@ import dev.carillon.control.ControlPlane;
 import dev.carillon.control.KafkaDispatch;
 import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
+import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.ConfigTopic;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.Topics;
@@ -140,7 +141,14 @@ public final class TriggerService implements AutoCloseable {
     resources.push(database);
     WindowStore windows = new WindowStore(database.dsl());
     InstancePublisher publisher =
-        new InstancePublisher(common.kafka(), settings.topic(), settings.ackTimeout());
+        new InstancePublisher(
+            common.kafka(),
+            settings.topic(),
+            settings.ackTimeout(),
+            new CachedQueueRouter(
+                new TaskStore(database.dsl())::queues,
+                CachedQueueRouter.DEFAULT_TTL,
+                System::nanoTime));
     resources.push(publisher);
     curator = Zk.connect(common.zkConnect(), common.zkSessionTimeout());
     resources.push(curator);

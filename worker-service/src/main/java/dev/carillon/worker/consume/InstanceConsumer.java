@@ -4,8 +4,10 @@ import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstanceMessageCodec;
 import dev.carillon.kafka.MalformedMessageException;
 import dev.carillon.model.instance.ClaimedInstance;
+import dev.carillon.model.worker.Serves;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.worker.DaemonThreads;
+import dev.carillon.worker.LoopProgress;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
 import java.time.Duration;
@@ -22,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,21 +32,26 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's only Kafka consumer, on its own thread. Records are taken in order, as many valid
- * messages at a time as the {@link RunPool} has free capacity, and each such group is handled as
- * one unit:
+ * The worker's only Kafka consumer, on its own thread, subscribed to the instances topics of the
+ * queues it serves, as a static member of the workers' group ({@code group.instance.id} is the
+ * worker id, so a worker restarted under its id takes its partitions back at once instead of after
+ * the dead member's session timeout). Records are taken in order, as many valid messages at a time
+ * as the {@link RunPool} has free capacity, and each such group is handled as one unit:
  *
  * <ol>
  *   <li>a malformed record is logged with its partition and offset, counted and passed over;
- *   <li>the valid ids are claimed in one compare-and-set ({@link LeaseStore#claimForRun}; a group
- *       of {@value #SPLIT_FROM} or more as two halves at once, each started as soon as it is
- *       claimed); an id whose claim is lost is dropped, counted and logged with the instance's
- *       current state;
+ *   <li>the valid ids are claimed in one compare-and-set ({@link LeaseStore#claimForRun}, which
+ *       leaves alone the instances of a queue or handler this worker does not serve; a group of
+ *       {@value #SPLIT_FROM} or more as two halves at once, each started as soon as it is claimed);
+ *       an id whose claim is lost is dropped, counted and logged with the instance's current state
+ *       (one of a queue or handler not served here stays PENDING for a worker that serves it:
+ *       counted apart, see {@link WorkerMetrics#notServed});
  *   <li>the claimed instances go to the {@link RunPool}, which reads their task definitions in one
  *       query and starts them as run slots free ({@code worker.prefetch} lets a claim take more
  *       than the free slots);
@@ -58,18 +66,26 @@ import org.slf4j.LoggerFactory;
  * nothing new. When no capacity is free the consumer waits for it, polling without a timeout only
  * to stay in the group. When a claim itself fails (database down), nothing is committed and its
  * records are taken again after a pause.
+ *
+ * <p>Each round of the loop {@linkplain LoopProgress#touch touches} its progress, which {@code
+ * /health/live} reads. Stopping leaves the group (also for a static member, which would otherwise
+ * keep its partitions until its session times out); a member fenced by another process using the
+ * same worker id stops and reports it as fatal.
  */
 public final class InstanceConsumer implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(InstanceConsumer.class);
 
   private final Consumer<String, byte[]> consumer;
-  private final String topic;
+  private final List<String> topics;
   private final LeaseStore store;
   private final RunPool pool;
   private final WorkerMetrics metrics;
   private final String workerId;
   private final Duration pollTimeout;
   private final Duration errorBackoff;
+  private final Serves serves;
+  private final LoopProgress progress;
+  private final java.util.function.Consumer<String> onFatal;
   private final ArrayDeque<ConsumerRecord<String, byte[]>> waiting = new ArrayDeque<>();
   private final ExecutorService claimer;
   private volatile boolean stopping;
@@ -77,20 +93,30 @@ public final class InstanceConsumer implements Runnable {
   /**
    * @param consumer a consumer with manual commits (see {@code KafkaSettings.consumerProps}); this
    *     object owns and closes it
+   * @param topics the instances topics of the queues served
+   * @param serves the queues and handlers this worker claims
    * @param pollTimeout the longest one poll blocks, which bounds how late a freed slot is noticed
    * @param errorBackoff the pause after a failed claim before the batch is read again
+   * @param progress touched on every round of the loop
+   * @param onFatal told why when the consumer cannot go on (another process took its member id)
    */
   public InstanceConsumer(
       Consumer<String, byte[]> consumer,
-      String topic,
+      List<String> topics,
       LeaseStore store,
       RunPool pool,
       WorkerMetrics metrics,
       String workerId,
+      Serves serves,
       Duration pollTimeout,
-      Duration errorBackoff) {
+      Duration errorBackoff,
+      LoopProgress progress,
+      java.util.function.Consumer<String> onFatal) {
     this.consumer = consumer;
-    this.topic = topic;
+    this.topics = List.copyOf(topics);
+    this.serves = serves;
+    this.progress = progress;
+    this.onFatal = onFatal;
     this.store = store;
     this.pool = pool;
     this.metrics = metrics;
@@ -107,28 +133,40 @@ public final class InstanceConsumer implements Runnable {
   @Override
   public void run() {
     try {
-      consumer.subscribe(List.of(topic), new Rebalances());
+      consumer.subscribe(topics, new Rebalances());
       while (!stopping) {
+        progress.touch();
         try {
           step();
         } catch (WakeupException e) {
           // stop() was called
+        } catch (FencedInstanceIdException e) {
+          stopping = true;
+          onFatal.accept(
+              "another worker process joined the group with this worker's id "
+                  + workerId
+                  + " (instance.id must be unique per running worker): "
+                  + e.getMessage());
         } catch (KafkaException e) {
-          log.warn("Kafka error while consuming {}; continuing: {}", topic, e.toString());
+          log.warn("Kafka error while consuming {}; continuing: {}", topics, e.toString());
           backoff();
         }
       }
     } catch (RuntimeException | Error e) {
-      log.error("Consumer of {} stopped unexpectedly", topic, e);
+      log.error("Consumer of {} stopped unexpectedly", topics, e);
       throw e;
     } finally {
       claimer.shutdown();
       try {
-        consumer.close(Duration.ofSeconds(5));
+        // A static member does not leave on a plain close; its partitions would wait for its
+        // session to time out.
+        consumer.close(
+            CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(5)));
       } catch (RuntimeException e) {
         log.warn("Closing the consumer failed: {}", e.toString());
       }
-      log.info("Stopped consuming {}", topic);
+      log.info("Stopped consuming {} and left the group", topics);
     }
   }
 
@@ -239,7 +277,7 @@ public final class InstanceConsumer implements Runnable {
   private List<ClaimedInstance> claim(List<Candidate> part) {
     Set<Long> ids = new LinkedHashSet<>();
     part.forEach(c -> ids.add(c.message().instanceId()));
-    return store.claimForRun(ids, workerId);
+    return store.claimForRun(ids, workerId, serves);
   }
 
   private static List<ClaimedInstance> joinUnwrapped(CompletableFuture<List<ClaimedInstance>> f) {
@@ -265,7 +303,6 @@ public final class InstanceConsumer implements Runnable {
     if (lost.isEmpty()) {
       return;
     }
-    metrics.lostClaims.increment(lost.size());
     Map<Long, LeaseStore.ClaimState> states;
     try {
       states = store.claimStates(lost.stream().map(c -> c.message().instanceId()).toList());
@@ -278,6 +315,25 @@ public final class InstanceConsumer implements Runnable {
       String why;
       if (won.contains(id)) {
         why = "the same id appeared earlier in this batch and was claimed there";
+      } else if (s != null
+          && s.status().equals("PENDING")
+          && s.queue() != null
+          && !serves.covers(s.queue(), s.handler())) {
+        metrics.notServed.increment();
+        log.info(
+            "Leaving record {}-{} at offset {} for instance {} of task {}: the task is in queue {}"
+                + " with handler {}, and this worker serves queues {} with handlers {}; it stays"
+                + " PENDING for a worker that serves it",
+            c.record().topic(),
+            c.record().partition(),
+            c.record().offset(),
+            id,
+            c.message().taskId(),
+            s.queue(),
+            s.handler(),
+            serves.sortedQueues(),
+            serves.sortedHandlers());
+        continue;
       } else if (s == null) {
         why = "no instance has this id (deleted, archived, or published to the wrong database)";
       } else {
@@ -289,6 +345,7 @@ public final class InstanceConsumer implements Runnable {
                 + (s.workerId() == null ? "" : " (worker " + s.workerId() + ")")
                 + ", not PENDING: a duplicate or late delivery";
       }
+      metrics.lostClaims.increment();
       log.info(
           "Dropping record {}-{} at offset {} for instance {} of task {}: {}",
           c.record().topic(),

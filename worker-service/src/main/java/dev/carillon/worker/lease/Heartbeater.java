@@ -6,6 +6,7 @@ import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.model.instance.Progress;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
+import dev.carillon.worker.LoopProgress;
 import dev.carillon.worker.WorkerMetrics;
 import java.time.Duration;
 import java.util.HashMap;
@@ -38,7 +39,7 @@ public final class Heartbeater implements AutoCloseable {
   public static final Duration MIN_ADAPTIVE = Duration.ofMillis(100);
 
   /** How often the loop checks whether a lease is due. */
-  static final Duration TICK = Duration.ofMillis(50);
+  public static final Duration TICK = Duration.ofMillis(50);
 
   private static final Logger log = LoggerFactory.getLogger(Heartbeater.class);
 
@@ -48,6 +49,7 @@ public final class Heartbeater implements AutoCloseable {
   private final String workerId;
   private final Optional<Duration> fixedInterval;
   private final LongSupplier nanoTime;
+  private final LoopProgress progress;
   private final PeriodicLoop loop;
 
   private boolean failing;
@@ -56,19 +58,22 @@ public final class Heartbeater implements AutoCloseable {
    * Starts the loop at once.
    *
    * @param fixedInterval a fixed interval, or empty for the adaptive one
+   * @param progress touched on every round of the loop (a failed beat is a round too)
    */
   public Heartbeater(
       LeaseStore store,
       LeaseHolder holder,
       WorkerMetrics metrics,
       String workerId,
-      Optional<Duration> fixedInterval) {
+      Optional<Duration> fixedInterval,
+      LoopProgress progress) {
     this.store = store;
     this.holder = holder;
     this.metrics = metrics;
     this.workerId = workerId;
     this.fixedInterval = fixedInterval;
     this.nanoTime = System::nanoTime;
+    this.progress = progress;
     // Not interrupting on stop: a beat in progress finishes its statement.
     this.loop =
         new PeriodicLoop(
@@ -80,6 +85,7 @@ public final class Heartbeater implements AutoCloseable {
   }
 
   private void tick() {
+    progress.touch();
     try {
       List<LiveLease> live = holder.liveLeases();
       long now = nanoTime.getAsLong();
@@ -131,6 +137,14 @@ public final class Heartbeater implements AutoCloseable {
 
   /** How long after its last renewal a lease of {@code timeout} is due again. */
   Duration interval(Duration timeout) {
+    return intervalFor(fixedInterval, timeout);
+  }
+
+  /**
+   * How long after its last renewal a lease of {@code timeout} is due again: {@code fixedInterval}
+   * when set, else a third of the lease, between {@link #MIN_ADAPTIVE} and {@link #MAX_ADAPTIVE}.
+   */
+  public static Duration intervalFor(Optional<Duration> fixedInterval, Duration timeout) {
     if (fixedInterval.isPresent()) {
       return fixedInterval.get();
     }
