@@ -68,7 +68,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Health.</b> {@code /health/live} says whether the worker's own loops go round (the
  * consumer's poll loop and the lease heartbeat, each within {@link #LOOP_STALL}); a database that
  * cannot be reached does not make a worker dead, a loop stuck for good does. {@code /health/ready}
- * adds that the worker takes work (not stopping, not given up).
+ * adds that the worker takes work: not stopping, not given up, and its statements reach the
+ * database (after {@link InstanceConsumer#LEAVE_AFTER} of failures it has left the group).
  */
 public final class WorkerService implements AutoCloseable, SelfStopping {
   /** Exit code of a worker that gave up because runs would not stop. */
@@ -111,6 +112,7 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
   private final Serves serves;
   private final LoopProgress consumerProgress = new LoopProgress("consumer", System::nanoTime);
   private final LoopProgress heartbeatProgress = new LoopProgress("heartbeat", System::nanoTime);
+  private final DatabaseWatch database = new DatabaseWatch(System::nanoTime);
   private final PresenceBeacon beacon;
   private volatile String gaveUpReason;
 
@@ -167,7 +169,8 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
             metrics,
             settings.workerId(),
             settings.heartbeatInterval(),
-            heartbeatProgress);
+            heartbeatProgress,
+            database);
     TaskStore tasks = new TaskStore(db.dsl());
     this.publisher =
         new InstancePublisher(
@@ -184,7 +187,9 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, "carillon-worker-" + settings.workerId());
     // Static membership: a worker restarted under its id rejoins as the same member and gets its
     // partitions back at once, instead of after the dead process's session timeout.
-    props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, settings.workerId());
+    if (settings.staticMembership()) {
+      props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, settings.workerId());
+    }
     props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, settings.groupProtocol().kafkaName());
     if (settings.groupProtocol() == WorkerSettings.GroupProtocol.CONSUMER) {
       // The consumer protocol takes its timing from the broker and refuses these client keys.
@@ -208,7 +213,8 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
         Math.max(settings.concurrency() * 2, settings.concurrency() + settings.prefetch()));
     this.consumer =
         new InstanceConsumer(
-            new KafkaConsumer<>(props),
+            () -> new KafkaConsumer<>(props),
+            database,
             topics,
             store,
             pool,
@@ -223,16 +229,22 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     this.admin = AdminServer.start("worker", settings.admin(), registry, this::health);
     this.beacon =
         new PresenceBeacon(
-            new PresenceStore(db.dsl()), settings.workerId(), serves, this::ready, pool::freeSlots);
+            new PresenceStore(db.dsl()),
+            settings.workerId(),
+            serves,
+            this::ready,
+            pool::freeSlots,
+            database);
     consumerThread.start();
     beacon.start();
     log.info(
-        "Worker {} started: {} slot(s), group {} ({} protocol, static member), queues {} (topics"
-            + " {}), handlers {} (built-in: {})",
+        "Worker {} started: {} slot(s), group {} ({} protocol, {} member), queues {} (topics {}),"
+            + " handlers {} (built-in: {})",
         settings.workerId(),
         settings.concurrency(),
         settings.group(),
         settings.groupProtocol().kafkaName(),
+        settings.staticMembership() ? "static" : "dynamic",
         serves.sortedQueues(),
         topics,
         serves.sortedHandlers(),
@@ -338,7 +350,10 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
   }
 
   private boolean ready() {
-    return !closed.get() && !gaveUp.get() && live();
+    return !closed.get()
+        && !gaveUp.get()
+        && live()
+        && database.failingFor().compareTo(InstanceConsumer.LEAVE_AFTER) < 0;
   }
 
   private HealthReport health() {
@@ -350,6 +365,7 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     details.put("abandonedRuns", pool.abandoned());
     details.put("consumerLoopMs", consumerProgress.sinceLast().toMillis());
     details.put("heartbeatLoopMs", heartbeatProgress.sinceLast().toMillis());
+    details.put("databaseFailingMs", database.failingFor().toMillis());
     details.put("plugins", List.copyOf(plugins.types()));
     if (gaveUpReason != null) {
       details.put("gaveUp", gaveUpReason);

@@ -57,6 +57,8 @@ import java.util.TreeSet;
  *       that cannot renew it is stopped</td></tr>
  *   <tr><td>worker.group-protocol</td><td>classic</td><td>Kafka's group protocol: classic or
  *       consumer</td></tr>
+ *   <tr><td>worker.static-membership</td><td>true</td><td>join as the static member named by the
+ *       worker id ({@code group.instance.id})</td></tr>
  * </table>
  *
  * @param db how to reach PostgreSQL
@@ -86,8 +88,10 @@ import java.util.TreeSet;
  *     than {@code fenceMargin} (see {@link dev.carillon.worker.lease.LeaseFence})
  * @param fenceMargin how long before its lease can expire (by the database's clock) a run whose
  *     lease this worker cannot renew is stopped
- * @param groupProtocol Kafka's consumer group protocol; static membership ({@code
- *     group.instance.id} = the worker id) with either
+ * @param groupProtocol Kafka's consumer group protocol
+ * @param staticMembership whether the consumer is the static member named by the worker id ({@code
+ *     group.instance.id}): a worker restarted under its id gets its partitions back at once, not
+ *     after the dead process's session timeout; turn it off only where ids are not stable anyway
  */
 public record WorkerSettings(
     DbSettings db,
@@ -109,7 +113,8 @@ public record WorkerSettings(
     int maxAbandonedRuns,
     Duration stopGrace,
     Duration fenceMargin,
-    GroupProtocol groupProtocol) {
+    GroupProtocol groupProtocol,
+    boolean staticMembership) {
 
   /** The admin port of a worker unless configured. */
   public static final int DEFAULT_ADMIN_PORT = 8082;
@@ -190,7 +195,8 @@ public record WorkerSettings(
           "worker.max-abandoned-runs",
           "worker.stop-grace",
           "worker.fence-margin",
-          "worker.group-protocol");
+          "worker.group-protocol",
+          "worker.static-membership");
 
   public WorkerSettings {
     Objects.requireNonNull(db, "db");
@@ -312,7 +318,8 @@ public record WorkerSettings(
               DEFAULT_FENCE_MARGIN,
               Duration.ofMillis(200),
               Duration.ofHours(1)),
-          groupProtocol(c.string("worker.group-protocol", "classic")));
+          groupProtocol(c.string("worker.group-protocol", "classic")),
+          c.bool("worker.static-membership", true));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
@@ -410,6 +417,8 @@ public record WorkerSettings(
         + " fenceMargin="
         + fenceMargin
         + " groupProtocol="
-        + groupProtocol.kafkaName();
+        + groupProtocol.kafkaName()
+        + " staticMembership="
+        + staticMembership;
   }
 }

@@ -7,6 +7,7 @@ import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.worker.Serves;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.worker.DaemonThreads;
+import dev.carillon.worker.DatabaseWatch;
 import dev.carillon.worker.LoopProgress;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
@@ -24,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -67,15 +69,26 @@ import org.slf4j.LoggerFactory;
  * to stay in the group. When a claim itself fails (database down), nothing is committed and its
  * records are taken again after a pause.
  *
+ * <p>A worker that cannot reach the database cannot claim, and the records on its partitions would
+ * wait for it. So when every statement of this worker (claims, lease renewals, presence refreshes,
+ * see {@link DatabaseWatch}) has failed for {@link #LEAVE_AFTER}, the consumer leaves the group:
+ * its partitions move to the other workers, and their uncommitted records with them. It joins
+ * again, with a new consumer, once a statement works again.
+ *
  * <p>Each round of the loop {@linkplain LoopProgress#touch touches} its progress, which {@code
  * /health/live} reads. Stopping leaves the group (also for a static member, which would otherwise
  * keep its partitions until its session times out); a member fenced by another process using the
  * same worker id stops and reports it as fatal.
  */
 public final class InstanceConsumer implements Runnable {
+  /** How long every database statement must have failed before the consumer leaves the group. */
+  public static final Duration LEAVE_AFTER = Duration.ofSeconds(5);
+
   private static final Logger log = LoggerFactory.getLogger(InstanceConsumer.class);
 
-  private final Consumer<String, byte[]> consumer;
+  private final Supplier<Consumer<String, byte[]>> consumers;
+  private volatile Consumer<String, byte[]> consumer;
+  private final DatabaseWatch database;
   private final List<String> topics;
   private final LeaseStore store;
   private final RunPool pool;
@@ -91,8 +104,9 @@ public final class InstanceConsumer implements Runnable {
   private volatile boolean stopping;
 
   /**
-   * @param consumer a consumer with manual commits (see {@code KafkaSettings.consumerProps}); this
-   *     object owns and closes it
+   * @param consumers makes a consumer with manual commits (see {@code KafkaSettings.consumerProps})
+   *     at start and on each rejoin; this object owns and closes them
+   * @param database whether the worker's statements reach the database
    * @param topics the instances topics of the queues served
    * @param serves the queues and handlers this worker claims
    * @param pollTimeout the longest one poll blocks, which bounds how late a freed slot is noticed
@@ -101,7 +115,8 @@ public final class InstanceConsumer implements Runnable {
    * @param onFatal told why when the consumer cannot go on (another process took its member id)
    */
   public InstanceConsumer(
-      Consumer<String, byte[]> consumer,
+      Supplier<Consumer<String, byte[]>> consumers,
+      DatabaseWatch database,
       List<String> topics,
       LeaseStore store,
       RunPool pool,
@@ -112,7 +127,8 @@ public final class InstanceConsumer implements Runnable {
       Duration errorBackoff,
       LoopProgress progress,
       java.util.function.Consumer<String> onFatal) {
-    this.consumer = consumer;
+    this.consumers = consumers;
+    this.database = database;
     this.topics = List.copyOf(topics);
     this.serves = serves;
     this.progress = progress;
@@ -133,9 +149,13 @@ public final class InstanceConsumer implements Runnable {
   @Override
   public void run() {
     try {
-      consumer.subscribe(topics, new Rebalances());
+      join();
       while (!stopping) {
         progress.touch();
+        if (database.failingFor().compareTo(LEAVE_AFTER) >= 0) {
+          leaveWhileTheDatabaseIsLost();
+          continue;
+        }
         try {
           step();
         } catch (WakeupException e) {
@@ -157,23 +177,65 @@ public final class InstanceConsumer implements Runnable {
       throw e;
     } finally {
       claimer.shutdown();
-      try {
-        // A static member does not leave on a plain close; its partitions would wait for its
-        // session to time out.
-        consumer.close(
-            CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(Duration.ofSeconds(5)));
-      } catch (RuntimeException e) {
-        log.warn("Closing the consumer failed: {}", e.toString());
-      }
+      leave();
       log.info("Stopped consuming {} and left the group", topics);
+    }
+  }
+
+  private void join() {
+    Consumer<String, byte[]> c = consumers.get();
+    c.subscribe(topics, new Rebalances());
+    consumer = c;
+  }
+
+  /**
+   * Closes the consumer, leaving the group: a static member does not leave on a plain close, and
+   * its partitions would wait for its session to time out.
+   */
+  private void leave() {
+    Consumer<String, byte[]> c = consumer;
+    consumer = null;
+    waiting.clear();
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close(
+          CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+              .withTimeout(Duration.ofSeconds(5)));
+    } catch (RuntimeException e) {
+      log.warn("Closing the consumer failed: {}", e.toString());
+    }
+  }
+
+  /**
+   * Leaves the group until a statement of this worker reaches the database again, then joins with a
+   * new consumer; each wait is a round of the loop.
+   */
+  private void leaveWhileTheDatabaseIsLost() {
+    log.warn(
+        "Worker {} has not reached the database for {}: leaving the group so that the other"
+            + " workers take its partitions; it joins again when the database answers",
+        workerId,
+        database.failingFor());
+    leave();
+    while (!stopping && !database.failingFor().isZero()) {
+      progress.touch();
+      backoff();
+    }
+    if (!stopping) {
+      log.info("Worker {} reaches the database again; joining the group", workerId);
+      join();
     }
   }
 
   /** Stops polling; the consumer thread leaves the group and ends soon after. */
   public void stop() {
     stopping = true;
-    consumer.wakeup();
+    Consumer<String, byte[]> c = consumer;
+    if (c != null) {
+      c.wakeup();
+    }
   }
 
   private void step() {
@@ -277,7 +339,14 @@ public final class InstanceConsumer implements Runnable {
   private List<ClaimedInstance> claim(List<Candidate> part) {
     Set<Long> ids = new LinkedHashSet<>();
     part.forEach(c -> ids.add(c.message().instanceId()));
-    return store.claimForRun(ids, workerId, serves);
+    try {
+      List<ClaimedInstance> won = store.claimForRun(ids, workerId, serves);
+      database.succeeded();
+      return won;
+    } catch (RuntimeException e) {
+      database.failed();
+      throw e;
+    }
   }
 
   private static List<ClaimedInstance> joinUnwrapped(CompletableFuture<List<ClaimedInstance>> f) {

@@ -6,6 +6,7 @@ import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.model.instance.Progress;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
+import dev.carillon.worker.DatabaseWatch;
 import dev.carillon.worker.LoopProgress;
 import dev.carillon.worker.WorkerMetrics;
 import java.time.Duration;
@@ -50,6 +51,7 @@ public final class Heartbeater implements AutoCloseable {
   private final Optional<Duration> fixedInterval;
   private final LongSupplier nanoTime;
   private final LoopProgress progress;
+  private final DatabaseWatch database;
   private final PeriodicLoop loop;
 
   private boolean failing;
@@ -59,6 +61,7 @@ public final class Heartbeater implements AutoCloseable {
    *
    * @param fixedInterval a fixed interval, or empty for the adaptive one
    * @param progress touched on every round of the loop (a failed beat is a round too)
+   * @param database told whether each beat's statement worked
    */
   public Heartbeater(
       LeaseStore store,
@@ -66,7 +69,8 @@ public final class Heartbeater implements AutoCloseable {
       WorkerMetrics metrics,
       String workerId,
       Optional<Duration> fixedInterval,
-      LoopProgress progress) {
+      LoopProgress progress,
+      DatabaseWatch database) {
     this.store = store;
     this.holder = holder;
     this.metrics = metrics;
@@ -74,6 +78,7 @@ public final class Heartbeater implements AutoCloseable {
     this.fixedInterval = fixedInterval;
     this.nanoTime = System::nanoTime;
     this.progress = progress;
+    this.database = database;
     // Not interrupting on stop: a beat in progress finishes its statement.
     this.loop =
         new PeriodicLoop(
@@ -95,6 +100,7 @@ public final class Heartbeater implements AutoCloseable {
         beat(live, now);
       }
     } catch (Throwable t) {
+      database.failed();
       // Keep beating: a database blip must not stop renewals for good. Log once per outage.
       if (!failing) {
         log.warn("Heartbeat failed, retrying: {}", t.toString());
@@ -113,6 +119,7 @@ public final class Heartbeater implements AutoCloseable {
     }
     Set<Long> renewed = store.heartbeat(workerId, leases, progress);
     metrics.heartbeats.increment();
+    database.succeeded();
     if (failing) {
       log.info("Heartbeats work again");
       failing = false;

@@ -6,6 +6,7 @@ import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.model.worker.Serves;
 import dev.carillon.model.worker.WorkerPresence;
 import dev.carillon.store.PresenceStore;
+import dev.carillon.worker.DatabaseWatch;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -31,6 +32,7 @@ public final class PresenceBeacon implements AutoCloseable {
   private final Serves serves;
   private final BooleanSupplier ready;
   private final IntSupplier freeSlots;
+  private final DatabaseWatch database;
   private final PeriodicLoop loop;
   private boolean registered;
   private boolean failing;
@@ -39,18 +41,21 @@ public final class PresenceBeacon implements AutoCloseable {
   /**
    * @param ready whether the worker takes work now
    * @param freeSlots how many more instances it could claim now
+   * @param database told whether each refresh worked
    */
   public PresenceBeacon(
       PresenceStore store,
       String workerId,
       Serves serves,
       BooleanSupplier ready,
-      IntSupplier freeSlots) {
+      IntSupplier freeSlots,
+      DatabaseWatch database) {
     this.store = store;
     this.workerId = workerId;
     this.serves = serves;
     this.ready = ready;
     this.freeSlots = freeSlots;
+    this.database = database;
     this.loop =
         new PeriodicLoop(
             "carillon-presence-" + workerId,
@@ -90,11 +95,13 @@ public final class PresenceBeacon implements AutoCloseable {
           log.info("Deleted {} presence row(s) of workers gone for over {}", purged, PURGE_AFTER);
         }
       }
+      database.succeeded();
       if (failing) {
         log.info("Presence of worker {} refreshed again", workerId);
         failing = false;
       }
     } catch (RuntimeException e) {
+      database.failed();
       if (!failing) {
         log.warn(
             "Could not refresh the presence of worker {}; retrying every {}: {}",
