@@ -78,6 +78,13 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
   /** Exit code of a worker fenced out of the group by another process with its id. */
   public static final int EXIT_DUPLICATE_ID = 2;
 
+  /**
+   * The consumer's session timeout with the classic protocol unless {@code
+   * kafka.properties.session.timeout.ms} says otherwise: how long a dead worker that is not
+   * restarted under its id keeps its partitions.
+   */
+  public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+
   /** A loop that has not gone round for this long makes the worker not live. */
   public static final Duration LOOP_STALL = Duration.ofSeconds(60);
 
@@ -191,7 +198,12 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
       props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, settings.workerId());
     }
     props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, settings.groupProtocol().kafkaName());
-    if (settings.groupProtocol() == WorkerSettings.GroupProtocol.CONSUMER) {
+    if (settings.groupProtocol() == WorkerSettings.GroupProtocol.CLASSIC) {
+      // A killed worker that is not restarted under its id keeps its partitions, and their
+      // records, until its session times out: 10 s instead of Kafka's 45 s. A deployment may set
+      // kafka.properties.session.timeout.ms.
+      props.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) SESSION_TIMEOUT.toMillis());
+    } else {
       // The consumer protocol takes its timing from the broker and refuses these client keys.
       for (String key :
           List.of(

@@ -34,8 +34,18 @@ class FastTakeoverTest {
   @Test
   void a_worker_killed_and_restarted_under_its_id_claims_its_queues_next_instance_within_5s()
       throws Exception {
-    Duration took = Takeover.measure(kit, "restart", "classic", true, true, 4);
-    System.out.println("TAKEOVER classic static restart: " + took.toMillis() + " ms");
-    assertThat(took).isLessThan(Duration.ofSeconds(5));
+    Takeover.Result took = Takeover.measure(kit, "restart", "classic", true, true, 4);
+    System.out.println(
+        "TAKEOVER classic static restart: first claim "
+            + took.first().toMillis()
+            + " ms, all "
+            + Takeover.NEXT
+            + " claimed "
+            + took.last().toMillis()
+            + " ms after the restart");
+    assertThat(took.first()).isLessThan(Duration.ofSeconds(5));
+    assertThat(took.last())
+        .as("none waited for the dead process's partitions")
+        .isLessThan(Duration.ofSeconds(5));
   }
 }

@@ -35,6 +35,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -160,6 +161,21 @@ public final class InstanceConsumer implements Runnable {
           step();
         } catch (WakeupException e) {
           // stop() was called
+        } catch (UnreleasedInstanceIdException e) {
+          // The consumer protocol keeps a static member's id for its session after its process
+          // died, and a consumer refused with this error stays failed: make a new one.
+          log.warn(
+              "Kafka still holds the member id {} of a previous process (released when that"
+                  + " process's session times out, group.consumer.session.timeout.ms on the"
+                  + " broker); joining again in {}: {}",
+              workerId,
+              errorBackoff,
+              e.getMessage());
+          leave();
+          backoff();
+          if (!stopping) {
+            join();
+          }
         } catch (FencedInstanceIdException e) {
           stopping = true;
           onFatal.accept(
