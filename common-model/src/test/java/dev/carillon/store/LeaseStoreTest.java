@@ -500,8 +500,9 @@ class LeaseStoreTest {
       ids.add(s.newPending("race-cpu", day).id());
     }
     Serves gpu = new Serves(Set.of("gpu"), Set.of("summarize"));
+    record Claims(boolean gpu, List<ClaimedInstance> won) {}
     int[] n = {0};
-    List<List<ClaimedInstance>> results =
+    List<Claims> results =
         Stores.race(
             RACERS,
             () -> {
@@ -509,13 +510,14 @@ class LeaseStoreTest {
               synchronized (n) {
                 k = n[0]++;
               }
-              return leases.claimForRun(ids, "w" + k, k % 2 == 0 ? gpu : NOOP);
+              boolean isGpu = k % 2 == 0;
+              return new Claims(isGpu, leases.claimForRun(ids, "w" + k, isGpu ? gpu : NOOP));
             });
-    List<ClaimedInstance> won = results.stream().flatMap(List::stream).toList();
+    List<ClaimedInstance> won = results.stream().flatMap(c -> c.won().stream()).toList();
     assertThat(won).extracting(ClaimedInstance::id).doesNotHaveDuplicates().hasSize(40);
-    for (int k = 0; k < RACERS; k++) {
-      String expectedTask = k % 2 == 0 ? "race-gpu" : "race-cpu";
-      assertThat(results.get(k)).allSatisfy(c -> assertThat(c.taskId()).isEqualTo(expectedTask));
+    for (Claims c : results) {
+      String expectedTask = c.gpu() ? "race-gpu" : "race-cpu";
+      assertThat(c.won()).allSatisfy(i -> assertThat(i.taskId()).isEqualTo(expectedTask));
     }
   }
 
