@@ -5,6 +5,7 @@ import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 import static dev.carillon.store.jooq.Tables.WORKER_CAPABILITY;
 import static dev.carillon.store.jooq.Tables.WORKER_PRESENCE;
 
+import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.worker.Coverage;
 import dev.carillon.model.worker.WorkerPresence;
@@ -173,6 +174,17 @@ public final class PresenceStore {
   public Optional<String> whyWaiting(String queue, String handler) {
     Snapshot s = live();
     return Coverage.waitingReason(queue, handler, s.workers(), s.at());
+  }
+
+  /**
+   * Why {@code instance} waits for a worker, or empty when it is not PENDING, its task has no valid
+   * definition, or a live, ready worker serves its task's queue with its handler.
+   */
+  public Optional<String> whyWaiting(Instance instance, TaskStore tasks) {
+    if (instance.status() != InstanceStatus.PENDING) {
+      return Optional.empty();
+    }
+    return tasks.find(instance.taskId()).flatMap(d -> whyWaiting(d.queue(), d.handler()));
   }
 
   /**

@@ -49,21 +49,26 @@ final class WhyCommand implements Callable<Integer> {
     }
     WindowStory story =
         WindowStory.of(
-            task, window, events, loaded.flatMap(LoadedTask::definition), session.clock.instant());
+            task,
+            window,
+            events,
+            loaded.flatMap(LoadedTask::definition),
+            session.clock.instant(),
+            waiting(db, events));
     Output out = session.output();
-    String waiting = waiting(db, events).orElse(null);
     if (out.json()) {
       out.printJson(
           new Story(
-              task, window, events.stream().map(DescribeCommand.EventView::of).toList(), waiting));
+              task,
+              window,
+              events.stream().map(DescribeCommand.EventView::of).toList(),
+              story.waiting().orElse(null)));
       return Schedctl.OK;
     }
     out.line(story.heading());
     story.hint().ifPresent(h -> out.line("Hint: " + h));
     story.lines().forEach(l -> out.line("  " + l));
-    if (waiting != null) {
-      out.line("  now  PENDING, " + WorkerWait.sentence(waiting));
-    }
+    story.nowLine().ifPresent(l -> out.line("  " + l));
     return Schedctl.OK;
   }
 

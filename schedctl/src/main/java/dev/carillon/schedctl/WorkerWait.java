@@ -1,8 +1,6 @@
 package dev.carillon.schedctl;
 
 import dev.carillon.model.instance.Instance;
-import dev.carillon.model.instance.InstanceStatus;
-import dev.carillon.model.task.TaskDefinition;
 import java.util.Optional;
 
 /**
@@ -17,14 +15,7 @@ final class WorkerWait {
    * The reason {@code instance} waits for a worker, or empty when it does not (or is not PENDING).
    */
   static Optional<String> of(Db db, Instance instance) {
-    if (instance.status() != InstanceStatus.PENDING) {
-      return Optional.empty();
-    }
-    Optional<TaskDefinition> def = db.tasks().find(instance.taskId());
-    if (def.isEmpty()) {
-      return Optional.empty();
-    }
-    return db.presence().whyWaiting(def.get().queue(), def.get().handler());
+    return db.presence().whyWaiting(instance, db.tasks());
   }
 
   /** The sentence shown: "waiting for a worker: no worker serves queue ...". */

@@ -53,10 +53,10 @@ class HungRunTest {
         List.of(
             Tasks.daily("deaf")
                 .queue("deaf")
-                .handler("sleep")
-                .paramsJson("{\"duration\":\"10m\",\"ignoreInterrupts\":true}")
+                .handler("counting")
+                .paramsJson("{\"duration\":\"600s\",\"ignoreInterrupts\":true}")
                 .build(),
-            Tasks.daily("healthy").handler("noop").build()));
+            Tasks.daily("healthy").handler("counting").build()));
     Map<String, String> config = new HashMap<>(kit.config("hung-1", Map.of()));
     config.put("worker.queues", "default,deaf");
     config.put("worker.max-abandoned-runs", "2");
@@ -83,7 +83,8 @@ class HungRunTest {
       healthy.add(kit.instance("healthy", "before-" + k, Duration.ofSeconds(30)));
     }
     kit.publish(healthy.toArray(Instance[]::new));
-    // Two runs that ignore the interrupt of their 2 s deadline: only the child serves queue deaf.
+    // Two runs that ignore the interrupt of their 2 s deadline (counting with ignoreInterrupts):
+    // only the child serves queue deaf.
     kit.publish(
         kit.instance("deaf", "d1", Duration.ofSeconds(2)),
         kit.instance("deaf", "d2", Duration.ofSeconds(2)));

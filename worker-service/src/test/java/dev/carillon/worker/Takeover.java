@@ -51,7 +51,7 @@ final class Takeover {
       throws Exception {
     String task = "takeover-" + queue;
     kit.stack.createTopic(kit.topic + "." + queue, partitions);
-    kit.tasks.applyAll(List.of(Tasks.daily(task).queue(queue).handler("noop").build()));
+    kit.tasks.applyAll(List.of(Tasks.daily(task).queue(queue).handler("counting").build()));
     Map<String, String> config = new HashMap<>(kit.config(queue + "-1", Map.of()));
     config.remove("admin.port");
     config.put("worker.queues", queue);

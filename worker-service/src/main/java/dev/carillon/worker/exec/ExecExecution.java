@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Map.Entry;
@@ -69,6 +70,15 @@ final class ExecExecution implements AgentExecution {
   @Override
   public boolean endsWhenStopped() {
     return true;
+  }
+
+  @Override
+  public Duration stopAllowance() {
+    // SIGTERM, the task's grace, SIGKILL, then the wait for the tree and for the output readers.
+    return command
+        .grace()
+        .plus(agents.limits().killWait())
+        .plus(Duration.ofMillis(READER_WAIT_MILLIS));
   }
 
   @Override

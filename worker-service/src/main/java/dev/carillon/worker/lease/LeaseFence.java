@@ -29,6 +29,10 @@ import java.time.Duration;
  * abandoned: counted, its slot kept until its thread ends, and past {@code
  * worker.max-abandoned-runs} the process exits, which ends it for certain.
  *
+ * <p>An agent that takes time to stop by design (a process tree: SIGTERM, its grace, SIGKILL; its
+ * {@code stopAllowance} {@code A}) is stopped {@code A} earlier, at {@code t + L − margin(L) − A},
+ * and counts as abandoned only {@code A + grace(L)} after the stop, so the same inequality holds.
+ *
  * <p><b>No needless stop</b>: a healthy worker learns of each renewal within {@code I + R + }{@link
  * Heartbeater#TICK} of the previous one, so it must hold that {@code I + R + tick < L − margin(L)};
  * with the adaptive interval ({@code I = L/3}, at most 10 s) that is {@code R + tick < L/3 − ρL}
@@ -65,6 +69,27 @@ public record LeaseFence(Duration margin, Duration stopGrace) {
   /** {@code L − margin(L)}: how long after the last known renewal an unrenewed run is stopped. */
   public Duration fenceAfter(Duration lease) {
     return lease.minus(marginFor(lease));
+  }
+
+  /**
+   * {@code L − margin(L) − A}: when an unrenewed run whose agent may take {@code A} to end after a
+   * stop (a process tree's SIGTERM grace and kill wait, {@code AgentExecution.stopAllowance}) is
+   * stopped, so that it has still ended before the lease can expire. Never earlier than a third of
+   * the lease (a healthy worker renews by then); where that floor applies the guarantee does not
+   * hold, which {@link #fencesInTime} tells.
+   */
+  public Duration fenceAfter(Duration lease, Duration stopAllowance) {
+    Duration at = fenceAfter(lease).minus(stopAllowance);
+    Duration floor = lease.dividedBy(3);
+    return at.compareTo(floor) < 0 ? floor : at;
+  }
+
+  /**
+   * Whether an agent that may take {@code stopAllowance} to end can be stopped early enough under a
+   * lease of {@code lease}: {@code L − margin(L) − A ≥ L/3}.
+   */
+  public boolean fencesInTime(Duration lease, Duration stopAllowance) {
+    return fenceAfter(lease).minus(stopAllowance).compareTo(lease.dividedBy(3)) >= 0;
   }
 
   /** {@code grace(L)}: how long a stopped run of this lease may take to end. */

@@ -86,8 +86,20 @@ final class Runner implements AutoCloseable {
 
   /** Runs {@code run} on the calling thread, which holds a thread slot. */
   void run(Run run) {
+    // The execution first: how long its agent may take to stop moves the point past which it must
+    // not start. It does nothing until it is executed.
+    Instant startedAt = clock.instant();
+    WorkerAgentContext context =
+        new WorkerAgentContext(
+            run.instance,
+            run.spec.paramsJson(),
+            startedAt,
+            startedAt.plus(run.timeout),
+            run.progress,
+            clock);
+    run.prepare(executionFor(run, context), startedAt);
     long sinceRenewal = System.nanoTime() - run.renewedNanos;
-    Duration fenceAfter = fence.fenceAfter(run.timeout);
+    Duration fenceAfter = fence.fenceAfter(run.timeout, run.execution().stopAllowance());
     if (sinceRenewal >= fenceAfter.toNanos() && run.move(RunState.QUEUED, RunState.LEASE_LOST)) {
       // The lease may run out before the agent could be stopped again: the process was paused (a
       // stopped container, a long GC) or the heartbeat could not reach the database. Another
@@ -107,16 +119,6 @@ final class Runner implements AutoCloseable {
       }
       return;
     }
-    Instant startedAt = clock.instant();
-    WorkerAgentContext context =
-        new WorkerAgentContext(
-            run.instance,
-            run.spec.paramsJson(),
-            startedAt,
-            startedAt.plus(run.timeout),
-            run.progress,
-            clock);
-    run.prepare(executionFor(run, context), startedAt);
     if (!run.move(RunState.QUEUED, RunState.RUNNING)) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
       return;
@@ -180,7 +182,7 @@ final class Runner implements AutoCloseable {
 
   /** Checks the run's lease when it would be fenced if no renewal came since. */
   private void scheduleFence(Run run) {
-    long due = run.renewedNanos + fence.fenceAfter(run.timeout).toNanos();
+    long due = run.renewedNanos + fenceAfter(run).toNanos();
     long delay = Math.max(0, due - System.nanoTime());
     try {
       run.fenceTimer(deadlines.schedule(() -> fenceCheck(run), delay, TimeUnit.NANOSECONDS));
@@ -199,8 +201,7 @@ final class Runner implements AutoCloseable {
       return;
     }
     long since = System.nanoTime() - run.renewedNanos;
-    Duration fenceAfter = fence.fenceAfter(run.timeout);
-    if (since < fenceAfter.toNanos()) {
+    if (since < fenceAfter(run).toNanos()) {
       scheduleFence(run);
       return;
     }
@@ -220,9 +221,27 @@ final class Runner implements AutoCloseable {
     runs.signal();
   }
 
+  /** When run's lease, unrenewed, makes the worker stop it (see {@link LeaseFence}). */
+  private Duration fenceAfter(Run run) {
+    return fence.fenceAfter(run.timeout, run.execution().stopAllowance());
+  }
+
   private void warnIfUnrenewable(Run run) {
+    Duration allowance = run.execution().stopAllowance();
+    if (!fence.fencesInTime(run.timeout, allowance) && warnedTasks.add(run.instance.taskId())) {
+      log.warn(
+          "Task '{}': its agent may take {} to stop (its grace and the wait after SIGKILL), too"
+              + " long for its lease ({}) minus the margin: a worker that cannot renew the lease"
+              + " stops it at {} after the last renewal, and the retry may start before it has"
+              + " ended. Shorten the agent's grace or lengthen the task's timeout",
+          run.instance.taskId(),
+          allowance,
+          run.timeout,
+          fenceAfter(run));
+      return;
+    }
     Duration interval = Heartbeater.intervalFor(heartbeatInterval, run.timeout);
-    if (!fence.renewable(run.timeout, interval, Heartbeater.TICK)
+    if (interval.plus(Heartbeater.TICK).compareTo(fenceAfter(run)) >= 0
         && warnedTasks.add(run.instance.taskId())) {
       log.warn(
           "Task '{}': its lease ({}) is renewed every {}, which is not before the worker must stop"
@@ -232,7 +251,7 @@ final class Runner implements AutoCloseable {
           run.instance.taskId(),
           run.timeout,
           interval,
-          fence.fenceAfter(run.timeout));
+          fenceAfter(run));
     }
   }
 

@@ -63,7 +63,11 @@ final class Stopper implements AutoCloseable {
   void stop(Run run) {
     run.stop();
     if (run.stopAsked()) {
-      Duration grace = fence.graceFor(run.timeout);
+      AgentExecution execution = run.execution();
+      Duration grace =
+          fence
+              .graceFor(run.timeout)
+              .plus(execution == null ? Duration.ZERO : execution.stopAllowance());
       try {
         timer.schedule(() -> check(run, grace), grace.toNanos(), TimeUnit.NANOSECONDS);
       } catch (java.util.concurrent.RejectedExecutionException e) {

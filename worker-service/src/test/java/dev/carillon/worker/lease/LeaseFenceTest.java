@@ -70,4 +70,23 @@ class LeaseFenceTest {
     assertThatThrownBy(() -> new LeaseFence(Duration.ofSeconds(5), Duration.ofSeconds(5)))
         .hasMessageContaining("stopGrace (PT5S) must be shorter than margin (PT5S)");
   }
+
+  @Test
+  void an_agent_that_takes_time_to_stop_is_stopped_that_much_earlier_and_still_ends_in_time() {
+    Duration lease = Duration.ofMinutes(5);
+    Duration allowance = Duration.ofSeconds(17); // a process tree: grace 10 s, kill wait, readers
+    Duration stoppedAt = DEFAULTS.fenceAfter(lease, allowance);
+    assertThat(stoppedAt).isEqualTo(DEFAULTS.fenceAfter(lease).minus(allowance));
+    Duration endedBy = stoppedAt.plus(allowance).plus(DEFAULTS.graceFor(lease));
+    assertThat(endedBy.plus(drift(lease))).isLessThanOrEqualTo(lease);
+    assertThat(DEFAULTS.fencesInTime(lease, allowance)).isTrue();
+
+    Duration shortLease = Duration.ofSeconds(15);
+    assertThat(DEFAULTS.fencesInTime(shortLease, allowance))
+        .as("a grace longer than the lease leaves no time to stop it before the lease expires")
+        .isFalse();
+    assertThat(DEFAULTS.fenceAfter(shortLease, allowance))
+        .as("never before a healthy worker's renewal")
+        .isEqualTo(Duration.ofSeconds(5));
+  }
 }
