@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Exit codes: 2 for bad arguments, configuration or plugins (a {@link CarillonException} or
  * {@link IllegalArgumentException} at start — nothing was started), 1 for any other start failure
- * (usually a dependency that cannot be reached, named in the log line).
+ * (usually a dependency that cannot be reached, named in the log line). A service that is {@link
+ * SelfStopping} may end the process later with a code of its own; it is closed first, as on
+ * SIGTERM.
  */
 public final class ServiceLauncher {
   private static final Logger log = LoggerFactory.getLogger(ServiceLauncher.class);
@@ -74,6 +76,15 @@ public final class ServiceLauncher {
                   stopped.countDown();
                 },
                 service + "-shutdown"));
+    if (running instanceof SelfStopping self) {
+      self.exitRequested()
+          .thenAccept(
+              code -> {
+                log.error("The {} stops itself with exit code {}", service, code);
+                // On its own thread: exit() runs the shutdown hook and waits for it.
+                new Thread(() -> System.exit(code), service + "-exit").start();
+              });
+    }
     stopped.await();
   }
 }

@@ -30,6 +30,7 @@ import java.util.function.Function;
  * <pre>
  * id: daily-digest
  * handler: digest
+ * queue: gpu              # the worker pool; default "default"
  * schedule: { cron: "0 0 8 * * ?", zone: Asia/Shanghai, window: DAILY }
  * overlap: SKIP            # or ALLOW
  * catchup: 1h
@@ -51,6 +52,7 @@ final class TaskSpec {
       Set.of(
           "id",
           "handler",
+          "queue",
           "schedule",
           "overlap",
           "catchup",
@@ -103,6 +105,10 @@ final class TaskSpec {
       Values.check(
           p, "handler", at("handler"), handler.value(), TaskRules.handler(handler.value()));
     }
+    Values.Read<String> queue = Values.text(task, "queue", "queue", p);
+    if (queue.present()) {
+      Values.check(p, "queue", at("queue"), queue.value(), TaskRules.queue(queue.value()));
+    }
     Optional<Trigger> trigger = trigger(id.value());
     OverlapPolicy overlap = overlap();
     Values.Read<Duration> catchup = Values.duration(task, "catchup", "catchup", p);
@@ -130,6 +136,7 @@ final class TaskSpec {
       return Optional.of(
           TaskDefinition.builder(id.value())
               .handler(handler.value())
+              .queue(queue.value() == null ? TaskDefinition.DEFAULT_QUEUE : queue.value())
               .trigger(trigger.get())
               .overlap(overlap)
               .catchup(catchup.value() == null ? TaskDefinition.DEFAULT_CATCHUP : catchup.value())

@@ -172,7 +172,10 @@ public final class RetryStore {
   /**
    * Stranded means PENDING and either never dispatched and (a retry, or created more than {@code
    * undispatchedAfter} ago, so the trigger's own fresh rows, which it is about to publish, are left
-   * to it), or dispatched more than {@code redispatchAfter} ago.
+   * to it), or dispatched more than {@code redispatchAfter} ago while some live worker can run it.
+   * An instance that no live, ready worker serves (its queue, its handler) was published once and
+   * waits in its queue's topic; publishing it again every {@code redispatchAfter} would only make
+   * records nobody claims. Once a worker serves it, it is stranded again and published.
    */
   private static Condition stranded(Duration undispatchedAfter, Duration redispatchAfter) {
     return Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING)
@@ -185,7 +188,11 @@ public final class RetryStore {
                         .RETRY_COUNT
                         .gt(0)
                         .or(TASK_INSTANCE.CREATED_AT.lt(Sql.ago(undispatchedAfter))))
-                .or(TASK_INSTANCE.DISPATCHED_AT.lt(Sql.ago(redispatchAfter))));
+                .or(
+                    TASK_INSTANCE
+                        .DISPATCHED_AT
+                        .lt(Sql.ago(redispatchAfter))
+                        .and(Serving.servable(TASK_INSTANCE.TASK_ID))));
   }
 
   /** Stranded PENDING instances, longest waiting first, at most {@code limit}. Reads only. */

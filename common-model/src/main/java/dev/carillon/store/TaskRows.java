@@ -32,6 +32,7 @@ final class TaskRows {
     TaskDefinitionRecord r = new TaskDefinitionRecord();
     r.setTaskId(d.id());
     r.setHandler(d.handler());
+    r.setQueue(d.queue());
     Trigger trigger = d.trigger();
     r.setTriggerKind(trigger.kind().name());
     r.setCron(trigger instanceof CronTrigger cron ? cron.cron() : null);
@@ -96,6 +97,7 @@ final class TaskRows {
           new TaskDefinition(
               id,
               r.getHandler(),
+              r.getQueue(),
               trigger,
               overlap,
               Duration.ofMillis(r.getCatchupMs()),

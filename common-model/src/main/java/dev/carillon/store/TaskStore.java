@@ -162,6 +162,7 @@ public final class TaskStore {
     return rows.onConflict(t.TASK_ID)
         .doUpdate()
         .set(t.HANDLER, DSL.excluded(t.HANDLER))
+        .set(t.QUEUE, DSL.excluded(t.QUEUE))
         .set(t.TRIGGER_KIND, DSL.excluded(t.TRIGGER_KIND))
         .set(t.CRON, DSL.excluded(t.CRON))
         .set(t.ZONE, DSL.excluded(t.ZONE))
@@ -181,6 +182,7 @@ public final class TaskStore {
                 .or(
                     DSL.row(
                             t.HANDLER,
+                            t.QUEUE,
                             t.CRON,
                             t.ZONE,
                             t.WINDOW_KIND,
@@ -194,6 +196,7 @@ public final class TaskStore {
                         .isDistinctFrom(
                             DSL.row(
                                 DSL.excluded(t.HANDLER),
+                                DSL.excluded(t.QUEUE),
                                 DSL.excluded(t.CRON),
                                 DSL.excluded(t.ZONE),
                                 DSL.excluded(t.WINDOW_KIND),
@@ -288,6 +291,24 @@ public final class TaskStore {
                 log.warn("Task '{}' cannot be run: {}", r.value1(), e.getMessage());
               }
             });
+    return out;
+  }
+
+  /**
+   * The queue of each of {@code ids} that has a definition row, in one query; the publishers route
+   * instance ids to their queue's topic with it. A task without a row is absent.
+   */
+  public Map<String, String> queues(Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> out = new HashMap<>();
+    dsl.select(TASK_DEFINITION.TASK_ID, TASK_DEFINITION.QUEUE)
+        .from(TASK_DEFINITION)
+        .join(DSL.table("unnest({0}::varchar[]) as ids(id)", DSL.val(ids.toArray(String[]::new))))
+        .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
+        .fetch()
+        .forEach(r -> out.put(r.value1(), r.value2()));
     return out;
   }
 

@@ -389,8 +389,9 @@ public final class WindowStore {
 
   /**
    * PENDING instances that need publishing: never dispatched and unchanged for {@code
-   * undispatchedAfter}, or dispatched more than {@code redispatchAfter} ago and still PENDING.
-   * Oldest first.
+   * undispatchedAfter}, or dispatched more than {@code redispatchAfter} ago, still PENDING, and
+   * served by some live worker (an instance no worker serves waits in its queue's topic and is not
+   * published again until one does; see {@code RetryStore}). Oldest first.
    *
    * @param undispatchedAfter how long a row may wait unstamped before it counts as stranded: a row
    *     just created is normally being published right now (its message is in the publisher's queue
@@ -406,7 +407,11 @@ public final class WindowStore {
                 .DISPATCHED_AT
                 .isNull()
                 .and(TASK_INSTANCE.UPDATED_AT.le(Sql.ago(undispatchedAfter)))
-                .or(TASK_INSTANCE.DISPATCHED_AT.lt(Sql.ago(redispatchAfter))))
+                .or(
+                    TASK_INSTANCE
+                        .DISPATCHED_AT
+                        .lt(Sql.ago(redispatchAfter))
+                        .and(Serving.servable(TASK_INSTANCE.TASK_ID))))
         .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
         .limit(limit)
         .fetch()

@@ -102,6 +102,23 @@ class SpecReaderTest {
     assertThat(d.paramsJson()).isEqualTo("{}");
     assertThat(d.paused()).isFalse();
     assertThat(d.version()).isEqualTo(1);
+    assertThat(d.queue()).isEqualTo(TaskDefinition.DEFAULT_QUEUE);
+  }
+
+  @Test
+  void a_queue_is_read_and_a_bad_one_is_named_with_its_value() {
+    assertThat(one(task("t", "    queue: gpu\n")).queue()).isEqualTo("gpu");
+    assertThat(lines(task("t", "    queue: GPU pool\n")))
+        .singleElement()
+        .asString()
+        .contains("queue")
+        .contains("'GPU pool'")
+        .contains("must match [a-z0-9][a-z0-9._-]{0,63}");
+    assertThat(lines(task("t", "    queue: [a, b]\n")))
+        .singleElement()
+        .asString()
+        .contains("queue")
+        .contains("must be a single value");
   }
 
   @Test
@@ -366,7 +383,7 @@ class SpecReaderTest {
         .containsExactly(
             "tasks.yaml:3:14: task 't': handler='[a, b]': must be a single value, not a list",
             "tasks.yaml:5:5: task 't': handler2='x': unknown key (known: after, catchup, condition,"
-                + " event, handler, id, overlap, params, retry, schedule, timeout)");
+                + " event, handler, id, overlap, params, queue, retry, schedule, timeout)");
     assertThat(lines("tasks:\n  - id: t\n    handler: noop\n    event: nope\n"))
         .as("an event that is not a mapping is still the task's one trigger: no cron is asked for")
         .containsExactly("tasks.yaml:4:12: task 't': event='nope': must be a mapping");

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -180,5 +182,61 @@ class RetryStoreTest {
     assertThat(retries.stranded(undispatchedAfter, redispatchAfter, 1000))
         .extracting(Instance::id)
         .doesNotContain(old.id());
+  }
+
+  @Test
+  void an_instance_no_live_worker_serves_is_published_once_and_not_again_until_one_does() {
+    s.tasks.applyAll(
+        List.of(Tasks.daily("waits-for-gpu").queue("gpu").handler("summarize").build()));
+    Instance waiting = s.newPending("waits-for-gpu", "2026-11-01");
+    s.db
+        .dsl()
+        .execute(
+            "update task_instance set created_at = now() - interval '10 minutes' where id = ?",
+            waiting.id());
+    Duration after = Duration.ofMinutes(5);
+    // Never published: published once, whoever serves it.
+    assertThat(retries.stranded(after, after, 1000))
+        .extracting(Instance::id)
+        .contains(waiting.id());
+    assertThat(retries.claimForDispatch(List.of(waiting.id()), after, after)).hasSize(1);
+    s.db
+        .dsl()
+        .execute(
+            "update task_instance set dispatched_at = now() - interval '10 minutes' where id = ?",
+            waiting.id());
+
+    assertThat(retries.stranded(after, after, 1000))
+        .as("published long ago, but no worker serves queue gpu with handler summarize")
+        .extracting(Instance::id)
+        .doesNotContain(waiting.id());
+
+    PresenceStore presence = new PresenceStore(s.db.dsl());
+    presence.register("w-gpu-other", Set.of("gpu"), Set.of("noop"), true, 4);
+    presence.register("w-default", Set.of("default"), Set.of("summarize"), true, 4);
+    presence.register("w-gpu-stuck", Set.of("gpu"), Set.of("summarize"), false, 0);
+    assertThat(retries.stranded(after, after, 1000))
+        .as("only a worker that is not ready serves it")
+        .extracting(Instance::id)
+        .doesNotContain(waiting.id());
+
+    presence.register("w-gpu", Set.of("gpu"), Set.of("summarize", "noop"), true, 4);
+    assertThat(retries.stranded(after, after, 1000))
+        .extracting(Instance::id)
+        .contains(waiting.id());
+
+    s.db
+        .dsl()
+        .execute(
+            "update worker_presence set last_seen = now() - interval '31 seconds'"
+                + " where worker_id = 'w-gpu'");
+    assertThat(retries.stranded(after, after, 1000))
+        .as("the serving worker's presence expired")
+        .extracting(Instance::id)
+        .doesNotContain(waiting.id());
+    presence.remove("w-gpu-other");
+    presence.remove("w-default");
+    presence.remove("w-gpu-stuck");
+    presence.remove("w-gpu");
   }
 }

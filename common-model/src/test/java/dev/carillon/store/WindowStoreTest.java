@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -222,8 +223,18 @@ class WindowStoreTest {
             "update task_instance set dispatched_at = now() - interval '10 minutes' where id = ?",
             a.id());
     assertThat(windows.undispatched(Duration.ZERO, Duration.ofMinutes(5), 1000))
+        .as("dispatched long ago, but no live worker serves it: it waits in its topic")
         .extracting(Instance::id)
-        .contains(a.id());
+        .doesNotContain(a.id());
+    PresenceStore presence = new PresenceStore(s.db.dsl());
+    presence.register("dispatch-worker", Set.of("default"), Set.of("noop"), true, 1);
+    try {
+      assertThat(windows.undispatched(Duration.ZERO, Duration.ofMinutes(5), 1000))
+          .extracting(Instance::id)
+          .contains(a.id());
+    } finally {
+      presence.remove("dispatch-worker");
+    }
   }
 
   @Test

@@ -17,6 +17,7 @@ import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.PresenceStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
@@ -95,6 +96,7 @@ final class ApiFixture implements AutoCloseable {
             tasks,
             operator,
             windows,
+            new PresenceStore(db.dsl()),
             new ConfigTopic(kafka, configTopic, Duration.ofSeconds(10)),
             new KafkaDispatch(publisher, windows, clock),
             50,

@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,7 +113,14 @@ public final class LocalStack implements AutoCloseable {
       TriggerService triggerService =
           TriggerService.start(config(trigger, "trigger", options.adminPortBase(), 0), clock);
       started.add(triggerService);
-      started.add(WorkerService.start(config(common, "worker", options.adminPortBase(), 1)));
+      Map<String, String> worker = new HashMap<>(common);
+      options.pluginDir().ifPresent(d -> worker.put("worker.plugin-dir", d.toString()));
+      // One worker runs everything locally: it serves every queue the task file names.
+      Set<String> queues = new TreeSet<>();
+      queues.add(TaskDefinition.DEFAULT_QUEUE);
+      tasks.forEach(t -> queues.add(t.queue()));
+      worker.put("worker.queues", String.join(",", queues));
+      started.add(WorkerService.start(config(worker, "worker", options.adminPortBase(), 1)));
       started.add(RetryService.start(config(common, "retry", options.adminPortBase(), 2), clock));
 
       TransitionFeed feed = new TransitionFeed(new EventQueries(db.dsl()), out);

@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -27,8 +29,11 @@ public final class RetryMetrics {
   private final Counter alertsFailed;
   private final Map<Verdict, Counter> heldBack = new EnumMap<>(Verdict.class);
   private final AtomicLong lastScanEpochMillis = new AtomicLong();
+  private final MeterRegistry registry;
+  private final Map<String, AtomicInteger> waitingByQueue = new ConcurrentHashMap<>();
 
   public RetryMetrics(MeterRegistry registry) {
+    this.registry = registry;
     scanned = counter(registry, "carillon.retry.scanned", "instances examined by the scanners");
     timedOut =
         counter(registry, "carillon.retry.timed_out", "RUNNING instances whose lease expired");
@@ -55,6 +60,40 @@ public final class RetryMetrics {
         .description("when the last scan pass finished, seconds since the epoch")
         .baseUnit("seconds")
         .register(registry);
+  }
+
+  /**
+   * Sets the gauge {@code carillon.retry.waiting_for_worker{queue}}: PENDING instances of the
+   * queue's tasks that no live, ready worker serves. Queues missing from {@code byQueue} go to 0.
+   */
+  public void waitingForWorker(Map<String, Integer> byQueue) {
+    byQueue.forEach(
+        (queue, n) ->
+            waitingByQueue
+                .computeIfAbsent(
+                    queue,
+                    q -> {
+                      AtomicInteger value = new AtomicInteger();
+                      Gauge.builder("carillon.retry.waiting_for_worker", value, AtomicInteger::get)
+                          .description("PENDING instances that no live, ready worker serves")
+                          .tag("queue", q)
+                          .register(registry);
+                      return value;
+                    })
+                .set(n));
+    waitingByQueue.forEach(
+        (queue, value) -> {
+          if (!byQueue.containsKey(queue)) {
+            value.set(0);
+          }
+        });
+  }
+
+  /** The last value of {@code carillon.retry.waiting_for_worker} per queue. */
+  public Map<String, Integer> waitingForWorker() {
+    Map<String, Integer> out = new java.util.TreeMap<>();
+    waitingByQueue.forEach((q, v) -> out.put(q, v.get()));
+    return out;
   }
 
   private static Counter counter(MeterRegistry registry, String name, String description) {

@@ -5,6 +5,7 @@ import dev.carillon.admin.HealthReport;
 import dev.carillon.config.Config;
 import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
+import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
@@ -19,10 +20,12 @@ import dev.carillon.retry.scan.DueRetryScanner;
 import dev.carillon.retry.scan.Republisher;
 import dev.carillon.retry.scan.StrandedScanner;
 import dev.carillon.retry.scan.TimeoutScanner;
+import dev.carillon.retry.scan.WaitingScanner;
 import dev.carillon.retry.tuning.ConfigTopicListener;
 import dev.carillon.retry.tuning.Tuning;
 import dev.carillon.store.ArchiveStore;
 import dev.carillon.store.Database;
+import dev.carillon.store.PresenceStore;
 import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -84,6 +87,7 @@ public final class RetryService implements AutoCloseable {
   private DueRetryScanner dueRetries;
   private StrandedScanner stranded;
   private ArchiveScanner archive;
+  private WaitingScanner waiting;
   private LeaderElection election;
   private AdminServer admin;
 
@@ -172,7 +176,11 @@ public final class RetryService implements AutoCloseable {
         new InstancePublisher(
             settings.common().kafka(),
             settings.instancesTopic(),
-            InstancePublisher.DEFAULT_ACK_TIMEOUT);
+            InstancePublisher.DEFAULT_ACK_TIMEOUT,
+            new CachedQueueRouter(
+                new TaskStore(database.dsl())::queues,
+                CachedQueueRouter.DEFAULT_TTL,
+                System::nanoTime));
     resources.push(publisher);
     Republisher republisher = new Republisher(publisher, clock, metrics);
 
@@ -211,6 +219,7 @@ public final class RetryService implements AutoCloseable {
             batch,
             settings.undispatchedAfter(),
             settings.strandedAfter());
+    waiting = new WaitingScanner(new PresenceStore(database.dsl()), metrics, System::nanoTime);
     archive =
         new ArchiveScanner(new ArchiveStore(database.dsl()), metrics, settings.retention(), batch);
 
@@ -309,6 +318,7 @@ public final class RetryService implements AutoCloseable {
           break done;
         }
         archived = archive.scan();
+        waiting.scan();
         complete = true;
       }
       lastPassNanos = System.nanoTime();

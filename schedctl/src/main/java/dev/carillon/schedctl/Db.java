@@ -2,6 +2,7 @@ package dev.carillon.schedctl;
 
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.PresenceStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
 import java.sql.Connection;
@@ -100,6 +101,10 @@ final class Db implements AutoCloseable {
 
   OperatorStore operator() {
     return new OperatorStore(dsl);
+  }
+
+  PresenceStore presence() {
+    return new PresenceStore(dsl);
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.resume.EffectRecord;
 import dev.carillon.model.resume.SavedCheckpoint;
+import dev.carillon.model.task.TaskDefinition;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -35,9 +36,13 @@ final class DescribeCommand implements Callable<Integer> {
   /**
    * An instance with its history and what its attempts left for resuming (the last checkpoint of
    * each attempt, every attempt's record of every effect), for {@code -o json}.
+   *
+   * @param waiting why a PENDING instance waits for a worker, or null
    */
   record Described(
       Instance instance,
+      String queue,
+      String waiting,
       List<EventView> events,
       List<SavedCheckpoint> checkpoints,
       List<EffectRecord> effects) {}
@@ -108,9 +113,11 @@ final class DescribeCommand implements Callable<Integer> {
       List<EventView> events = db.operator().events(id).stream().map(EventView::of).toList();
       List<SavedCheckpoint> checkpoints = db.operator().checkpoints(id);
       List<EffectRecord> effects = db.operator().effects(id);
+      String queue = db.tasks().find(i.taskId()).map(TaskDefinition::queue).orElse(null);
+      String waiting = WorkerWait.of(db, i).orElse(null);
       Output out = session.output();
       if (out.json()) {
-        out.printJson(new Described(i, events, checkpoints, effects));
+        out.printJson(new Described(i, queue, waiting, events, checkpoints, effects));
         return Schedctl.OK;
       }
       // Instants are shown in UTC and in the task's zone, if the task is still there to say it.
@@ -130,7 +137,12 @@ final class DescribeCommand implements Callable<Integer> {
                           + ", "
                           + Times.local(i.windowEnd(), z)
                           + ")")));
-      f.add(List.of("status", i.status().name()));
+      f.add(List.of("queue", str(queue)));
+      f.add(
+          List.of(
+              "status",
+              i.status().name()
+                  + (waiting == null ? "" : " (" + WorkerWait.sentence(waiting) + ")")));
       f.add(List.of("origin", i.origin().name()));
       f.add(List.of("scheduled", Times.both(i.scheduledAt(), zone)));
       f.add(List.of("attempt", Integer.toString(i.attempt())));

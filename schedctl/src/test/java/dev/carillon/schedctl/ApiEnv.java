@@ -14,6 +14,7 @@ import dev.carillon.kafka.ConfigTopic;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.PresenceStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -65,6 +66,7 @@ final class ApiEnv implements AutoCloseable {
             new TaskStore(db.db().dsl()),
             new OperatorStore(db.db().dsl()),
             windows,
+            new PresenceStore(db.db().dsl()),
             new ConfigTopic(kafka, configTopic, Duration.ofSeconds(10)),
             new KafkaDispatch(publisher, windows, Clock.systemUTC()),
             100,

@@ -16,6 +16,7 @@ import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.Outcome;
+import dev.carillon.store.PresenceStore;
 import dev.carillon.store.ResumeStore;
 import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
@@ -401,5 +402,41 @@ class InstanceCommandsTest {
     Cli.Result missing = Cli.run(env.vars(), "pause", "ghost");
     assertThat(missing.code()).isEqualTo(Schedctl.BAD_INPUT);
     assertThat(missing.err()).contains("no task 'ghost'");
+  }
+
+  @Test
+  void why_and_describe_say_that_a_pending_instance_waits_for_a_worker_and_which_one() {
+    tasks.applyAll(List.of(Tasks.daily("ops-gpu").queue("gpu").handler("summarize").build()));
+    Instance waiting = pending("ops-gpu", "2026-04-01");
+    PresenceStore presence = new PresenceStore(env.db().dsl());
+    presence.register("w-cpu", java.util.Set.of("default"), java.util.Set.of("summarize"), true, 4);
+    try {
+      String reason =
+          "waiting for a worker: no worker serves queue gpu with handler summarize (handler"
+              + " summarize is on w-cpu, serving queues default)";
+      Cli.Result describe =
+          Cli.run(env.vars(), "describe", "instance", Long.toString(waiting.id()));
+      assertThat(describe.code()).as(describe.toString()).isZero();
+      assertThat(describe.out()).contains("PENDING (" + reason + ")").contains("gpu");
+      JsonNode json =
+          Cli.run(env.vars(), "-o", "json", "describe", "instance", Long.toString(waiting.id()))
+              .json();
+      assertThat(json.get("queue").asText()).isEqualTo("gpu");
+      assertThat(json.get("waiting").asText()).startsWith("no worker serves queue gpu");
+
+      Cli.Result why = Cli.run(env.vars(), "why", "ops-gpu", "2026-04-01");
+      assertThat(why.code()).as(why.toString()).isZero();
+      assertThat(why.out()).contains("now  PENDING, " + reason);
+
+      presence.register("w-gpu", java.util.Set.of("gpu"), java.util.Set.of("summarize"), true, 4);
+      assertThat(Cli.run(env.vars(), "why", "ops-gpu", "2026-04-01").out())
+          .as("served now: nothing to explain")
+          .doesNotContain("waiting for a worker");
+      assertThat(Cli.run(env.vars(), "describe", "instance", Long.toString(waiting.id())).out())
+          .doesNotContain("waiting for a worker");
+    } finally {
+      presence.remove("w-cpu");
+      presence.remove("w-gpu");
+    }
   }
 }

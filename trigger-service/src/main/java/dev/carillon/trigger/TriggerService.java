@@ -10,6 +10,7 @@ import dev.carillon.control.ControlPlane;
 import dev.carillon.control.KafkaDispatch;
 import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
+import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.ConfigTopic;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.Topics;
@@ -21,6 +22,7 @@ import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.PresenceStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
@@ -140,7 +142,14 @@ public final class TriggerService implements AutoCloseable {
     resources.push(database);
     WindowStore windows = new WindowStore(database.dsl());
     InstancePublisher publisher =
-        new InstancePublisher(common.kafka(), settings.topic(), settings.ackTimeout());
+        new InstancePublisher(
+            common.kafka(),
+            settings.topic(),
+            settings.ackTimeout(),
+            new CachedQueueRouter(
+                new TaskStore(database.dsl())::queues,
+                CachedQueueRouter.DEFAULT_TTL,
+                System::nanoTime));
     resources.push(publisher);
     curator = Zk.connect(common.zkConnect(), common.zkSessionTimeout());
     resources.push(curator);
@@ -252,6 +261,7 @@ public final class TriggerService implements AutoCloseable {
             new TaskStore(apiDb.dsl()),
             new OperatorStore(apiDb.dsl()),
             apiWindows,
+            new PresenceStore(apiDb.dsl()),
             new ConfigTopic(common.kafka(), Topics.CONFIG, CONFIG_TIMEOUT),
             new KafkaDispatch(publisher, apiWindows, clock),
             apiSettings.bulkPerSecond(),

@@ -76,6 +76,17 @@ public final class WorkerMetrics {
    */
   public final Counter effectsRefused;
 
+  /** Runs stopped because their lease could not be renewed before it could expire. */
+  public final Counter fenced;
+
+  /** Runs asked to stop that did not end within their grace. */
+  public final Counter abandoned;
+
+  /**
+   * Valid records left unclaimed because this worker does not serve their task's queue or handler.
+   */
+  public final Counter notServed;
+
   /**
    * Registers the meters.
    *
@@ -83,9 +94,14 @@ public final class WorkerMetrics {
    * @param workerId the {@code worker} tag
    * @param running the number of runs in progress
    * @param freeSlots the number of runs that could start now
+   * @param abandonedNow the number of runs abandoned now (stopped, still not ended)
    */
   public WorkerMetrics(
-      MeterRegistry registry, String workerId, IntSupplier running, IntSupplier freeSlots) {
+      MeterRegistry registry,
+      String workerId,
+      IntSupplier running,
+      IntSupplier freeSlots,
+      IntSupplier abandonedNow) {
     consumed = counter(registry, workerId, "records.consumed", "records read from Kafka");
     malformed = counter(registry, workerId, "records.malformed", "malformed records skipped");
     claimed = counter(registry, workerId, "claims", "instances claimed");
@@ -115,12 +131,23 @@ public final class WorkerMetrics {
         counter(registry, workerId, "effects.in-doubt", "effects started again in doubt");
     effectsRefused =
         counter(registry, workerId, "effects.refused", "effects or records refused (fenced)");
+    fenced =
+        counter(registry, workerId, "runs.fenced", "runs stopped before an unrenewed lease ended");
+    abandoned =
+        counter(registry, workerId, "runs.abandoned", "stopped runs that did not end in time");
+    notServed =
+        counter(
+            registry, workerId, "claims.not-served", "records of a queue or handler not served");
     Gauge.builder("carillon.worker.running", running::getAsInt)
         .description("runs in progress")
         .tag("worker", workerId)
         .register(registry);
     Gauge.builder("carillon.worker.slots.free", freeSlots::getAsInt)
         .description("runs that could start now")
+        .tag("worker", workerId)
+        .register(registry);
+    Gauge.builder("carillon.worker.runs.abandoned.now", abandonedNow::getAsInt)
+        .description("runs stopped that have not ended after their grace; they keep their slots")
         .tag("worker", workerId)
         .register(registry);
   }

@@ -128,13 +128,20 @@ class FailureModesTest {
   }
 
   @Test
-  void an_unknown_handler_fails_retryably_with_the_reason() {
-    Instance done = runToEnd("orphan", "nope", "{}", Duration.ofSeconds(30));
-    assertThat(done.status()).isEqualTo(InstanceStatus.FAILED);
-    assertThat(done.nonRetryable()).isFalse();
-    assertThat(done.failReason())
-        .startsWith("no plugin for handler 'nope' on worker faults-1; known: [counting, resuming]")
-        .contains("retryable");
+  void an_instance_whose_handler_this_worker_lacks_is_not_claimed_and_waits_pending() {
+    kit.task("orphan", "nope", "{}");
+    Instance i = kit.instance("orphan", "w1", Duration.ofSeconds(30));
+    double before = worker.metrics().notServed.count();
+    kit.publish(i);
+    await("the worker leaves the record of a handler it does not have")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> worker.metrics().notServed.count() > before);
+    Instance left = kit.find(i.id());
+    assertThat(left.status()).isEqualTo(InstanceStatus.PENDING);
+    assertThat(left.attempt()).as("never claimed, so no attempt was used").isZero();
+    assertThat(left.failReason()).isNull();
+    assertThat(kit.instances.events(i.id()))
+        .noneMatch(e -> e.to() == InstanceStatus.RUNNING || e.to() == InstanceStatus.FAILED);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 
 import dev.carillon.config.Config;
 import dev.carillon.devstack.DevStack;
+import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.KafkaSettings;
@@ -106,6 +107,11 @@ final class WorkerTestKit implements AutoCloseable {
     return w;
   }
 
+  /** Closes {@code w} with the kit (a worker started some other way). */
+  void track(WorkerService w) {
+    workers.add(w);
+  }
+
   void task(String id, String handler, String paramsJson) {
     TaskDefinition def =
         Tasks.daily(id)
@@ -170,7 +176,13 @@ final class WorkerTestKit implements AutoCloseable {
   }
 
   void publishTo(String topic, Instance... list) {
-    try (InstancePublisher p = new InstancePublisher(kafka, topic, Duration.ofSeconds(10))) {
+    // Each instance to its task's queue's topic, as the trigger and the retry service publish.
+    try (InstancePublisher p =
+        new InstancePublisher(
+            kafka,
+            topic,
+            Duration.ofSeconds(10),
+            new CachedQueueRouter(tasks::queues, Duration.ZERO, System::nanoTime))) {
       List<InstanceMessage> messages = new ArrayList<>();
       for (Instance i : list) {
         messages.add(InstanceMessage.of(i.id(), i.taskId(), i.windowKey(), Instant.now()));

@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param lines one line per event: {@code <at> [#<instance> ]<text>}
  * @param hint when nothing was ever decided about the window, what the task's window keys look like
  *     (empty when events exist or the definition is unknown)
+ * @param waiting why the window's instance, PENDING now, waits for a worker ("no worker serves
+ *     queue gpu with handler summarize (...)"; see {@code Coverage.waitingReason}), or empty
  */
 public record WindowStory(
     String taskId,
@@ -25,7 +27,8 @@ public record WindowStory(
     List<InstanceEvent> events,
     Optional<ZoneId> zone,
     List<String> lines,
-    Optional<String> hint) {
+    Optional<String> hint,
+    Optional<String> waiting) {
 
   private static final DateTimeFormatter LOCAL =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssxxx");
@@ -37,6 +40,7 @@ public record WindowStory(
     Objects.requireNonNull(zone, "zone");
     lines = List.copyOf(lines);
     Objects.requireNonNull(hint, "hint");
+    Objects.requireNonNull(waiting, "waiting");
   }
 
   /**
@@ -51,6 +55,22 @@ public record WindowStory(
       List<InstanceEvent> events,
       Optional<TaskDefinition> definition,
       Instant now) {
+    return of(taskId, windowKey, events, definition, now, Optional.empty());
+  }
+
+  /**
+   * Tells the story of {@code events}, ending with why the window's instance waits for a worker.
+   *
+   * @param waiting the reason the window's PENDING instance waits for a worker, if it does (the
+   *     caller reads the workers' presence)
+   */
+  public static WindowStory of(
+      String taskId,
+      String windowKey,
+      List<InstanceEvent> events,
+      Optional<TaskDefinition> definition,
+      Instant now,
+      Optional<String> waiting) {
     Optional<ZoneId> zone = definition.map(TaskDefinition::zone);
     List<String> lines =
         events.stream()
@@ -63,7 +83,7 @@ public record WindowStory(
             .toList();
     Optional<String> hint =
         events.isEmpty() ? definition.map(d -> keyHint(d, now)) : Optional.empty();
-    return new WindowStory(taskId, windowKey, events, zone, lines, hint);
+    return new WindowStory(taskId, windowKey, events, zone, lines, hint, waiting);
   }
 
   /**
@@ -85,6 +105,11 @@ public record WindowStory(
             + "'"
             + zone.map(z -> " (times in UTC and " + z + ")").orElse("")
             + ":";
+  }
+
+  /** The last line of the story when its instance waits for a worker: {@code now PENDING, ...}. */
+  public Optional<String> nowLine() {
+    return waiting.map(w -> "now  PENDING, waiting for a worker: " + w);
   }
 
   private static String keyHint(TaskDefinition d, Instant now) {

@@ -30,6 +30,10 @@ public final class TaskRules {
     return matches(TaskDefinition.HANDLER_PATTERN, value);
   }
 
+  public static Optional<String> queue(String value) {
+    return matches(TaskDefinition.QUEUE_PATTERN, value);
+  }
+
   public static Optional<String> catchup(Duration value) {
     return range(value, Duration.ZERO, TaskDefinition.MAX_CATCHUP);
   }

@@ -166,17 +166,20 @@ public final class InstanceRoutes {
             i.windowKey(),
             plane.operator().windowEvents(i.taskId(), i.windowKey()),
             task.flatMap(LoadedTask::definition),
-            plane.clock().instant());
+            plane.clock().instant(),
+            plane.presence().whyWaiting(i, plane.tasks()));
     List<String> lines = new ArrayList<>();
     lines.add(story.heading());
     story.lines().forEach(l -> lines.add("  " + l));
+    story.nowLine().ifPresent(l -> lines.add("  " + l));
     return Reply.ok(
         new WhyView(
             story.taskId(),
             story.windowKey(),
             story.events().stream().map(Views::event).toList(),
             lines,
-            story.hint().orElse(null)));
+            story.hint().orElse(null),
+            story.waiting().orElse(null)));
   }
 
   private Reply cancel(ApiRequest r) {

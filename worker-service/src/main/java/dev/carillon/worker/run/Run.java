@@ -50,12 +50,16 @@ final class Run {
   private volatile AgentExecution execution;
   private volatile Instant startedAt;
   private volatile ScheduledFuture<?> deadlineTimer;
+  private volatile ScheduledFuture<?> fenceTimer;
 
   // Guarded by this: whether a thread is done with this run, whether an end write is outstanding,
-  // and whether the run left the pool.
+  // whether the run left the pool, whether a stop was asked for and whether the run was abandoned
+  // (stopped, and still not ended after its grace).
   private boolean threadDone;
   private boolean endPending;
   private boolean retired;
+  private boolean stopAsked;
+  private boolean abandoned;
 
   private Run(
       ClaimedInstance instance, RunSpec spec, AgentTask task, RunState initial, long renewedNanos) {
@@ -143,11 +147,20 @@ final class Run {
     this.deadlineTimer = timer;
   }
 
-  /** Cancels the deadline timer, if one was set. */
-  void cancelDeadline() {
+  /** The timer that stops a RUNNING run whose lease could not be renewed (see {@code Runner}). */
+  void fenceTimer(ScheduledFuture<?> timer) {
+    this.fenceTimer = timer;
+  }
+
+  /** Cancels the deadline and fence timers, if they were set. */
+  void cancelTimers() {
     ScheduledFuture<?> timer = deadlineTimer;
     if (timer != null) {
       timer.cancel(false);
+    }
+    ScheduledFuture<?> fence = fenceTimer;
+    if (fence != null) {
+      fence.cancel(false);
     }
   }
 
@@ -160,6 +173,32 @@ final class Run {
     if (e != null) {
       e.stop();
     }
+  }
+
+  /** Records that a stop was asked for; true the first time only. */
+  synchronized boolean stopAsked() {
+    if (stopAsked) {
+      return false;
+    }
+    stopAsked = true;
+    return true;
+  }
+
+  /**
+   * Marks the run abandoned if its thread is still busy with it (a stop was asked for and the grace
+   * passed); true when it was marked now.
+   */
+  synchronized boolean abandonIfBusy() {
+    if (threadDone || abandoned) {
+      return false;
+    }
+    abandoned = true;
+    return true;
+  }
+
+  /** Whether the run was abandoned (its thread may since have ended). */
+  synchronized boolean abandoned() {
+    return abandoned;
   }
 
   /** The thread is done with this run (or none will take it); whether it now leaves the pool. */

@@ -6,6 +6,7 @@ import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.ResumeStore;
 import dev.carillon.worker.WorkerMetrics;
+import dev.carillon.worker.lease.LeaseFence;
 import dev.carillon.worker.lease.LeaseHolder;
 import dev.carillon.worker.plugin.PluginRegistry;
 import java.time.Clock;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The runs of this worker: claimed instances waiting for a thread, runs in progress and ends being
@@ -38,6 +40,8 @@ import java.util.concurrent.CompletableFuture;
  *       ready at the same time in one transaction;
  *   <li>{@link RunLeases}: the lease bookkeeping the heartbeat reads and reports to ({@link
  *       #leases()});
+ *   <li>{@link Stopper}: every stop of a started run, and the watch that it ends (a run that does
+ *       not is abandoned and counted; too many at once and the worker gives up);
  *   <li>{@link Drain}: the releases of shutdown.
  * </ul>
  *
@@ -58,6 +62,7 @@ public final class RunPool implements AutoCloseable {
   private final ResumeStore resume;
   private final WorkerMetrics metrics;
   private final String workerId;
+  private final Stopper stopper;
 
   /**
    * @param store where claims are completed and released
@@ -71,6 +76,11 @@ public final class RunPool implements AutoCloseable {
    * @param maxSummaryBytes the most UTF-8 bytes of a summary kept
    * @param clock the worker's clock, for {@code startedAt} and {@code deadline}
    * @param builtIns the built-in handlers this worker offers and how their runs execute
+   * @param fence when a run whose lease is not renewed is stopped, and how long a stopped run may
+   *     take to end
+   * @param heartbeatInterval the fixed lease renewal interval, or empty for the adaptive one
+   * @param maxAbandonedRuns abandoned runs at once that make the worker give up
+   * @param onGiveUp told why, once, when {@code maxAbandonedRuns} runs are abandoned
    */
   public RunPool(
       LeaseStore store,
@@ -83,10 +93,15 @@ public final class RunPool implements AutoCloseable {
       int prefetch,
       int maxSummaryBytes,
       Clock clock,
-      Map<BuiltInHandler, AgentKind> builtIns) {
+      Map<BuiltInHandler, AgentKind> builtIns,
+      LeaseFence fence,
+      Optional<Duration> heartbeatInterval,
+      int maxAbandonedRuns,
+      Consumer<String> onGiveUp) {
     this.resume = resume;
     this.metrics = metrics;
     this.workerId = workerId;
+    this.stopper = new Stopper(metrics, fence, maxAbandonedRuns, onGiveUp, workerId);
     this.runs = new Runs(concurrency + prefetch);
     this.ends =
         new EndRecorder(
@@ -95,11 +110,21 @@ public final class RunPool implements AutoCloseable {
             metrics);
     this.runner =
         new Runner(
-            runs, ends, metrics, workerId, maxSummaryBytes, clock, builtIns, this::resumeRecordsOf);
+            runs,
+            ends,
+            metrics,
+            workerId,
+            maxSummaryBytes,
+            clock,
+            builtIns,
+            fence,
+            heartbeatInterval,
+            stopper,
+            this::resumeRecordsOf);
     this.queue = new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs);
     this.admission = new Admission(runs, queue, ends, specs, plugins, builtIns.keySet(), workerId);
-    this.leases = new RunLeases(runs, queue, metrics);
-    this.drain = new Drain(runs, queue, store, metrics, workerId);
+    this.leases = new RunLeases(runs, queue, metrics, stopper);
+    this.drain = new Drain(runs, queue, store, metrics, workerId, stopper);
   }
 
   /**
@@ -161,6 +186,11 @@ public final class RunPool implements AutoCloseable {
     admission.admitAll(claimed, read, claimedNanos);
   }
 
+  /** Runs abandoned now: asked to stop, not ended after their grace; they keep their slots. */
+  public int abandoned() {
+    return stopper.abandoned();
+  }
+
   /** The leases of this pool's runs, for the heartbeat. */
   public LeaseHolder leases() {
     return leases;
@@ -212,6 +242,7 @@ public final class RunPool implements AutoCloseable {
    */
   @Override
   public void close() {
+    stopper.close();
     runner.close();
     admission.close();
     ends.close();
