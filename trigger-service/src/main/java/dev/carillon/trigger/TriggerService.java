@@ -12,6 +12,7 @@ import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
 import dev.carillon.kafka.ConfigTopic;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.kafka.Topics;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
@@ -136,13 +137,16 @@ public final class TriggerService implements AutoCloseable {
 
   private void wire(CommonSettings common, PrometheusMeterRegistry registry) {
     String actor = "trigger:" + common.instanceId();
-    database = Database.open(common.db());
+    database = Database.forService(common.db(), null);
     resources.push(database);
     WindowStore windows = new WindowStore(database.dsl());
+    TopicAdmin.require(
+        common.kafka(),
+        List.of(new TopicAdmin.Need(settings.topic(), common.instancePartitions(), false)));
     InstancePublisher publisher =
         new InstancePublisher(common.kafka(), settings.topic(), settings.ackTimeout());
     resources.push(publisher);
-    curator = Zk.connect(common.zkConnect(), common.zkSessionTimeout());
+    curator = Zk.connect(common.zkConnect(), common.zkSessionTimeout(), common.zkDigest());
     resources.push(curator);
 
     dispatcher =
@@ -264,6 +268,7 @@ public final class TriggerService implements AutoCloseable {
             curator,
             SERVICE,
             common.instanceId(),
+            common.zkDigest(),
             new LeaderElection.Listener() {
               @Override
               public void onLeadership() {

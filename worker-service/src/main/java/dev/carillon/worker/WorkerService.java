@@ -5,6 +5,7 @@ import dev.carillon.admin.HealthReport;
 import dev.carillon.config.Config;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.store.Database;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -66,7 +68,7 @@ public final class WorkerService implements AutoCloseable {
   private final WorkerMetrics metrics;
   private final RunPool pool;
   private final Heartbeater heartbeater;
-  private final InstancePublisher publisher;
+  private final Optional<InstancePublisher> publisher;
   private final InstanceConsumer consumer;
   private final Thread consumerThread;
   private final AdminServer admin;
@@ -78,8 +80,11 @@ public final class WorkerService implements AutoCloseable {
     this.settings = settings;
     this.plugins = plugins;
     this.clock = clock;
+    TopicAdmin.require(
+        settings.kafka(),
+        List.of(new TopicAdmin.Need(settings.topic(), settings.instancePartitions(), false)));
     // Every worker statement finds its rows by primary key; see PRIMARY_KEY_PLANS for why.
-    this.db = Database.open(settings.db(), Database.PRIMARY_KEY_PLANS);
+    this.db = Database.forService(settings.db(), Database.PRIMARY_KEY_PLANS);
     this.store = new LeaseStore(db.dsl());
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RunPool[] poolRef = new RunPool[1];
@@ -114,9 +119,13 @@ public final class WorkerService implements AutoCloseable {
     this.heartbeater =
         new Heartbeater(
             store, pool.leases(), metrics, settings.workerId(), settings.heartbeatInterval());
+    // Without republishing the worker never writes to Kafka, so its principal needs no WRITE.
     this.publisher =
-        new InstancePublisher(
-            settings.kafka(), settings.topic(), InstancePublisher.DEFAULT_ACK_TIMEOUT);
+        settings.republishReleased()
+            ? Optional.of(
+                new InstancePublisher(
+                    settings.kafka(), settings.topic(), InstancePublisher.DEFAULT_ACK_TIMEOUT))
+            : Optional.empty();
     Map<String, Object> props = settings.kafka().consumerProps(settings.group());
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, "carillon-worker-" + settings.workerId());
     // A batch never holds more than the free capacity's worth of useful records; a cap near it
@@ -185,7 +194,8 @@ public final class WorkerService implements AutoCloseable {
     log.info("Effective configuration: {}", settings.describe());
     return start(
         settings,
-        PluginRegistry.load(WorkerService.class.getClassLoader(), settings.pluginDir()),
+        PluginRegistry.load(
+            WorkerService.class.getClassLoader(), settings.pluginDir(), settings.pluginAllowlist()),
         Clock.systemUTC());
   }
 
@@ -276,7 +286,7 @@ public final class WorkerService implements AutoCloseable {
     } finally {
       closeQuietly("heartbeat", heartbeater);
       closeQuietly("run pool", pool);
-      closeQuietly("publisher", publisher);
+      publisher.ifPresent(p -> closeQuietly("publisher", p));
       closeQuietly("admin server", admin);
       closeQuietly("plugins", plugins);
       closeQuietly("exec agents", execAgents);
@@ -290,12 +300,20 @@ public final class WorkerService implements AutoCloseable {
     if (released.isEmpty()) {
       return;
     }
+    if (publisher.isEmpty()) {
+      log.info(
+          "Released {} instance(s) {}; worker.republish-released is off, so the retry service's"
+              + " stranded scan publishes them again",
+          released.size(),
+          released.stream().map(ClaimedInstance::id).toList());
+      return;
+    }
     List<InstanceMessage> messages =
         released.stream()
             .map(i -> InstanceMessage.of(i.id(), i.taskId(), i.windowKey(), clock.instant()))
             .toList();
     try {
-      List<Long> acked = publisher.publish(messages);
+      List<Long> acked = publisher.get().publish(messages);
       store.markDispatched(acked);
       log.info(
           "Republished {} of {} released instance(s) {}; the rest wait for the stranded-PENDING scan",

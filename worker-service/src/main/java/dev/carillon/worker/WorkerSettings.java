@@ -43,10 +43,16 @@ import java.util.Set;
  *       endpoints</td></tr>
  *   <tr><td>worker.http.connect-timeout</td><td>5s</td><td>how long an http agent's connection
  *       may take</td></tr>
+ *   <tr><td>worker.plugin-allowlist</td><td>none</td><td>file of sha256 sums; a plugin jar not
+ *       on it stops the worker</td></tr>
+ *   <tr><td>worker.republish-released</td><td>true</td><td>publish the ids of instances released
+ *       at shutdown at once (needs WRITE on the instances topic), or leave them to the retry
+ *       service's stranded scan</td></tr>
  * </table>
  *
  * @param db how to reach PostgreSQL
  * @param kafka how to reach Kafka
+ * @param instancePartitions the fewest partitions the topic must have at start
  * @param admin the health and metrics endpoints' server (port 0 picks a free one)
  * @param workerId this worker's name in claims, events and logs
  * @param concurrency the most runs at once, 1..1024
@@ -63,10 +69,16 @@ import java.util.Set;
  * @param taskCacheTtl how long a loaded task definition is reused before it is read again
  * @param builtinHandlers the built-in handlers this worker offers
  * @param httpConnectTimeout how long an http agent's connection may take
+ * @param pluginAllowlist a file of {@code sha256sum} lines naming the plugin jars this worker may
+ *     load, or empty to load every jar in the plugin directory
+ * @param republishReleased whether instances released at shutdown are published again at once; with
+ *     Kafka ACLs that keep workers from writing the instances topic, false, and the retry service's
+ *     stranded scan publishes them after {@code retry.undispatched-after}
  */
 public record WorkerSettings(
     DbSettings db,
     KafkaSettings kafka,
+    int instancePartitions,
     HttpServerSettings admin,
     String workerId,
     int concurrency,
@@ -79,7 +91,9 @@ public record WorkerSettings(
     Optional<Path> pluginDir,
     Duration taskCacheTtl,
     Set<BuiltInHandler> builtinHandlers,
-    Duration httpConnectTimeout) {
+    Duration httpConnectTimeout,
+    Optional<Path> pluginAllowlist,
+    boolean republishReleased) {
 
   /** The admin port of a worker unless configured. */
   public static final int DEFAULT_ADMIN_PORT = 8082;
@@ -115,8 +129,11 @@ public record WorkerSettings(
           "db.password",
           "db.pool-size",
           "db.connection-timeout",
+          "db.migrate",
+          "db.role-prefix",
           "kafka.bootstrap",
           "kafka.properties.*",
+          "kafka.instances-partitions",
           "admin.port",
           "admin.bind-address",
           "admin.idle-timeout",
@@ -133,7 +150,9 @@ public record WorkerSettings(
           "worker.plugin-dir",
           "worker.task-cache-ttl",
           "worker.builtin-handlers",
-          "worker.http.connect-timeout");
+          "worker.http.connect-timeout",
+          "worker.plugin-allowlist",
+          "worker.republish-released");
 
   public WorkerSettings {
     Objects.requireNonNull(db, "db");
@@ -166,6 +185,7 @@ public record WorkerSettings(
     Objects.requireNonNull(taskCacheTtl, "taskCacheTtl");
     builtinHandlers = Set.copyOf(builtinHandlers);
     Objects.requireNonNull(httpConnectTimeout, "httpConnectTimeout");
+    Objects.requireNonNull(pluginAllowlist, "pluginAllowlist");
   }
 
   /**
@@ -182,6 +202,7 @@ public record WorkerSettings(
       return new WorkerSettings(
           db,
           kafka,
+          CommonSettings.instancePartitions(c),
           HttpServerSettings.admin(c, c.integer("admin.port", DEFAULT_ADMIN_PORT, 0, 65535)),
           c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()),
           c.integer("worker.concurrency", DEFAULT_CONCURRENCY, 1, 1024),
@@ -211,7 +232,9 @@ public record WorkerSettings(
               "worker.http.connect-timeout",
               HttpAgents.DEFAULT_CONNECT_TIMEOUT,
               Duration.ofMillis(100),
-              Duration.ofMinutes(1)));
+              Duration.ofMinutes(1)),
+          c.optional("worker.plugin-allowlist").map(Path::of),
+          c.bool("worker.republish-released", true));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
@@ -277,6 +300,12 @@ public record WorkerSettings(
         + " builtinHandlers="
         + builtinHandlers.stream().map(BuiltInHandler::handler).sorted().toList()
         + " httpConnectTimeout="
-        + httpConnectTimeout;
+        + httpConnectTimeout
+        + " pluginAllowlist="
+        + pluginAllowlist.map(Path::toString).orElse("<none: every jar>")
+        + " republishReleased="
+        + republishReleased
+        + " instancePartitions="
+        + instancePartitions;
   }
 }
