@@ -1,7 +1,9 @@
 package dev.carillon.config;
 
+import dev.carillon.kafka.CarillonAcls;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.kafka.TopicAdmin;
+import dev.carillon.kafka.Topics;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbRole;
 import dev.carillon.store.DbSettings;
@@ -29,6 +31,11 @@ import org.slf4j.LoggerFactory;
  *       trigger, worker, retry, api or readonly log in with this password</td></tr>
  *   <tr><td>kafka.instances-partitions</td><td>6</td><td>partitions of the instances topic</td></tr>
  *   <tr><td>kafka.replication</td><td>1</td><td>replication factor of both topics</td></tr>
+ *   <tr><td>kafka.acl.trigger, .worker, .retry, .operator</td><td>none</td><td>principals
+ *       ({@code User:name}); when set, create-topics also creates {@link CarillonAcls}</td></tr>
+ *   <tr><td>kafka.acl.workers-write</td><td>false</td><td>workers may write the instances
+ *       topic (only with {@code worker.republish-released=true})</td></tr>
+ *   <tr><td>worker.group</td><td>carillon-workers</td><td>the group the worker ACL names</td></tr>
  * </table>
  */
 public final class Setup {
@@ -43,7 +50,13 @@ public final class Setup {
           "kafka.bootstrap",
           "kafka.properties.*",
           "kafka.instances-partitions",
-          "kafka.replication");
+          "kafka.replication",
+          "kafka.acl.trigger",
+          "kafka.acl.worker",
+          "kafka.acl.retry",
+          "kafka.acl.operator",
+          "kafka.acl.workers-write",
+          "worker.group");
 
   static {
     List<String> keys =
@@ -115,7 +128,52 @@ public final class Setup {
     TopicAdmin.require(
         kafka,
         List.of(
-            new TopicAdmin.Need(dev.carillon.kafka.Topics.INSTANCES, partitions, false),
-            new TopicAdmin.Need(dev.carillon.kafka.Topics.CONFIG, 1, true)));
+            new TopicAdmin.Need(Topics.INSTANCES, partitions, false),
+            new TopicAdmin.Need(Topics.CONFIG, 1, true)));
+    Optional<CarillonAcls.Principals> principals = principals(c);
+    if (principals.isPresent()) {
+      TopicAdmin.createAcls(
+          kafka,
+          CarillonAcls.bindings(
+              principals.get(),
+              Topics.INSTANCES,
+              Topics.CONFIG,
+              c.string("worker.group", CarillonAcls.WORKER_GROUP)));
+    }
+  }
+
+  /**
+   * The {@code kafka.acl.*} principals: all four or none.
+   *
+   * @throws ConfigException naming the keys missing or the malformed value
+   */
+  static Optional<CarillonAcls.Principals> principals(Config c) {
+    List<String> keys =
+        List.of("kafka.acl.trigger", "kafka.acl.worker", "kafka.acl.retry", "kafka.acl.operator");
+    List<Optional<String>> values = keys.stream().map(c::optional).toList();
+    List<String> missing = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      if (values.get(i).isEmpty()) {
+        missing.add(keys.get(i));
+      }
+    }
+    if (missing.size() == keys.size()) {
+      return Optional.empty();
+    }
+    if (!missing.isEmpty()) {
+      throw new ConfigException(
+          "kafka.acl.* names all four principals or none; missing: " + String.join(", ", missing));
+    }
+    try {
+      return Optional.of(
+          new CarillonAcls.Principals(
+              values.get(0).get(),
+              values.get(1).get(),
+              values.get(2).get(),
+              values.get(3).get(),
+              c.bool("kafka.acl.workers-write", false)));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
   }
 }

@@ -16,6 +16,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -137,6 +138,43 @@ public final class TopicAdmin {
       throw new TopicException(String.join("; ", problems));
     }
     log.info("Topics checked: {}", needs);
+  }
+
+  /**
+   * Creates ACL bindings (existing ones are left as they are: Kafka adds a binding only once).
+   *
+   * @throws IllegalStateException naming the binding Kafka refused, e.g. because this principal is
+   *     not allowed to alter the cluster's ACLs
+   */
+  public static void createAcls(KafkaSettings settings, List<AclBinding> bindings) {
+    Map<String, Object> props = settings.adminProps();
+    props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
+    try (Admin admin = Admin.create(props)) {
+      Map<AclBinding, org.apache.kafka.common.KafkaFuture<Void>> results =
+          admin.createAcls(bindings).values();
+      for (Map.Entry<AclBinding, org.apache.kafka.common.KafkaFuture<Void>> r :
+          results.entrySet()) {
+        try {
+          r.getValue().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+          throw new IllegalStateException(
+              "Kafka at "
+                  + settings.bootstrap()
+                  + " refused ACL "
+                  + r.getKey()
+                  + ": "
+                  + e.getCause(),
+              e.getCause());
+        }
+      }
+      log.info("ACLs in place: {} binding(s)", bindings.size());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(
+          "Kafka at " + settings.bootstrap() + " did not create the ACLs within " + TIMEOUT, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating ACLs", e);
+    }
   }
 
   private static String describeFailure(KafkaSettings settings, Need need, Throwable cause) {
