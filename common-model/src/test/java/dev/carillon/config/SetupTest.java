@@ -139,4 +139,18 @@ class SetupTest {
         .hasMessageContaining(
             "topic " + plain + " has cleanup.policy=delete but must be compacted");
   }
+
+  @Test
+  void acl_principals_come_all_four_or_none() {
+    assertThat(Setup.principals(Config.of(Map.of()))).isEmpty();
+    assertThatThrownBy(
+            () ->
+                Setup.principals(
+                    Config.of(
+                        Map.of(
+                            "kafka.acl.trigger", "User:t",
+                            "kafka.acl.operator", "User:o"))))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("missing: kafka.acl.worker, kafka.acl.retry");
+  }
 }
