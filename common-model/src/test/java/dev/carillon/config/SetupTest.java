@@ -3,6 +3,10 @@ package dev.carillon.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.read.ListAppender;
 import dev.carillon.config.ServiceLauncher.Command;
 import dev.carillon.devstack.DevStack;
 import dev.carillon.devstack.DevStackExtension;
@@ -23,6 +27,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 
 /**
  * The deploy steps as every service image runs them ({@link ServiceLauncher#runStep}), and what a
@@ -88,9 +93,26 @@ class SetupTest {
     Map<String, String> c = db(stack, stack.createDatabase("setup_bad"));
     c.put("db.role-prefix", "Bad-Prefix");
     assertThat(ServiceLauncher.runStep(Command.MIGRATE, Config.of(c))).isEqualTo(2);
-    c = db(stack, "jdbc:postgresql://127.0.0.1:1/none");
+    c = db(stack, "jdbc:postgresql://127.0.0.1:1/none?password=url-secret-42");
     c.put("db.connection-timeout", "1s");
-    assertThat(ServiceLauncher.runStep(Command.MIGRATE, Config.of(c))).isEqualTo(1);
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    logs.start();
+    root.addAppender(logs);
+    try {
+      assertThat(ServiceLauncher.runStep(Command.MIGRATE, Config.of(c))).isEqualTo(1);
+    } finally {
+      root.detachAppender(logs);
+    }
+    // The failure is logged with its causes, and the password in the URL is in none of them.
+    assertThat(logs.list)
+        .anySatisfy(e -> assertThat(e.getFormattedMessage()).contains("migrate failed"));
+    for (ILoggingEvent e : logs.list) {
+      assertThat(e.getFormattedMessage()).doesNotContain("url-secret-42");
+      for (IThrowableProxy t = e.getThrowableProxy(); t != null; t = t.getCause()) {
+        assertThat(String.valueOf(t.getMessage())).doesNotContain("url-secret-42");
+      }
+    }
   }
 
   @Test
