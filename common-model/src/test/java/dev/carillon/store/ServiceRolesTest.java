@@ -8,9 +8,11 @@ import dev.carillon.devstack.DevStack;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The grant matrix of the service roles (V9): each role runs its service's statements through the
+ * The grant matrix of the service roles (V10): each role runs its service's statements through the
  * real stores on its own connection, and PostgreSQL refuses it the others (SQLSTATE 42501). The
  * schema is migrated by the owner, as the migrate step does; the roles log in with passwords the
  * migrate step sets ({@link Schema#enableLogin}).
@@ -130,7 +132,10 @@ class ServiceRolesTest {
                   windows.commitTick(
                       List.of(Tasks.pending("trig-a", "2026-01-01", TIMEOUT)),
                       List.of(new Decision("trig-a", "2025-12-31", null, "trigger:t", "skipped")),
-                      Map.of("trig-a", Instant.parse("2026-01-02T00:00:00Z")),
+                      Map.of(
+                          "trig-a",
+                          TriggerCursor.at(
+                              Instant.parse("2026-01-02T00:00:00Z"), ZoneId.of("UTC"))),
                       "trigger:t");
               windows.undispatched(Duration.ZERO, Duration.ofMinutes(1), 10);
               assertThat(windows.markDispatched(List.of(created.get(0).id()))).isEqualTo(1);

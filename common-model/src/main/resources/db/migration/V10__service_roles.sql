@@ -1,4 +1,4 @@
--- Carillon schema, version 9: one PostgreSQL role per service, each with the least it needs.
+-- Carillon schema, version 10: one PostgreSQL role per service, each with the least it needs.
 --
 -- Until now every service and the CLI used one user that owned the schema. The roles below hold
 -- grants only; they cannot log in until the migrate step is given a password for them
