@@ -5,7 +5,8 @@
 #
 #   /out/postgres  the database owner's password (PostgreSQL's image, uid 999)
 #   /out/migrate   the owner's and every service role's password (the migrate one-shot)
-#   /out/<service> that service's role password, and the ZooKeeper digest password
+#   /out/<service> that service's role password, and the ZooKeeper digest password (the trigger
+#                  also the api role's, for the control plane it serves)
 set -eu
 umask 077
 
@@ -39,6 +40,7 @@ for role in trigger worker retry api readonly; do
   put "db_${role}_password" "$CARILLON_UID" /out/migrate
 done
 put db_trigger_password "$CARILLON_UID" /out/trigger
+put db_api_password "$CARILLON_UID" /out/trigger
 put db_worker_password "$CARILLON_UID" /out/worker
 put db_retry_password "$CARILLON_UID" /out/retry
 put zk_digest_password "$CARILLON_UID" /out/trigger /out/retry

@@ -48,8 +48,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * until overwritten.
  *
  * <p>With a {@link ConfigSigner}, every record written carries its signature in the {@link
- * ConfigSigner#HEADER} header (over key and value; the actor header is not signed), and the
- * records read carry theirs, so that a replay can refuse what the retry service refuses.
+ * ConfigSigner#HEADER} header (over key and value; the actor header is not signed), and the records
+ * read carry theirs, so that a replay can refuse what the retry service refuses.
  */
 public final class ConfigTopic {
   private final KafkaSettings settings;
@@ -75,9 +75,9 @@ public final class ConfigTopic {
     this.signer = Objects.requireNonNull(signer, "signer");
   }
 
-  /** Whether records written are signed. */
-  public boolean signs() {
-    return signer.isPresent();
+  /** The signer of the records written, and the check of those read; empty when signing is off. */
+  public Optional<ConfigSigner> signer() {
+    return signer;
   }
 
   /**
@@ -142,13 +142,7 @@ public final class ConfigTopic {
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
       RecordMetadata m =
           producer
-              .send(
-                  new ProducerRecord<>(
-                      topic,
-                      null,
-                      key,
-                      bytes,
-                      headers(key, value, actor)))
+              .send(new ProducerRecord<>(topic, null, key, bytes, headers(key, value, actor)))
               .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
       return m.offset();
     } catch (ExecutionException e) {

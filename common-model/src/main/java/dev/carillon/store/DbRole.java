@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * The PostgreSQL roles the migrations create, one per kind of client, each with the least grants
- * its statements need (see {@code V10__service_roles.sql} and docs/security.md).
+ * its statements need (see {@code R__service_roles.sql} and docs/security.md).
  */
 public enum DbRole {
   /** The trigger service: creates instances, cursors and offsets; reads definitions. */

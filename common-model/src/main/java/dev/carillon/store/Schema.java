@@ -3,8 +3,12 @@ package dev.carillon.store;
 import dev.carillon.model.CarillonException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
@@ -15,16 +19,19 @@ import org.flywaydb.core.api.MigrationState;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Carillon's schema: its Flyway migrations ({@code classpath:db/migration}), applied by the migrate
  * step with a user that may run DDL, and the check every service runs at start instead when it is
  * not told to migrate ({@code db.migrate}).
  *
- * <p>The migrations create the service roles ({@link DbRole}) and their grants; the role names
- * start with a prefix ({@link #DEFAULT_ROLE_PREFIX} unless the deployment chooses another), passed
- * to the SQL as the Flyway placeholder {@code rolePrefix}. Choose it once: a later migration grants
- * to the roles of the prefix it is given.
+ * <p>The repeatable migration {@code R__service_roles.sql}, which Flyway runs after every versioned
+ * one and again whenever it changes, creates the service roles ({@link DbRole}) and sets their
+ * grants; the role names start with a prefix ({@link #DEFAULT_ROLE_PREFIX} unless the deployment
+ * chooses another), passed to the SQL as the Flyway placeholder {@code rolePrefix}. Choose it once:
+ * a later migration grants to the roles of the prefix it is given.
  */
 public final class Schema {
   /** The prefix of the service roles unless {@code db.role-prefix} says otherwise. */
@@ -42,6 +49,8 @@ public final class Schema {
     }
   }
 
+  private static final Logger log = LoggerFactory.getLogger(Schema.class);
+
   private Schema() {}
 
   /**
@@ -58,7 +67,9 @@ public final class Schema {
   /**
    * Checks that every migration of this build has been applied, without changing anything (the
    * history table is only read). A database that is ahead of this build is accepted: during a
-   * rolling upgrade, the migrate step of the new version runs while old services still serve.
+   * rolling upgrade, the migrate step of the new version runs while old services still serve. So is
+   * a repeatable migration (the roles and grants) that ran in another form, with a WARN line: it
+   * ran, and what it sets is the migrate step's business.
    *
    * @throws NotCurrentException naming the schema version, the versions missing and the step that
    *     applies them
@@ -68,27 +79,54 @@ public final class Schema {
     for (MigrationInfo m : info.all()) {
       if (m.getState() == MigrationState.FAILED) {
         throw new NotCurrentException(
-            "migration "
-                + m.getVersion()
-                + " ("
-                + m.getDescription()
-                + ") failed; repair the database and run the migrate step again");
+            "migration " + name(m) + " failed; repair the database and run the migrate step again");
       }
     }
-    MigrationInfo[] pending = info.pending();
-    if (pending.length > 0) {
-      MigrationInfo current = info.current();
+    List<MigrationInfo> missing = new ArrayList<>();
+    for (MigrationInfo m : info.pending()) {
+      if (m.getVersion() == null && applied(info, m.getDescription())) {
+        // A repeatable migration (the roles and grants) that ran in another form: another build's
+        // migrate step (a rolling upgrade) or another db.role-prefix. The service can work; the
+        // grants are the migrate step's to set.
+        log.warn(
+            "The database's {} differ from this build's (another build's migrate step, or a"
+                + " db.role-prefix other than '{}'); run this build's migrate step if they should"
+                + " change",
+            m.getDescription(),
+            settings.rolePrefix());
+      } else {
+        missing.add(m);
+      }
+    }
+    if (!missing.isEmpty()) {
+      String at =
+          Arrays.stream(info.applied())
+              .map(MigrationInfo::getVersion)
+              .filter(Objects::nonNull)
+              .max(Comparator.naturalOrder())
+              .map(Object::toString)
+              .orElse("none (empty)");
       throw new NotCurrentException(
           "the database schema is at version "
-              + (current == null ? "none (empty)" : current.getVersion().toString())
+              + at
               + " but this build needs "
-              + Arrays.stream(pending)
-                  .map(m -> m.getVersion().toString())
-                  .collect(Collectors.joining(", "))
+              + missing.stream().map(Schema::name).collect(Collectors.joining(", "))
               + " as well: run the migrate step first (java -jar <service>.jar migrate, the"
               + " carillon-migrate Job, or compose's migrate service), or set db.migrate=true to"
               + " let this service migrate with its own user");
     }
+  }
+
+  private static boolean applied(MigrationInfoService info, String description) {
+    return Arrays.stream(info.applied())
+        .anyMatch(a -> a.getVersion() == null && description.equals(a.getDescription()));
+  }
+
+  /** A migration's version, or its description for a repeatable one (which has no version). */
+  private static String name(MigrationInfo m) {
+    return m.getVersion() == null
+        ? m.getDescription() + " (repeatable)"
+        : m.getVersion() + " (" + m.getDescription() + ")";
   }
 
   /**

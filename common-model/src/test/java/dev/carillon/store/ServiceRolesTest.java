@@ -28,10 +28,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The grant matrix of the service roles (V10): each role runs its service's statements through the
- * real stores on its own connection, and PostgreSQL refuses it the others (SQLSTATE 42501). The
- * schema is migrated by the owner, as the migrate step does; the roles log in with passwords the
- * migrate step sets ({@link Schema#enableLogin}).
+ * The grant matrix of the service roles (R__service_roles.sql): each role runs its service's
+ * statements through the real stores on its own connection, and PostgreSQL refuses it the others
+ * (SQLSTATE 42501). The schema is migrated by the owner, as the migrate step does; the roles log in
+ * with passwords the migrate step sets ({@link Schema#enableLogin}).
  */
 class ServiceRolesTest {
   private static final String PREFIX = Schema.DEFAULT_ROLE_PREFIX;
@@ -328,7 +328,7 @@ class ServiceRolesTest {
         DbRole.WORKER,
         Map.of(
             "task_definition", "SELECT",
-            "task_instance", "SELECT UPDATE(13 columns)",
+            "task_instance", "SELECT UPDATE(15 columns)",
             "instance_event", "INSERT SELECT(1 columns)"));
     expected.put(
         DbRole.RETRY,
@@ -343,6 +343,7 @@ class ServiceRolesTest {
         Map.of(
             "task_definition", "INSERT SELECT UPDATE",
             "task_definition_change", "SELECT UPDATE",
+            "task_event", "INSERT SELECT",
             "task_instance", "INSERT SELECT UPDATE",
             "instance_event", "INSERT SELECT",
             "trigger_cursor", "SELECT",

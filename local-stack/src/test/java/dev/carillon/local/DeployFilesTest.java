@@ -269,6 +269,14 @@ class DeployFilesTest {
           .isEqualTo("carillon-db-" + s.dir);
       assertThat(env).containsKey("CARILLON_KAFKA_PROPERTIES_SASL_JAAS_CONFIG_FILE");
       if (s == Service.TRIGGER) {
+        // The API it serves logs in with the api role and the operator's Kafka user.
+        assertThat(env.get(Config.envName("api.db-user"))).isEqualTo(roleOf("api"));
+        assertThat(mountedSecret(template, env.get(Config.envName("api.db-password") + "_FILE")))
+            .isEqualTo("carillon-db-api");
+        assertThat(
+                mountedSecret(
+                    template, env.get("CARILLON_API_KAFKA_PROPERTIES_SASL_JAAS_CONFIG_FILE")))
+            .isEqualTo("carillon-kafka-operator");
         assertThat(env.get(Config.envName("api.port")))
             .isEqualTo(Integer.toString(ApiSettings.DEFAULT_PORT));
         assertThat(mountedSecret(template, env.get(Config.envName("api.tokens-file"))))

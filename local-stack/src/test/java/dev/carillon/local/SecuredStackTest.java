@@ -10,6 +10,10 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.carillon.auth.Principal;
+import dev.carillon.auth.Role;
+import dev.carillon.auth.TokenFile;
+import dev.carillon.auth.Tokens;
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
 import dev.carillon.config.ServiceLauncher;
@@ -31,6 +35,10 @@ import dev.carillon.worker.WorkerSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +57,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,6 +90,8 @@ class SecuredStackTest {
   private static final Map<DbRole, String> dbPasswords = new EnumMap<>(DbRole.class);
   private static final List<AutoCloseable> services = new ArrayList<>();
   private static final ListAppender<ILoggingEvent> logs = new ListAppender<>();
+  private static final String ADMIN_TOKEN = Tokens.mint();
+  private static TriggerService triggerService;
   private static RetryService retry;
   private static Database readOnly;
 
@@ -114,8 +125,21 @@ class SecuredStackTest {
     assertThat(ServiceLauncher.runStep(Command.CREATE_TOPICS, Config.of(topics))).isZero();
 
     Clock clock = Clock.systemUTC();
-    services.add(
-        TriggerService.start(Config.of(service(DbRole.TRIGGER, "carillon-trigger")), clock));
+    Map<String, String> trigger = service(DbRole.TRIGGER, "carillon-trigger");
+    // The API in the trigger process, on its own credentials: the api role and the operator user.
+    Path tokens = dir.resolve("api-tokens");
+    Files.writeString(
+        tokens, TokenFile.line(new Principal("alice", Role.ADMIN), ADMIN_TOKEN) + "\n");
+    trigger.put("api.port", "0");
+    trigger.put("api.tokens-file", tokens.toString());
+    trigger.put("api.db-user", DbRole.API.roleName(Schema.DEFAULT_ROLE_PREFIX));
+    trigger.put("api.db-password", dbPasswords.get(DbRole.API));
+    stack
+        .kafka()
+        .clientProperties("carillon-operator", KAFKA_PASSWORDS.get("carillon-operator"))
+        .forEach((k, v) -> trigger.put("api.kafka.properties." + k, v));
+    triggerService = TriggerService.start(Config.of(trigger), clock);
+    services.add(triggerService);
     Map<String, String> worker = service(DbRole.WORKER, "carillon-worker");
     // The password in the URL instead of db.password: it must not reach a log line either.
     worker.put("db.url", dbUrl + "?password=" + dbPasswords.get(DbRole.WORKER));
@@ -324,11 +348,50 @@ class SecuredStackTest {
   }
 
   @Test
+  void the_api_writes_signed_config_as_the_operator_and_reads_through_the_api_role()
+      throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    String base = "http://127.0.0.1:" + triggerService.apiPort() + "/api/v1";
+    HttpResponse<String> put =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/config/retry/api-task"))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN)
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30))
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"policy\":\"none\"}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+    // The API signed it with the secret, so the retry service applies it.
+    await("the retry service applies the override the API wrote")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> assertThat(retry.tuning().taskOverride("api-task")).isPresent());
+
+    HttpResponse<String> tasks =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/tasks"))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN)
+                .timeout(Duration.ofSeconds(30))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(tasks.statusCode()).as(tasks.body()).isEqualTo(200);
+    // The API's sessions are the api role's, not the trigger's.
+    assertThat(
+            readOnly
+                .dsl()
+                .fetchValue(
+                    "SELECT count(*) FROM pg_stat_activity WHERE usename = {0}",
+                    DSL.val(DbRole.API.roleName(Schema.DEFAULT_ROLE_PREFIX))))
+        .isNotEqualTo(0L);
+  }
+
+  @Test
   void no_log_line_of_the_deploy_steps_or_the_service_starts_holds_a_secret() {
     List<String> secrets = new ArrayList<>(dbPasswords.values());
     secrets.addAll(KAFKA_PASSWORDS.values());
     secrets.add(ZK_PASSWORD);
     secrets.add(SIGNING_SECRET);
+    secrets.add(ADMIN_TOKEN);
     List<String> lines =
         logs.list.stream().map(e -> e.getFormattedMessage() + " " + throwableText(e)).toList();
     assertThat(lines).as("log lines captured").hasSizeGreaterThan(20);

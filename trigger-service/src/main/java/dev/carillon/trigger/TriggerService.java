@@ -19,7 +19,6 @@ import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
-import dev.carillon.store.DbSettings;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
@@ -237,16 +236,12 @@ public final class TriggerService implements AutoCloseable {
     resources.push(admin);
 
     // The API's own pool, each statement bounded by the request timeout: API load can neither take
-    // the tick's connections nor hold one forever.
-    DbSettings db = common.db();
+    // the tick's connections nor hold one forever. It logs in as the API's own role when
+    // api.db-user is set (docs/security.md), and changes no schema: the trigger's pool has checked
+    // it (or migrated it) already.
     Database apiDb =
-        Database.open(
-            new DbSettings(
-                db.url(),
-                db.user(),
-                db.password(),
-                apiSettings.dbPoolSize(),
-                db.connectionTimeout()),
+        Database.connect(
+            apiSettings.db(common.db()),
             "SET statement_timeout = " + apiSettings.requestTimeout().toMillis());
     resources.push(apiDb);
     WindowStore apiWindows = new WindowStore(apiDb.dsl());
@@ -256,7 +251,11 @@ public final class TriggerService implements AutoCloseable {
             new TaskStore(apiDb.dsl()),
             new OperatorStore(apiDb.dsl()),
             apiWindows,
-            new ConfigTopic(common.kafka(), Topics.CONFIG, CONFIG_TIMEOUT),
+            new ConfigTopic(
+                apiSettings.kafka(common.kafka()),
+                Topics.CONFIG,
+                CONFIG_TIMEOUT,
+                apiSettings.configSigner()),
             new KafkaDispatch(publisher, apiWindows, clock),
             apiSettings.bulkPerSecond(),
             ControlPlane.Sleeper.THREAD);

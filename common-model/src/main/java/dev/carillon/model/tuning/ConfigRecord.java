@@ -23,7 +23,8 @@ public record ConfigRecord(
     String signature) {
 
   /** A record without a signature. */
-  public ConfigRecord(String key, String value, int partition, long offset, Instant at, String actor) {
+  public ConfigRecord(
+      String key, String value, int partition, long offset, Instant at, String actor) {
     this(key, value, partition, offset, at, actor, null);
   }
 }

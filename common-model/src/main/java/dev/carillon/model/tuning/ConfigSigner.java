@@ -8,6 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -124,6 +125,19 @@ public final class ConfigSigner {
       }
     }
     return Verdict.INVALID;
+  }
+
+  /**
+   * Why a record is refused, or empty when its signature is valid: the one wording the retry
+   * service logs and the control plane shows for a rejected record.
+   */
+  public Optional<String> problem(String key, String value, String signature) {
+    return switch (verify(key, value, signature)) {
+      case VALID -> Optional.empty();
+      case MISSING ->
+          Optional.of("the record is not signed and config signing is on (config.signing-secret)");
+      case INVALID -> Optional.of("the record's signature does not match config.signing-secret");
+    };
   }
 
   private static byte[] mac(SecretKeySpec secret, String key, String value) {

@@ -126,18 +126,10 @@ public final class Tuning {
    */
   public synchronized boolean apply(String key, String value, String signature, long offset) {
     Snapshot s = snapshot;
-    if (signer.isPresent()) {
-      ConfigSigner.Verdict verdict = signer.get().verify(key, value, signature);
-      if (verdict != ConfigSigner.Verdict.VALID) {
-        reject(
-            s,
-            key,
-            verdict == ConfigSigner.Verdict.MISSING
-                ? "the record is not signed and config signing is on (config.signing-secret)"
-                : "the record's signature does not match config.signing-secret",
-            offset);
-        return false;
-      }
+    Optional<String> unsigned = signer.flatMap(v -> v.problem(key, value, signature));
+    if (unsigned.isPresent()) {
+      reject(s, key, unsigned.get(), offset);
+      return false;
     }
     TuningKey k;
     TuningValue v = null;

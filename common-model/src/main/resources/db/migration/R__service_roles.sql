@@ -1,4 +1,9 @@
--- Carillon schema, version 10: one PostgreSQL role per service, each with the least it needs.
+-- Carillon schema, repeatable: one PostgreSQL role per service, each with the least it needs.
+--
+-- A repeatable migration: Flyway runs it after every versioned one, and again whenever this file
+-- changes. It first revokes everything from the five roles and then grants, so this file is the
+-- whole truth about what each role may do, whatever migrations came before. A migration that adds
+-- a table or a column a role must write adds its grant here (ServiceRolesTest fails otherwise).
 --
 -- Until now every service and the CLI used one user that owned the schema. The roles below hold
 -- grants only; they cannot log in until the migrate step is given a password for them
@@ -16,8 +21,6 @@
 --             backfill instances, cancels and re-runs, reads everything
 --   readonly  dashboards: reads everything, changes nothing (also read-only by session default)
 --
--- The grants name each table; a later migration that adds a table adds its grants too (the
--- grant matrix test drives every store with each role's connection and fails otherwise).
 -- Creating a role needs CREATEROLE; a migration user without it finds the roles created
 -- beforehand by a DBA (any attributes) and only grants.
 
@@ -46,6 +49,13 @@ $$;
 -- Only the owner creates objects in the schema (PostgreSQL 15 already has it so).
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 
+REVOKE ALL ON ALL TABLES IN SCHEMA public
+    FROM ${rolePrefix}trigger, ${rolePrefix}worker, ${rolePrefix}retry, ${rolePrefix}api,
+         ${rolePrefix}readonly;
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA public
+    FROM ${rolePrefix}trigger, ${rolePrefix}worker, ${rolePrefix}retry, ${rolePrefix}api,
+         ${rolePrefix}readonly;
+
 GRANT SELECT ON flyway_schema_history
     TO ${rolePrefix}trigger, ${rolePrefix}worker, ${rolePrefix}retry, ${rolePrefix}api,
        ${rolePrefix}readonly;
@@ -63,7 +73,7 @@ GRANT SELECT ON task_definition TO ${rolePrefix}worker;
 GRANT SELECT ON task_instance TO ${rolePrefix}worker;
 GRANT UPDATE (status, attempt, lease_until, worker_id, started_at, finished_at, updated_at,
               dispatched_at, fail_reason, non_retryable, result_summary, result_truncated,
-              result_uri)
+              result_uri, progress, progress_at)
     ON task_instance TO ${rolePrefix}worker;
 -- Its statements insert events with RETURNING id, which needs SELECT on that column alone.
 GRANT INSERT, SELECT (id) ON instance_event TO ${rolePrefix}worker;
@@ -79,8 +89,9 @@ GRANT SELECT, INSERT, DELETE ON instance_event TO ${rolePrefix}retry;
 GRANT SELECT, INSERT ON task_instance_history, instance_event_history TO ${rolePrefix}retry;
 GRANT USAGE ON SEQUENCE instance_event_id_seq TO ${rolePrefix}retry;
 
--- api (and schedctl). Definitions are never deleted (a task is paused), so no DELETE anywhere.
+-- api (and schedctl). Definitions are deleted softly (deleted_at), so no DELETE anywhere.
 GRANT SELECT, INSERT, UPDATE ON task_definition TO ${rolePrefix}api;
+GRANT SELECT, INSERT ON task_event TO ${rolePrefix}api;
 -- The statement trigger on task_definition (V5, V6) runs as the caller and moves this counter.
 GRANT SELECT, UPDATE ON task_definition_change TO ${rolePrefix}api;
 GRANT SELECT, INSERT, UPDATE ON task_instance TO ${rolePrefix}api;
@@ -88,11 +99,12 @@ GRANT SELECT, INSERT ON instance_event TO ${rolePrefix}api;
 GRANT SELECT ON trigger_cursor, trigger_offset, condition_state, task_instance_history,
                 instance_event_history
     TO ${rolePrefix}api;
-GRANT USAGE ON SEQUENCE task_instance_id_seq, instance_event_id_seq TO ${rolePrefix}api;
+GRANT USAGE ON SEQUENCE task_instance_id_seq, instance_event_id_seq, task_event_id_seq
+    TO ${rolePrefix}api;
 
 -- readonly
-GRANT SELECT ON task_definition, task_definition_change, task_instance, instance_event,
-                trigger_cursor, trigger_offset, condition_state, task_instance_history,
-                instance_event_history
+GRANT SELECT ON task_definition, task_definition_change, task_event, task_instance,
+                instance_event, trigger_cursor, trigger_offset, condition_state,
+                task_instance_history, instance_event_history
     TO ${rolePrefix}readonly;
 /* [jooq ignore stop] */
