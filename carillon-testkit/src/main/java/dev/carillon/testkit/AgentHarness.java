@@ -139,6 +139,8 @@ public final class AgentHarness implements AutoCloseable {
       config.put("admin.port", "0");
       config.put("instance.id", workerId);
       config.put("worker.topic", topic);
+      // The worker checks at start that its topic has the partitions it was told to expect.
+      config.put("kafka.instances-partitions", "1");
       config.put("worker.group", "testkit-" + unique);
       config.put("worker.concurrency", "1");
       config.put("worker.drain-timeout", "0s");

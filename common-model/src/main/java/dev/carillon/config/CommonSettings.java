@@ -1,11 +1,16 @@
 package dev.carillon.config;
 
+import dev.carillon.election.ZkDigest;
 import dev.carillon.http.HttpServerSettings;
 import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.kafka.TopicAdmin;
+import dev.carillon.model.tuning.ConfigSigner;
 import dev.carillon.store.DbSettings;
+import dev.carillon.store.Schema;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The settings every service shares, read from {@link Config} and validated at start.
@@ -18,10 +23,15 @@ import java.util.List;
  *   <tr><td>db.password</td><td>CARILLON_DB_PASSWORD or CARILLON_DB_PASSWORD_FILE</td><td>empty</td></tr>
  *   <tr><td>db.pool-size</td><td>CARILLON_DB_POOL_SIZE</td><td>8</td></tr>
  *   <tr><td>db.connection-timeout</td><td>CARILLON_DB_CONNECTION_TIMEOUT</td><td>10s</td></tr>
+ *   <tr><td>db.migrate</td><td>CARILLON_DB_MIGRATE</td><td>false: only check the schema</td></tr>
+ *   <tr><td>db.role-prefix</td><td>CARILLON_DB_ROLE_PREFIX</td><td>carillon_</td></tr>
  *   <tr><td>kafka.bootstrap</td><td>CARILLON_KAFKA_BOOTSTRAP</td><td>required</td></tr>
  *   <tr><td>kafka.properties.*</td><td>CARILLON_KAFKA_PROPERTIES_*</td><td>client pass-through (SASL/TLS)</td></tr>
+ *   <tr><td>kafka.instances-partitions</td><td>CARILLON_KAFKA_INSTANCES_PARTITIONS</td><td>6</td></tr>
  *   <tr><td>zk.connect</td><td>CARILLON_ZK_CONNECT</td><td>required</td></tr>
  *   <tr><td>zk.session-timeout</td><td>CARILLON_ZK_SESSION_TIMEOUT</td><td>15s</td></tr>
+ *   <tr><td>zk.digest-user</td><td>CARILLON_ZK_DIGEST_USER</td><td>none: open ACLs</td></tr>
+ *   <tr><td>zk.digest-password</td><td>CARILLON_ZK_DIGEST_PASSWORD_FILE</td><td>none</td></tr>
  *   <tr><td>admin.port</td><td>CARILLON_ADMIN_PORT</td><td>per service</td></tr>
  *   <tr><td>admin.bind-address</td><td>CARILLON_ADMIN_BIND_ADDRESS</td><td>0.0.0.0</td></tr>
  *   <tr><td>admin.idle-timeout</td><td>CARILLON_ADMIN_IDLE_TIMEOUT</td><td>30s</td></tr>
@@ -33,8 +43,10 @@ import java.util.List;
 public record CommonSettings(
     DbSettings db,
     KafkaSettings kafka,
+    int instancePartitions,
     String zkConnect,
     Duration zkSessionTimeout,
+    Optional<ZkDigest> zkDigest,
     HttpServerSettings admin,
     String instanceId) {
 
@@ -52,10 +64,15 @@ public record CommonSettings(
           "db.password",
           "db.pool-size",
           "db.connection-timeout",
+          "db.migrate",
+          "db.role-prefix",
           "kafka.bootstrap",
           "kafka.properties.*",
+          "kafka.instances-partitions",
           "zk.connect",
           "zk.session-timeout",
+          "zk.digest-user",
+          "zk.digest-password",
           "admin.port",
           "admin.bind-address",
           "admin.idle-timeout",
@@ -72,12 +89,14 @@ public record CommonSettings(
     return new CommonSettings(
         db,
         kafka,
+        instancePartitions(c),
         c.require("zk.connect"),
         c.duration(
             "zk.session-timeout",
             DEFAULT_ZK_SESSION_TIMEOUT,
             Duration.ofSeconds(2),
             Duration.ofMinutes(5)),
+        zkDigest(c),
         HttpServerSettings.admin(c, c.integer("admin.port", defaultAdminPort, 0, 65535)),
         c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()));
   }
@@ -103,10 +122,65 @@ public record CommonSettings(
               "db.connection-timeout",
               DbSettings.DEFAULT_CONNECTION_TIMEOUT,
               Duration.ofMillis(250),
-              Duration.ofMinutes(5)));
+              Duration.ofMinutes(5)),
+          c.bool("db.migrate", false),
+          c.string("db.role-prefix", Schema.DEFAULT_ROLE_PREFIX));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
+  }
+
+  /** The key of the config-topic signing secret (a file of secrets, one per line). */
+  public static final String SIGNING_SECRET = "config.signing-secret";
+
+  /**
+   * The config-topic signer from {@code config.signing-secret}, if set: writers sign with it, and
+   * the retry service then applies only records it verifies (see {@link ConfigSigner}).
+   *
+   * @throws ConfigException when the secret file holds no usable secret
+   */
+  public static Optional<ConfigSigner> configSigner(Config c) {
+    Optional<String> text = c.optional(SIGNING_SECRET);
+    try {
+      return text.map(ConfigSigner::fromSecretFile);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+  }
+
+  /**
+   * {@code zk.digest-user} and {@code zk.digest-password}: both or neither.
+   *
+   * @throws ConfigException when only one is set or the user is malformed
+   */
+  public static Optional<ZkDigest> zkDigest(Config c) {
+    Optional<String> user = c.optional("zk.digest-user");
+    Optional<String> password = c.optional("zk.digest-password");
+    if (user.isPresent() != password.isPresent()) {
+      throw new ConfigException(
+          "zk.digest-user and zk.digest-password go together: "
+              + (user.isPresent() ? "zk.digest-password" : "zk.digest-user")
+              + " is missing (set it in "
+              + Config.envName(user.isPresent() ? "zk.digest-password" : "zk.digest-user")
+              + (user.isPresent() ? "_FILE" : "")
+              + ")");
+    }
+    try {
+      return user.map(u -> new ZkDigest(u, password.get()));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+  }
+
+  /**
+   * {@code kafka.instances-partitions}: the partitions the create-topics step gives the instances
+   * topic, and the fewest each service accepts at start.
+   *
+   * @throws ConfigException naming the key and value when it is out of range
+   */
+  public static int instancePartitions(Config c) {
+    return c.integer(
+        "kafka.instances-partitions", TopicAdmin.DEFAULT_INSTANCE_PARTITIONS, 1, 10_000);
   }
 
   /**
@@ -128,10 +202,14 @@ public record CommonSettings(
         + db
         + " kafka="
         + kafka
+        + " instancePartitions="
+        + instancePartitions
         + " zk="
         + zkConnect
         + " zkSessionTimeout="
         + zkSessionTimeout
+        + " zkDigest="
+        + zkDigest.map(ZkDigest::toString).orElse("<none: open ACLs>")
         + " admin="
         + admin.bindAddress()
         + ":"

@@ -55,6 +55,7 @@ public final class LeaderElection implements AutoCloseable {
   private final String participantId;
   private final Listener listener;
   private final LeaderLatch latch;
+  private final Optional<ZkDigest> digest;
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
   private final ConnectionStateListener connectionListener = this::onConnectionState;
   private volatile boolean leader;
@@ -67,6 +68,21 @@ public final class LeaderElection implements AutoCloseable {
    */
   public LeaderElection(
       CuratorFramework client, String service, String participantId, Listener listener) {
+    this(client, service, participantId, Optional.empty(), listener);
+  }
+
+  /**
+   * Like {@link #LeaderElection(CuratorFramework, String, String, Listener)}, for a client that
+   * authenticates as {@code digest}: {@link #start()} first makes the election's nodes usable by
+   * that identity only (see {@link Zk#secure}).
+   */
+  public LeaderElection(
+      CuratorFramework client,
+      String service,
+      String participantId,
+      Optional<ZkDigest> digest,
+      Listener listener) {
+    this.digest = Objects.requireNonNull(digest, "digest");
     this.client = Objects.requireNonNull(client, "client");
     if (service == null || !SERVICE.matcher(service).matches()) {
       throw new IllegalArgumentException(
@@ -83,9 +99,11 @@ public final class LeaderElection implements AutoCloseable {
   }
 
   /**
-   * Joins the election. Returns at once; the listener hears when leadership is granted.
+   * Joins the election. Returns at once (with a digest, once the election's nodes are secured); the
+   * listener hears when leadership is granted.
    *
-   * @throws IllegalStateException if already started or closed
+   * @throws IllegalStateException if already started or closed, or when the election's nodes cannot
+   *     be secured
    */
   public void start() {
     if (!state.compareAndSet(State.LATENT, State.STARTED)) {
@@ -97,6 +115,8 @@ public final class LeaderElection implements AutoCloseable {
               + " cannot be started: it is "
               + state.get());
     }
+    // With digest authentication, the election's nodes must be Carillon's before it joins.
+    digest.ifPresent(d -> Zk.secure(client, path, d));
     client.getConnectionStateListenable().addListener(connectionListener);
     latch.addListener(
         new LeaderLatchListener() {

@@ -3,7 +3,6 @@ package dev.carillon.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.conf.RenderQuotedNames;
@@ -11,8 +10,12 @@ import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
 
 /**
- * The pooled connection to PostgreSQL and the jOOQ context on top of it. Migrates the schema on
- * open. One per service process.
+ * The pooled connection to PostgreSQL and the jOOQ context on top of it. One per service process.
+ *
+ * <p>Services open it with {@link #forService}, which changes no schema unless {@code db.migrate}
+ * asks for it: the schema and the service roles are the migrate step's business ({@link Schema}),
+ * run with a user that may run DDL, while a service logs in as its own role ({@link DbRole}), which
+ * may not. Tests, tools and the local stack use {@link #open}, which migrates in one go.
  */
 public final class Database implements AutoCloseable {
   private final HikariDataSource dataSource;
@@ -50,17 +53,56 @@ public final class Database implements AutoCloseable {
   /** The driver's {@code prepareThreshold}: server-side prepared from the first execution. */
   static final int PREPARE_THRESHOLD = 1;
 
-  /** Opens the pool and applies pending Flyway migrations. */
+  /**
+   * Opens the pool and applies pending migrations with the settings' role prefix (tests, tools and
+   * the local stack, whose user owns the schema).
+   */
   public static Database open(DbSettings settings) {
     return open(settings, null);
   }
 
   /**
-   * Like {@link #open(DbSettings)}, running {@code connectionInitSql} on every new connection: the
-   * worker passes {@link #PRIMARY_KEY_PLANS}; tests use it to put the session in an odd time zone,
-   * proving that no code depends on it.
+   * Like {@link #open(DbSettings)}, running {@code connectionInitSql} on every new connection;
+   * tests use it to put the session in an odd time zone, proving that no code depends on it.
    */
   public static Database open(DbSettings settings, String connectionInitSql) {
+    Database db = connect(settings, connectionInitSql);
+    try {
+      Schema.migrate(settings);
+    } catch (RuntimeException e) {
+      db.close();
+      throw e;
+    }
+    return db;
+  }
+
+  /**
+   * A service's pool: migrates when {@link DbSettings#migrate()} says so, and otherwise only checks
+   * that the schema has every migration of this build ({@link Schema#requireCurrent}), which needs
+   * nothing but read access to Flyway's history table.
+   *
+   * @param connectionInitSql run on every new connection, or null; the worker passes {@link
+   *     #PRIMARY_KEY_PLANS}
+   * @throws Schema.NotCurrentException when the schema lacks a migration (the service must not
+   *     start)
+   */
+  public static Database forService(DbSettings settings, String connectionInitSql) {
+    Database db = connect(settings, connectionInitSql);
+    try {
+      if (settings.migrate()) {
+        Schema.migrate(settings);
+      } else {
+        Schema.requireCurrent(settings);
+      }
+    } catch (RuntimeException e) {
+      db.close();
+      throw e;
+    }
+    return db;
+  }
+
+  /** Opens the pool without looking at the schema. */
+  public static Database connect(DbSettings settings, String connectionInitSql) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.url());
     config.setUsername(settings.user());
@@ -80,18 +122,7 @@ public final class Database implements AutoCloseable {
     if (connectionInitSql != null) {
       config.setConnectionInitSql(connectionInitSql);
     }
-    HikariDataSource ds = new HikariDataSource(config);
-    try {
-      migrate(ds);
-    } catch (RuntimeException e) {
-      ds.close();
-      throw e;
-    }
-    return new Database(ds);
-  }
-
-  static void migrate(DataSource ds) {
-    Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+    return new Database(new HikariDataSource(config));
   }
 
   public DSLContext dsl() {

@@ -79,13 +79,20 @@ public final class DevStack implements AutoCloseable {
   private volatile Duration startupTime = Duration.ZERO;
 
   private DevStack(
-      StackDirectory directory, StackPorts ports, int kafkaPartitions, boolean isShared) {
+      StackDirectory directory, StackPorts ports, DevStackOptions options, boolean isShared) {
     this.directory = directory;
     this.isShared = isShared;
     this.ports = ports;
     Path dir = directory.path();
-    this.postgres = new PostgresNode(dir.resolve("pg"), ports.postgres());
-    this.kafka = new KafkaNode(dir, ports.kafka(), ports.kafkaController(), kafkaPartitions);
+    this.postgres =
+        new PostgresNode(dir.resolve("pg"), ports.postgres(), options.postgresPasswords());
+    this.kafka =
+        new KafkaNode(
+            dir,
+            ports.kafka(),
+            ports.kafkaController(),
+            options.kafkaPartitions(),
+            options.kafkaSasl());
     this.zooKeeper = new ZooKeeperNode(dir.resolve("zk"), ports.zooKeeper());
   }
 
@@ -179,7 +186,7 @@ public final class DevStack implements AutoCloseable {
         directory.wipe(Set.of(StackPorts.FILE));
       }
       StackPorts ports = StackPorts.assign(dir, options);
-      return new DevStack(directory, ports, options.kafkaPartitions(), isShared);
+      return new DevStack(directory, ports, options, isShared);
     } catch (IOException | RuntimeException e) {
       try {
         directory.close();
@@ -222,7 +229,10 @@ public final class DevStack implements AutoCloseable {
     return DB_USER;
   }
 
-  /** PostgreSQL password ({@value #DB_PASSWORD}; the server does not check it). */
+  /**
+   * PostgreSQL password ({@value #DB_PASSWORD}; the server does not check it for the superuser,
+   * even with {@link DevStackOptions#postgresPasswords()}).
+   */
   public String dbPassword() {
     return DB_PASSWORD;
   }

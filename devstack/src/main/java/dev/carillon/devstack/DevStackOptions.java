@@ -22,6 +22,12 @@ import java.util.Optional;
  * @param kafkaControllerPort Kafka KRaft controller port, {@code 0} for a free port
  * @param zooKeeperPort ZooKeeper client port, {@code 0} for a free port
  * @param kafkaPartitions partitions of topics that Kafka creates automatically on first use
+ * @param kafkaSasl Kafka's client listener takes only SASL/SCRAM-SHA-512 clients and authorizes
+ *     every request with the standard KRaft authorizer (no ACL, no access; a super user {@code
+ *     admin} for setup, see {@link KafkaNode#superUserProperties()}); topics are not created
+ *     automatically
+ * @param postgresPasswords PostgreSQL checks passwords (SCRAM-SHA-256) of every user but the
+ *     superuser {@value DevStack#DB_USER}, which keeps trust authentication for the stack's own use
  */
 public record DevStackOptions(
     Path dataDir,
@@ -30,7 +36,9 @@ public record DevStackOptions(
     int kafkaPort,
     int kafkaControllerPort,
     int zooKeeperPort,
-    int kafkaPartitions) {
+    int kafkaPartitions,
+    boolean kafkaSasl,
+    boolean postgresPasswords) {
 
   /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
   public static final int DEFAULT_KAFKA_PARTITIONS = 4;
@@ -51,7 +59,7 @@ public record DevStackOptions(
 
   /** A throw-away stack: temporary data directory, free ports, default partitions. */
   public static DevStackOptions defaults() {
-    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS);
+    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false);
   }
 
   /** The data directory, if data should persist between runs. */
@@ -62,7 +70,15 @@ public record DevStackOptions(
   /** A copy that keeps its data in {@code dir} (persisting between runs). */
   public DevStackOptions withDataDir(Path dir) {
     return new DevStackOptions(
-        dir, fresh, postgresPort, kafkaPort, kafkaControllerPort, zooKeeperPort, kafkaPartitions);
+        dir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords);
   }
 
   /** A copy that wipes the data directory first when {@code wipe} is true. */
@@ -74,19 +90,68 @@ public record DevStackOptions(
         kafkaPort,
         kafkaControllerPort,
         zooKeeperPort,
-        kafkaPartitions);
+        kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords);
   }
 
   /** A copy with fixed ports ({@code 0} keeps "free port"). */
   public DevStackOptions withPorts(int postgres, int kafka, int kafkaController, int zooKeeper) {
     return new DevStackOptions(
-        dataDir, fresh, postgres, kafka, kafkaController, zooKeeper, kafkaPartitions);
+        dataDir,
+        fresh,
+        postgres,
+        kafka,
+        kafkaController,
+        zooKeeper,
+        kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords);
   }
 
   /** A copy whose auto-created Kafka topics get {@code partitions} partitions. */
   public DevStackOptions withKafkaPartitions(int partitions) {
     return new DevStackOptions(
-        dataDir, fresh, postgresPort, kafkaPort, kafkaControllerPort, zooKeeperPort, partitions);
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        partitions,
+        kafkaSasl,
+        postgresPasswords);
+  }
+
+  /**
+   * A copy whose Kafka takes only SASL/SCRAM clients and authorizes them by ACL ({@code true}), or
+   * plaintext clients without authorization.
+   */
+  public DevStackOptions withKafkaSasl(boolean sasl) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        sasl,
+        postgresPasswords);
+  }
+
+  /** A copy whose PostgreSQL checks the passwords of every user but the superuser. */
+  public DevStackOptions withPostgresPasswords(boolean check) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        kafkaSasl,
+        check);
   }
 
   private static void checkPort(String field, int port) {

@@ -2,6 +2,8 @@ package dev.carillon.devstack;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -15,7 +17,9 @@ import java.util.regex.Pattern;
 
 /**
  * The stack's PostgreSQL 15 (zonky's embedded binaries for this platform), with its data in one
- * directory and trust authentication for local connections.
+ * directory and trust authentication for local connections; with {@code checkPasswords}, every user
+ * but the superuser {@value DevStack#DB_USER} must give its password (SCRAM-SHA-256), as the
+ * service roles do in production.
  *
  * <p>Settings: {@code timezone} is {@value DevStack#POSTGRES_TIME_ZONE} (see {@link DevStack}),
  * {@code max_connections} 200, and {@code synchronous_commit} and {@code full_page_writes} off,
@@ -28,13 +32,20 @@ public final class PostgresNode extends AbstractServerNode {
 
   private final Path dataDir;
   private final int port;
+  private final boolean checkPasswords;
   private final AtomicLong databaseCounter = new AtomicLong();
   private final SecureRandom random = new SecureRandom();
   private volatile EmbeddedPostgres postgres;
 
-  PostgresNode(Path dataDir, int port) {
+  PostgresNode(Path dataDir, int port, boolean checkPasswords) {
     this.dataDir = dataDir;
     this.port = port;
+    this.checkPasswords = checkPasswords;
+  }
+
+  /** Whether the server checks the passwords of every user but the superuser. */
+  public boolean checksPasswords() {
+    return checkPasswords;
   }
 
   @Override
@@ -108,6 +119,9 @@ public final class PostgresNode extends AbstractServerNode {
               // JVM hook would stop it concurrently, under services that are still draining.
               .setRegisterShutdownHook(false)
               .start();
+      if (checkPasswords) {
+        checkPasswords();
+      }
     } catch (IOException e) {
       throw new DevStackException("cannot start PostgreSQL on port " + port + " in " + dataDir, e);
     } catch (IllegalStateException e) {
@@ -122,6 +136,68 @@ public final class PostgresNode extends AbstractServerNode {
             e);
       }
       throw e;
+    }
+  }
+
+  /**
+   * Rewrites {@code pg_hba.conf} (initdb wrote "trust" for everyone) so that only the superuser is
+   * trusted, and reloads it. The first matching line wins.
+   */
+  private void checkPasswords() throws IOException {
+    String hba =
+        String.join(
+            "\n",
+            "# written by Carillon DevStack: the superuser is trusted, everyone else gives a password",
+            "local all " + DevStack.DB_USER + " trust",
+            "host all " + DevStack.DB_USER + " 127.0.0.1/32 trust",
+            "host all " + DevStack.DB_USER + " ::1/128 trust",
+            "local all all scram-sha-256",
+            "host all all 127.0.0.1/32 scram-sha-256",
+            "host all all ::1/128 scram-sha-256",
+            "");
+    Files.writeString(dataDir.resolve("pg_hba.conf"), hba, StandardCharsets.UTF_8);
+    try (Connection c =
+            DriverManager.getConnection(
+                jdbcUrl("postgres"), DevStack.DB_USER, DevStack.DB_PASSWORD);
+        Statement s = c.createStatement()) {
+      s.execute("SELECT pg_reload_conf()");
+    } catch (SQLException e) {
+      throw new DevStackException("cannot reload pg_hba.conf: " + e.getMessage(), e);
+    }
+    awaitPasswordCheck();
+  }
+
+  /**
+   * Waits until the postmaster has applied the reload: a role that does not exist is then told
+   * "password authentication failed" instead of "does not exist" (which trust would say).
+   */
+  private void awaitPasswordCheck() {
+    long deadline = System.nanoTime() + STARTUP_WAIT.toNanos();
+    while (true) {
+      try (Connection ignored =
+          DriverManager.getConnection(jdbcUrl("postgres"), "devstack_probe", "no")) {
+        throw new DevStackException("a role that does not exist logged in to PostgreSQL");
+      } catch (SQLException e) {
+        if (String.valueOf(e.getMessage()).contains("password authentication failed")) {
+          return;
+        }
+        if (System.nanoTime() - deadline >= 0) {
+          throw new DevStackException(
+              "PostgreSQL did not start checking passwords within "
+                  + STARTUP_WAIT
+                  + ": "
+                  + e.getMessage(),
+              e);
+        }
+      }
+      try {
+        // The reload is a signal the postmaster handles within milliseconds; the deadline above
+        // bounds the loop, and the pause keeps it from spinning a core meanwhile.
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new DevStackException("interrupted while waiting for pg_hba.conf to load", e);
+      }
     }
   }
 

@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
 public final class LocalStack implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalStack.class);
 
+  /** Partitions of the local instances topic: room for a few workers. */
+  static final int INSTANCE_PARTITIONS = 4;
+
   private final DevStack devstack;
   private final CliEnvironment cliEnvironment;
   private final LocalApiToken apiToken;
@@ -94,11 +97,13 @@ public final class LocalStack implements AutoCloseable {
       common.put("db.password", devstack.dbPassword());
       common.put("kafka.bootstrap", devstack.kafkaBootstrap());
       common.put("zk.connect", devstack.zkConnect());
+      common.put("kafka.instances-partitions", Integer.toString(INSTANCE_PARTITIONS));
 
       db =
           Database.open(
               new DbSettings(devstack.jdbcUrl(), devstack.dbUser(), devstack.dbPassword(), 2));
-      TopicAdmin.ensureTopics(KafkaSettings.of(devstack.kafkaBootstrap()), 4, (short) 1);
+      TopicAdmin.ensureTopics(
+          KafkaSettings.of(devstack.kafkaBootstrap()), INSTANCE_PARTITIONS, (short) 1);
       List<String> changed = new TaskStore(db.dsl()).applyAll(tasks);
       out.printf(
           "applied %d task(s) from %s (%d new or changed)%n",

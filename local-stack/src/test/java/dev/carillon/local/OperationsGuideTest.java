@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
+import dev.carillon.config.Setup;
 import dev.carillon.control.ApiSettings;
 import dev.carillon.retry.RetrySettings;
 import dev.carillon.trigger.TriggerSettings;
@@ -30,6 +31,8 @@ class OperationsGuideTest {
     keys.addAll(WorkerSettings.KEYS);
     keys.addAll(RetrySettings.KEYS);
     keys.addAll(ApiSettings.KEYS);
+    keys.addAll(Setup.MIGRATE_KEYS);
+    keys.addAll(Setup.TOPIC_KEYS);
     for (String key : keys) {
       assertThat(guide).as("docs/operations.md documents %s", key).contains("| `" + key + "` |");
       String variable =

@@ -7,6 +7,7 @@ import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
 import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
@@ -36,6 +37,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -97,7 +99,7 @@ public final class RetryService implements AutoCloseable {
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     this.metrics = new RetryMetrics(registry);
     this.limiter = new RepublishLimiter(settings.rate(), clock);
-    this.tuning = new Tuning(settings.rate(), limiter::update, metrics);
+    this.tuning = new Tuning(settings.rate(), limiter::update, metrics, settings.configSigner());
     this.lastHeartbeat = new AtomicReference<>(metrics.totals());
     // Not interrupting on stop: a statement in flight finishes its transaction; the pass checks
     // leadership before its next step and stops there.
@@ -126,9 +128,9 @@ public final class RetryService implements AutoCloseable {
   }
 
   /**
-   * Reads the settings, connects to PostgreSQL (migrating it), Kafka and ZooKeeper, reads the
-   * config topic up to its end (at most {@code retry.config-wait}), joins the election and opens
-   * the admin port.
+   * Reads the settings, connects to PostgreSQL (checking its schema, or migrating it with {@code
+   * db.migrate}), Kafka and ZooKeeper, reads the config topic up to its end (at most {@code
+   * retry.config-wait}), joins the election and opens the admin port.
    *
    * @param clock drives the rate limits, message timestamps and the heartbeat; every due-ness
    *     decision uses the database's clock instead
@@ -149,13 +151,17 @@ public final class RetryService implements AutoCloseable {
 
   private void wire(RandomGenerator random) {
     log.info("Starting the retry service: {}", settings.describe());
-    database = Database.open(settings.common().db());
+    database = Database.forService(settings.common().db(), null);
     resources.push(database);
     RetryStore store = new RetryStore(database.dsl());
     String actor = SERVICE + ":" + settings.common().instanceId();
 
-    ConfigTopicListener.ensureTopic(
-        settings.common().kafka(), settings.configTopic(), settings.replication());
+    TopicAdmin.require(
+        settings.common().kafka(),
+        List.of(
+            new TopicAdmin.Need(
+                settings.instancesTopic(), settings.common().instancePartitions(), false),
+            new TopicAdmin.Need(settings.configTopic(), 1, true)));
     configListener =
         new ConfigTopicListener(settings.common().kafka(), settings.configTopic(), tuning);
     resources.push(configListener);
@@ -230,13 +236,17 @@ public final class RetryService implements AutoCloseable {
     heartbeat.start();
 
     CuratorFramework zk =
-        Zk.connect(settings.common().zkConnect(), settings.common().zkSessionTimeout());
+        Zk.connect(
+            settings.common().zkConnect(),
+            settings.common().zkSessionTimeout(),
+            settings.common().zkDigest());
     resources.push(zk::close);
     election =
         new LeaderElection(
             zk,
             SERVICE,
             settings.common().instanceId(),
+            settings.common().zkDigest(),
             new LeaderElection.Listener() {
               @Override
               public void onLeadership() {

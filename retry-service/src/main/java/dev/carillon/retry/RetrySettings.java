@@ -5,6 +5,7 @@ import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
 import dev.carillon.kafka.Topics;
 import dev.carillon.model.InvalidValueException;
+import dev.carillon.model.tuning.ConfigSigner;
 import dev.carillon.model.tuning.RateLimitSettings;
 import dev.carillon.spec.TuningJson;
 import java.net.URI;
@@ -34,7 +35,8 @@ import java.util.Optional;
  *   <tr><td>retry.config-wait</td><td>10s</td><td>how long start waits to read the config topic to its end</td></tr>
  *   <tr><td>retry.instances-topic</td><td>carillon.instances</td><td>where instances are published</td></tr>
  *   <tr><td>retry.config-topic</td><td>carillon.config</td><td>the compacted overrides topic</td></tr>
- *   <tr><td>kafka.replication</td><td>1</td><td>replication of the config topic if this service creates it</td></tr>
+ *   <tr><td>config.signing-secret</td><td>none</td><td>file of HMAC secrets; when set, only
+ *       config records signed with one are applied</td></tr>
  * </table>
  *
  * @param rate the base rate limits; {@code ratelimit/global} on the config topic overrides them
@@ -52,7 +54,7 @@ public record RetrySettings(
     Duration configWait,
     String instancesTopic,
     String configTopic,
-    short replication) {
+    Optional<ConfigSigner> configSigner) {
 
   /** The admin port unless {@code admin.port} says otherwise. */
   public static final int DEFAULT_ADMIN_PORT = 8083;
@@ -86,12 +88,13 @@ public record RetrySettings(
           "retry.config-wait",
           "retry.instances-topic",
           "retry.config-topic",
-          "kafka.replication");
+          CommonSettings.SIGNING_SECRET);
 
   public RetrySettings {
     Objects.requireNonNull(common, "common");
     Objects.requireNonNull(rate, "rate");
     Objects.requireNonNull(alertWebhook, "alertWebhook");
+    Objects.requireNonNull(configSigner, "configSigner");
   }
 
   /**
@@ -156,7 +159,7 @@ public record RetrySettings(
         c.duration("retry.config-wait", DEFAULT_CONFIG_WAIT, Duration.ZERO, Duration.ofMinutes(5)),
         c.string("retry.instances-topic", Topics.INSTANCES),
         c.string("retry.config-topic", Topics.CONFIG),
-        (short) c.integer("kafka.replication", 1, 1, 7));
+        CommonSettings.configSigner(c));
   }
 
   private static Optional<URI> webhook(Config c) {
@@ -223,7 +226,9 @@ public record RetrySettings(
         + " instancesTopic="
         + instancesTopic
         + " configTopic="
-        + configTopic;
+        + configTopic
+        + " configSigning="
+        + configSigner.map(ConfigSigner::toString).orElse("off");
   }
 
   /** Never prints the webhook path. */

@@ -11,6 +11,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.tuning.ConfigSigner;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.Lease;
@@ -29,13 +30,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.random.RandomGeneratorFactory;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -69,6 +74,25 @@ final class Harness implements AutoCloseable {
     tasks = new TaskStore(db.dsl());
     // Created up front, as a deployment does; see DevStack.createTopic for why not auto-created.
     stack.createTopic(instancesTopic, INSTANCE_PARTITIONS);
+    createCompacted(configTopic);
+  }
+
+  /** The config topic as the create-topics step makes it: one partition, compacted. */
+  void createCompacted(String topic) {
+    try (Admin admin = Admin.create(KafkaSettings.of(stack.kafkaBootstrap()).adminProps())) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(topic, 1, (short) 1)
+                      .configs(
+                          Map.of(
+                              TopicConfig.CLEANUP_POLICY_CONFIG,
+                              TopicConfig.CLEANUP_POLICY_COMPACT))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create topic " + topic, e);
+    }
   }
 
   /** Partitions of each test's instances topic. */
@@ -87,6 +111,7 @@ final class Harness implements AutoCloseable {
     c.put("instance.id", "retry-test-" + UUID.randomUUID());
     c.put("retry.instances-topic", instancesTopic);
     c.put("retry.config-topic", configTopic);
+    c.put("kafka.instances-partitions", Integer.toString(INSTANCE_PARTITIONS));
     // Tests drive passes with scanOnce(); the leader's own loop must not run between them.
     c.put("retry.scan-interval", "1h");
     c.put("retry.rate.per-task-per-second", "1000");
@@ -167,13 +192,23 @@ final class Harness implements AutoCloseable {
    * offset.
    */
   long publishConfig(String key, String value) throws Exception {
+    return publishConfig(key, value, null);
+  }
+
+  /**
+   * Publishes one record with {@code signature} in the {@link ConfigSigner#HEADER} header (none
+   * when null). Returns its offset.
+   */
+  long publishConfig(String key, String value, String signature) throws Exception {
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(
+            configTopic, key, value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+    if (signature != null) {
+      record.headers().add(ConfigSigner.HEADER, signature.getBytes(StandardCharsets.UTF_8));
+    }
     try (KafkaProducer<String, byte[]> p =
         new KafkaProducer<>(KafkaSettings.of(stack.kafkaBootstrap()).producerProps())) {
-      return p.send(
-              new ProducerRecord<>(
-                  configTopic, key, value == null ? null : value.getBytes(StandardCharsets.UTF_8)))
-          .get()
-          .offset();
+      return p.send(record).get().offset();
     }
   }
 

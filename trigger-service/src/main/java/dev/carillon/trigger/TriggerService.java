@@ -13,13 +13,13 @@ import dev.carillon.election.Zk;
 import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.ConfigTopic;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.kafka.Topics;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
-import dev.carillon.store.DbSettings;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.PresenceStore;
@@ -138,9 +138,12 @@ public final class TriggerService implements AutoCloseable {
 
   private void wire(CommonSettings common, PrometheusMeterRegistry registry) {
     String actor = "trigger:" + common.instanceId();
-    database = Database.open(common.db());
+    database = Database.forService(common.db(), null);
     resources.push(database);
     WindowStore windows = new WindowStore(database.dsl());
+    TopicAdmin.require(
+        common.kafka(),
+        List.of(new TopicAdmin.Need(settings.topic(), common.instancePartitions(), false)));
     InstancePublisher publisher =
         new InstancePublisher(
             common.kafka(),
@@ -151,7 +154,7 @@ public final class TriggerService implements AutoCloseable {
                 CachedQueueRouter.DEFAULT_TTL,
                 System::nanoTime));
     resources.push(publisher);
-    curator = Zk.connect(common.zkConnect(), common.zkSessionTimeout());
+    curator = Zk.connect(common.zkConnect(), common.zkSessionTimeout(), common.zkDigest());
     resources.push(curator);
 
     dispatcher =
@@ -242,16 +245,12 @@ public final class TriggerService implements AutoCloseable {
     resources.push(admin);
 
     // The API's own pool, each statement bounded by the request timeout: API load can neither take
-    // the tick's connections nor hold one forever.
-    DbSettings db = common.db();
+    // the tick's connections nor hold one forever. It logs in as the API's own role when
+    // api.db-user is set (docs/security.md), and changes no schema: the trigger's pool has checked
+    // it (or migrated it) already.
     Database apiDb =
-        Database.open(
-            new DbSettings(
-                db.url(),
-                db.user(),
-                db.password(),
-                apiSettings.dbPoolSize(),
-                db.connectionTimeout()),
+        Database.connect(
+            apiSettings.db(common.db()),
             "SET statement_timeout = " + apiSettings.requestTimeout().toMillis());
     resources.push(apiDb);
     WindowStore apiWindows = new WindowStore(apiDb.dsl());
@@ -262,7 +261,11 @@ public final class TriggerService implements AutoCloseable {
             new OperatorStore(apiDb.dsl()),
             apiWindows,
             new PresenceStore(apiDb.dsl()),
-            new ConfigTopic(common.kafka(), Topics.CONFIG, CONFIG_TIMEOUT),
+            new ConfigTopic(
+                apiSettings.kafka(common.kafka()),
+                Topics.CONFIG,
+                CONFIG_TIMEOUT,
+                apiSettings.configSigner()),
             new KafkaDispatch(publisher, apiWindows, clock),
             apiSettings.bulkPerSecond(),
             ControlPlane.Sleeper.THREAD);
@@ -274,6 +277,7 @@ public final class TriggerService implements AutoCloseable {
             curator,
             SERVICE,
             common.instanceId(),
+            common.zkDigest(),
             new LeaderElection.Listener() {
               @Override
               public void onLeadership() {

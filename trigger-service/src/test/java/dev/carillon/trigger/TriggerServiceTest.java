@@ -268,6 +268,7 @@ class TriggerServiceTest {
     c.put("admin.port", "0");
     c.put("instance.id", name);
     c.put("trigger.topic", topic);
+    c.put("kafka.instances-partitions", "2");
     c.put("trigger.ack-timeout", "2s");
     c.put("trigger.dispatch-sweep", "PT0.5S");
     c.put("trigger.redispatch-after", "30s");

@@ -36,6 +36,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -108,7 +109,7 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
   private final WorkerMetrics metrics;
   private final RunPool pool;
   private final Heartbeater heartbeater;
-  private final InstancePublisher publisher;
+  private final Optional<InstancePublisher> publisher;
   private final InstanceConsumer consumer;
   private final Thread consumerThread;
   private final AdminServer admin;
@@ -128,12 +129,15 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     this.settings = settings;
     this.plugins = plugins;
     this.clock = clock;
+    TopicAdmin.require(
+        settings.kafka(),
+        List.of(new TopicAdmin.Need(settings.topic(), settings.instancePartitions(), false)));
     // Every worker statement finds its rows by primary key; see PRIMARY_KEY_PLANS for why.
     // The handlers this worker claims: its plugins' types and the built-in handlers it offers.
     java.util.Set<String> handlers = new java.util.TreeSet<>(plugins.types());
     settings.builtinHandlers().forEach(b -> handlers.add(b.handler()));
     this.serves = new Serves(java.util.Set.copyOf(settings.queues()), handlers);
-    this.db = Database.open(settings.db(), Database.PRIMARY_KEY_PLANS);
+    this.db = Database.forService(settings.db(), Database.PRIMARY_KEY_PLANS);
     this.store = new LeaseStore(db.dsl());
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RunPool[] poolRef = new RunPool[1];
@@ -181,12 +185,17 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
             heartbeatProgress,
             database);
     TaskStore tasks = new TaskStore(db.dsl());
+    // Without republishing the worker never writes to Kafka, so its principal needs no WRITE.
     this.publisher =
-        new InstancePublisher(
-            settings.kafka(),
-            settings.topic(),
-            InstancePublisher.DEFAULT_ACK_TIMEOUT,
-            new CachedQueueRouter(tasks::queues, CachedQueueRouter.DEFAULT_TTL, System::nanoTime));
+        settings.republishReleased()
+            ? Optional.of(
+                new InstancePublisher(
+                    settings.kafka(),
+                    settings.topic(),
+                    InstancePublisher.DEFAULT_ACK_TIMEOUT,
+                    new CachedQueueRouter(
+                        tasks::queues, CachedQueueRouter.DEFAULT_TTL, System::nanoTime)))
+            : Optional.empty();
     List<String> topics =
         settings.queues().stream().map(q -> Topics.instances(settings.topic(), q)).toList();
     // A topic that does not exist yet would only be seen at the consumer's next metadata refresh
@@ -303,7 +312,8 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     log.info("Effective configuration: {}", settings.describe());
     return start(
         settings,
-        PluginRegistry.load(WorkerService.class.getClassLoader(), settings.pluginDir()),
+        PluginRegistry.load(
+            WorkerService.class.getClassLoader(), settings.pluginDir(), settings.pluginAllowlist()),
         Clock.systemUTC());
   }
 
@@ -476,7 +486,7 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
       closeQuietly("presence", beacon);
       closeQuietly("heartbeat", heartbeater);
       closeQuietly("run pool", pool);
-      closeQuietly("publisher", publisher);
+      publisher.ifPresent(p -> closeQuietly("publisher", p));
       closeQuietly("admin server", admin);
       closeQuietly("plugins", plugins);
       closeQuietly("exec agents", execAgents);
@@ -490,12 +500,20 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     if (released.isEmpty()) {
       return;
     }
+    if (publisher.isEmpty()) {
+      log.info(
+          "Released {} instance(s) {}; worker.republish-released is off, so the retry service's"
+              + " stranded scan publishes them again",
+          released.size(),
+          released.stream().map(ClaimedInstance::id).toList());
+      return;
+    }
     List<InstanceMessage> messages =
         released.stream()
             .map(i -> InstanceMessage.of(i.id(), i.taskId(), i.windowKey(), clock.instant()))
             .toList();
     try {
-      List<Long> acked = publisher.publish(messages);
+      List<Long> acked = publisher.get().publish(messages);
       store.markDispatched(acked);
       log.info(
           "Republished {} of {} released instance(s) {}; the rest wait for the stranded-PENDING scan",

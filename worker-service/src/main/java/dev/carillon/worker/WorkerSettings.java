@@ -59,10 +59,16 @@ import java.util.TreeSet;
  *       consumer</td></tr>
  *   <tr><td>worker.static-membership</td><td>true</td><td>join as the static member named by the
  *       worker id ({@code group.instance.id})</td></tr>
+ *   <tr><td>worker.plugin-allowlist</td><td>none</td><td>file of sha256 sums; a plugin jar not
+ *       on it stops the worker</td></tr>
+ *   <tr><td>worker.republish-released</td><td>true</td><td>publish the ids of instances released
+ *       at shutdown at once (needs WRITE on the instances topic), or leave them to the retry
+ *       service's stranded scan</td></tr>
  * </table>
  *
  * @param db how to reach PostgreSQL
  * @param kafka how to reach Kafka
+ * @param instancePartitions the fewest partitions the topic must have at start
  * @param admin the health and metrics endpoints' server (port 0 picks a free one)
  * @param workerId this worker's name in claims, events and logs
  * @param concurrency the most runs at once, 1..1024
@@ -92,10 +98,16 @@ import java.util.TreeSet;
  * @param staticMembership whether the consumer is the static member named by the worker id ({@code
  *     group.instance.id}): a worker restarted under its id gets its partitions back at once, not
  *     after the dead process's session timeout; turn it off only where ids are not stable anyway
+ * @param pluginAllowlist a file of {@code sha256sum} lines naming the plugin jars this worker may
+ *     load, or empty to load every jar in the plugin directory
+ * @param republishReleased whether instances released at shutdown are published again at once; with
+ *     Kafka ACLs that keep workers from writing the instances topic, false, and the retry service's
+ *     stranded scan publishes them after {@code retry.undispatched-after}
  */
 public record WorkerSettings(
     DbSettings db,
     KafkaSettings kafka,
+    int instancePartitions,
     HttpServerSettings admin,
     String workerId,
     int concurrency,
@@ -114,7 +126,9 @@ public record WorkerSettings(
     Duration stopGrace,
     Duration fenceMargin,
     GroupProtocol groupProtocol,
-    boolean staticMembership) {
+    boolean staticMembership,
+    Optional<Path> pluginAllowlist,
+    boolean republishReleased) {
 
   /** The admin port of a worker unless configured. */
   public static final int DEFAULT_ADMIN_PORT = 8082;
@@ -172,8 +186,11 @@ public record WorkerSettings(
           "db.password",
           "db.pool-size",
           "db.connection-timeout",
+          "db.migrate",
+          "db.role-prefix",
           "kafka.bootstrap",
           "kafka.properties.*",
+          "kafka.instances-partitions",
           "admin.port",
           "admin.bind-address",
           "admin.idle-timeout",
@@ -196,7 +213,9 @@ public record WorkerSettings(
           "worker.stop-grace",
           "worker.fence-margin",
           "worker.group-protocol",
-          "worker.static-membership");
+          "worker.static-membership",
+          "worker.plugin-allowlist",
+          "worker.republish-released");
 
   public WorkerSettings {
     Objects.requireNonNull(db, "db");
@@ -260,6 +279,7 @@ public record WorkerSettings(
               + " lease can expire");
     }
     Objects.requireNonNull(groupProtocol, "groupProtocol");
+    Objects.requireNonNull(pluginAllowlist, "pluginAllowlist");
   }
 
   /**
@@ -276,6 +296,7 @@ public record WorkerSettings(
       return new WorkerSettings(
           db,
           kafka,
+          CommonSettings.instancePartitions(c),
           HttpServerSettings.admin(c, c.integer("admin.port", DEFAULT_ADMIN_PORT, 0, 65535)),
           c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()),
           c.integer("worker.concurrency", DEFAULT_CONCURRENCY, 1, 1024),
@@ -319,7 +340,9 @@ public record WorkerSettings(
               Duration.ofMillis(200),
               Duration.ofHours(1)),
           groupProtocol(c.string("worker.group-protocol", "classic")),
-          c.bool("worker.static-membership", true));
+          c.bool("worker.static-membership", true),
+          c.optional("worker.plugin-allowlist").map(Path::of),
+          c.bool("worker.republish-released", true));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
@@ -419,6 +442,12 @@ public record WorkerSettings(
         + " groupProtocol="
         + groupProtocol.kafkaName()
         + " staticMembership="
-        + staticMembership;
+        + staticMembership
+        + " pluginAllowlist="
+        + pluginAllowlist.map(Path::toString).orElse("<none: every jar>")
+        + " republishReleased="
+        + republishReleased
+        + " instancePartitions="
+        + instancePartitions;
   }
 }

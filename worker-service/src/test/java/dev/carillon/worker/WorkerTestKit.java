@@ -54,12 +54,14 @@ final class WorkerTestKit implements AutoCloseable {
   final WindowStore windows;
   final TaskStore tasks;
   final String topic;
+  final int partitions;
   final String group;
   final KafkaSettings kafka;
   private final List<WorkerService> workers = new ArrayList<>();
 
   WorkerTestKit(String prefix, int partitions) {
     this.prefix = prefix;
+    this.partitions = partitions;
     this.dbUrl = stack.createDatabase(prefix);
     this.db =
         Database.open(
@@ -94,6 +96,7 @@ final class WorkerTestKit implements AutoCloseable {
     c.put("admin.port", "0");
     c.put("instance.id", workerId);
     c.put("worker.topic", topic);
+    c.put("kafka.instances-partitions", Integer.toString(partitions));
     c.put("worker.group", group);
     c.put("worker.drain-timeout", "2s");
     c.put("worker.task-cache-ttl", "0s");

@@ -11,6 +11,7 @@ import dev.carillon.bench.SteadyPlan;
 import dev.carillon.config.Config;
 import dev.carillon.devstack.DevStack;
 import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
@@ -98,6 +99,9 @@ final class CarillonRun implements SchedulerUnderTest {
     common.put("zk.connect", ctx.zkConnect());
     common.put("admin.port", "0");
     common.put("instance.id", "bench-" + ctx.runId());
+    // The run's database is fresh: the services migrate it themselves, as before the deploy step.
+    common.put("db.migrate", "true");
+    common.put("kafka.instances-partitions", Integer.toString(PARTITIONS));
     try {
       createTopic();
       Map<String, String> t = new HashMap<>(common);
@@ -142,6 +146,8 @@ final class CarillonRun implements SchedulerUnderTest {
 
   private void createTopic() {
     KafkaSettings kafka = KafkaSettings.of(ctx.kafkaBootstrap());
+    // The retry service's config topic (carillon.config), as the create-topics step makes it.
+    TopicAdmin.ensureTopics(kafka, PARTITIONS, (short) 1);
     try (Admin admin = Admin.create(kafka.adminProps())) {
       admin
           .createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1)))
