@@ -1,5 +1,11 @@
 package dev.carillon.kafka;
 
+import dev.carillon.metrics.ServiceMeters;
+import dev.carillon.trace.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * message that Kafka accepts after the deadline is then delivered twice, which the workers' claim
  * (a compare-and-set) makes harmless.
  *
+ * <p>Each message gets a span (its name given by the publisher's owner: {@code publish} for the
+ * trigger, {@code republish} for the retry service and the worker's releases) in its instance's
+ * trace, from send to acknowledgement, and, while tracing is on, the span's W3C {@code traceparent}
+ * as a record header, which the worker's spans continue.
+ *
  * <p>Thread-safe. {@link #close()} waits up to the acknowledgement timeout for messages in flight.
  */
 public final class InstancePublisher implements AutoCloseable {
@@ -46,6 +57,8 @@ public final class InstancePublisher implements AutoCloseable {
   private final Producer<String, byte[]> producer;
   private final String topic;
   private final Duration ackTimeout;
+  private final Tracing tracing;
+  private final String spanName;
 
   /**
    * A publisher to {@link Topics#INSTANCES} with the {@linkplain #DEFAULT_ACK_TIMEOUT default
@@ -62,6 +75,17 @@ public final class InstancePublisher implements AutoCloseable {
    *     second; also bounds how long a record may wait in the producer before it is given up
    */
   public InstancePublisher(KafkaSettings settings, String topic, Duration ackTimeout) {
+    this(settings, topic, ackTimeout, Tracing.off(), "publish");
+  }
+
+  /**
+   * As {@link #InstancePublisher(KafkaSettings, String, Duration)}, with a span named {@code
+   * spanName} per message in {@code tracing}.
+   */
+  public InstancePublisher(
+      KafkaSettings settings, String topic, Duration ackTimeout, Tracing tracing, String spanName) {
+    this.tracing = java.util.Objects.requireNonNull(tracing, "tracing");
+    this.spanName = java.util.Objects.requireNonNull(spanName, "spanName");
     if (topic == null || topic.isBlank()) {
       throw new IllegalArgumentException("topic must not be blank, was '" + topic + "'");
     }
@@ -76,6 +100,11 @@ public final class InstancePublisher implements AutoCloseable {
         topic,
         settings.describe(),
         ackTimeout);
+  }
+
+  /** Exports the producer's own metrics ({@code kafka_producer_*}) through {@code meters}. */
+  public void bindMetrics(ServiceMeters meters) {
+    meters.bindKafka(producer);
   }
 
   static Map<String, Object> producerProps(KafkaSettings settings, Duration ackTimeout) {
@@ -102,6 +131,7 @@ public final class InstancePublisher implements AutoCloseable {
   public List<Long> publish(List<InstanceMessage> messages) {
     long deadline = System.nanoTime() + ackTimeout.toNanos();
     List<Future<RecordMetadata>> sent = new ArrayList<>(messages.size());
+    List<Span> spans = new ArrayList<>(messages.size());
     int notSent = 0;
     for (InstanceMessage m : messages) {
       if (System.nanoTime() - deadline >= 0) {
@@ -110,12 +140,22 @@ public final class InstancePublisher implements AutoCloseable {
         notSent = messages.size() - sent.size();
         break;
       }
+      Span span = startSpan(m);
+      spans.add(span);
+      ProducerRecord<String, byte[]> record =
+          new ProducerRecord<>(topic, m.taskId(), InstanceMessageCodec.encode(m));
+      if (tracing.enabled()) {
+        Tracing.traceparent(span.getSpanContext())
+            .ifPresent(
+                tp ->
+                    record.headers().add(Tracing.TRACEPARENT, tp.getBytes(StandardCharsets.UTF_8)));
+      }
       try {
-        sent.add(
-            producer.send(new ProducerRecord<>(topic, m.taskId(), InstanceMessageCodec.encode(m))));
+        sent.add(producer.send(record));
       } catch (KafkaException e) {
         log.warn(
             "Could not send instance {} of task {}: {}", m.instanceId(), m.taskId(), e.toString());
+        end(span, e.toString());
         sent.add(null);
       }
     }
@@ -130,16 +170,22 @@ public final class InstancePublisher implements AutoCloseable {
         long left = Math.max(0, deadline - System.nanoTime());
         f.get(left, TimeUnit.NANOSECONDS);
         acknowledged.add(messages.get(i).instanceId());
+        end(spans.get(i), null);
       } catch (ExecutionException e) {
         if (firstFailure == null) {
           firstFailure = e.getCause().toString();
         }
+        end(spans.get(i), e.getCause().toString());
       } catch (TimeoutException e) {
         if (firstFailure == null) {
           firstFailure = "no acknowledgement within " + ackTimeout;
         }
+        end(spans.get(i), "no acknowledgement within " + ackTimeout);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        for (int j = i; j < spans.size(); j++) {
+          end(spans.get(j), "interrupted");
+        }
         break;
       }
     }
@@ -153,6 +199,28 @@ public final class InstancePublisher implements AutoCloseable {
           firstFailure);
     }
     return acknowledged;
+  }
+
+  private Span startSpan(InstanceMessage m) {
+    return tracing
+        .tracer()
+        .spanBuilder(spanName)
+        .setParent(tracing.instanceParent(m.instanceId()))
+        .setSpanKind(SpanKind.PRODUCER)
+        .setAttribute(Tracing.INSTANCE, m.instanceId())
+        .setAttribute(Tracing.TASK, m.taskId())
+        .setAttribute(Tracing.WINDOW, m.windowKey())
+        .setAttribute("messaging.system", "kafka")
+        .setAttribute("messaging.destination.name", topic)
+        .startSpan();
+  }
+
+  /** Ends a message's span; {@code failure} null means acknowledged. */
+  private static void end(Span span, String failure) {
+    if (failure != null) {
+      span.setStatus(StatusCode.ERROR, failure);
+    }
+    span.end();
   }
 
   /** Flushes and closes the producer, waiting up to the acknowledgement timeout. */

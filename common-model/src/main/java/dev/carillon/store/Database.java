@@ -2,6 +2,8 @@ package dev.carillon.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
@@ -92,6 +94,14 @@ public final class Database implements AutoCloseable {
 
   static void migrate(DataSource ds) {
     Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+  }
+
+  /**
+   * Exports the pool's meters ({@code hikaricp_connections_*}: active, idle, pending, timeouts,
+   * acquire and usage times) to {@code registry}. Once per database.
+   */
+  public void bindMetrics(MeterRegistry registry) {
+    dataSource.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
   }
 
   public DSLContext dsl() {
