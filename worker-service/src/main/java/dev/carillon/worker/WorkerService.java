@@ -5,11 +5,15 @@ import dev.carillon.admin.HealthReport;
 import dev.carillon.config.Config;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
+import dev.carillon.metrics.ServiceMeters;
+import dev.carillon.metrics.TaskLabel;
 import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.store.Database;
 import dev.carillon.store.LeaseStore;
+import dev.carillon.store.RunEvidenceStore;
 import dev.carillon.store.TaskStore;
+import dev.carillon.trace.Tracing;
 import dev.carillon.worker.consume.InstanceConsumer;
 import dev.carillon.worker.exec.ExecAgents;
 import dev.carillon.worker.exec.ExecLimits;
@@ -19,13 +23,15 @@ import dev.carillon.worker.plugin.PluginRegistry;
 import dev.carillon.worker.run.AgentKind;
 import dev.carillon.worker.run.RunPool;
 import dev.carillon.worker.run.RunSpecCache;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
+import dev.carillon.worker.run.RunTelemetry;
+import dev.carillon.worker.run.TimeoutAdvisor;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -62,7 +68,10 @@ public final class WorkerService implements AutoCloseable {
   private final PluginRegistry plugins;
   private final Database db;
   private final LeaseStore store;
+  private final ServiceMeters meters;
   private final PrometheusMeterRegistry registry;
+  private final Tracing tracing;
+  private final TimeoutAdvisor advisor;
   private final WorkerMetrics metrics;
   private final RunPool pool;
   private final Heartbeater heartbeater;
@@ -74,21 +83,37 @@ public final class WorkerService implements AutoCloseable {
   private final Clock clock;
   private final ExecAgents execAgents;
 
-  private WorkerService(WorkerSettings settings, PluginRegistry plugins, Clock clock) {
+  private WorkerService(
+      WorkerSettings settings,
+      PluginRegistry plugins,
+      Clock clock,
+      Tracing tracing,
+      TaskLabel tasks,
+      ServiceMeters meters) {
     this.settings = settings;
     this.plugins = plugins;
     this.clock = clock;
+    this.tracing = tracing;
+    this.meters = meters;
     // Every worker statement finds its rows by primary key; see PRIMARY_KEY_PLANS for why.
     this.db = Database.open(settings.db(), Database.PRIMARY_KEY_PLANS);
     this.store = new LeaseStore(db.dsl());
-    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    this.registry = meters.registry();
+    db.bindMetrics(registry);
     RunPool[] poolRef = new RunPool[1];
     this.metrics =
         new WorkerMetrics(
             registry,
             settings.workerId(),
             () -> poolRef[0] == null ? 0 : poolRef[0].running(),
-            () -> poolRef[0] == null ? 0 : poolRef[0].freeSlots());
+            () -> poolRef[0] == null ? 0 : poolRef[0].freeSlots(),
+            tasks);
+    this.advisor =
+        new TimeoutAdvisor(
+            new RunEvidenceStore(db.dsl()),
+            RunEvidenceStore.DEFAULT_WINDOW,
+            metrics,
+            "carillon-timeout-advice-" + settings.workerId());
     this.execAgents =
         new ExecAgents(
             System.getenv(),
@@ -109,14 +134,20 @@ public final class WorkerService implements AutoCloseable {
             settings.prefetch(),
             settings.maxSummaryBytes(),
             clock,
-            builtIns(clock));
+            builtIns(clock),
+            new RunTelemetry(tracing, Optional.of(advisor)));
     poolRef[0] = pool;
     this.heartbeater =
         new Heartbeater(
             store, pool.leases(), metrics, settings.workerId(), settings.heartbeatInterval());
     this.publisher =
         new InstancePublisher(
-            settings.kafka(), settings.topic(), InstancePublisher.DEFAULT_ACK_TIMEOUT);
+            settings.kafka(),
+            settings.topic(),
+            InstancePublisher.DEFAULT_ACK_TIMEOUT,
+            tracing,
+            "republish");
+    publisher.bindMetrics(meters);
     Map<String, Object> props = settings.kafka().consumerProps(settings.group());
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, "carillon-worker-" + settings.workerId());
     // A batch never holds more than the free capacity's worth of useful records; a cap near it
@@ -124,16 +155,20 @@ public final class WorkerService implements AutoCloseable {
     props.put(
         ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
         Math.max(settings.concurrency() * 2, settings.concurrency() + settings.prefetch()));
+    KafkaConsumer<String, byte[]> kafkaConsumer = new KafkaConsumer<>(props);
+    meters.bindKafka(kafkaConsumer);
     this.consumer =
         new InstanceConsumer(
-            new KafkaConsumer<>(props),
+            kafkaConsumer,
             settings.topic(),
             store,
             pool,
             metrics,
             settings.workerId(),
             POLL_TIMEOUT,
-            CLAIM_ERROR_BACKOFF);
+            CLAIM_ERROR_BACKOFF,
+            tracing,
+            clock);
     this.consumerThread = new Thread(consumer, "carillon-consumer-" + settings.workerId());
     this.admin = AdminServer.start("worker", settings.admin(), registry, this::health);
     consumerThread.start();
@@ -182,21 +217,50 @@ public final class WorkerService implements AutoCloseable {
    */
   public static WorkerService start(Config config) {
     WorkerSettings settings = WorkerSettings.from(config);
-    log.info("Effective configuration: {}", settings.describe());
-    return start(
-        settings,
-        PluginRegistry.load(WorkerService.class.getClassLoader(), settings.pluginDir()),
-        Clock.systemUTC());
+    TaskLabel tasks = TaskLabel.from(config);
+    Tracing tracing = Tracing.from(config, "worker", settings.workerId());
+    log.info(
+        "Effective configuration: {} tracing={} {}={}",
+        settings.describe(),
+        tracing.describe(),
+        TaskLabel.KEY,
+        tasks.limit());
+    try {
+      return start(
+          settings,
+          PluginRegistry.load(WorkerService.class.getClassLoader(), settings.pluginDir()),
+          Clock.systemUTC(),
+          tracing,
+          tasks);
+    } catch (RuntimeException e) {
+      tracing.close();
+      throw e;
+    }
   }
 
   /**
    * Starts a worker with the given plugins (embedding, tests). The worker closes {@code plugins}.
    */
   public static WorkerService start(WorkerSettings settings, PluginRegistry plugins, Clock clock) {
+    return start(settings, plugins, clock, Tracing.off(), new TaskLabel(TaskLabel.DEFAULT_LIMIT));
+  }
+
+  /**
+   * Starts a worker with the given plugins, tracing and task label cap (embedding, tests). The
+   * worker closes {@code plugins} and {@code tracing}.
+   */
+  public static WorkerService start(
+      WorkerSettings settings,
+      PluginRegistry plugins,
+      Clock clock,
+      Tracing tracing,
+      TaskLabel tasks) {
+    ServiceMeters meters = ServiceMeters.create();
     try {
-      return new WorkerService(settings, plugins, clock);
+      return new WorkerService(settings, plugins, clock, tracing, tasks, meters);
     } catch (RuntimeException e) {
       plugins.close();
+      meters.close();
       throw e;
     }
   }
@@ -275,13 +339,15 @@ public final class WorkerService implements AutoCloseable {
       republish(pool.releaseAll("worker " + settings.workerId() + " interrupted while stopping"));
     } finally {
       closeQuietly("heartbeat", heartbeater);
+      closeQuietly("timeout advisor", advisor);
       closeQuietly("run pool", pool);
       closeQuietly("publisher", publisher);
       closeQuietly("admin server", admin);
       closeQuietly("plugins", plugins);
       closeQuietly("exec agents", execAgents);
       closeQuietly("database", db);
-      registry.close();
+      closeQuietly("tracing", tracing);
+      meters.close();
       log.info("Worker {} stopped", settings.workerId());
     }
   }

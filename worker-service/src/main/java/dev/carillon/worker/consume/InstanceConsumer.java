@@ -5,9 +5,14 @@ import dev.carillon.kafka.InstanceMessageCodec;
 import dev.carillon.kafka.MalformedMessageException;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.store.LeaseStore;
+import dev.carillon.trace.Tracing;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -30,6 +35,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +64,12 @@ import org.slf4j.LoggerFactory;
  * nothing new. When no capacity is free the consumer waits for it, polling without a timeout only
  * to stay in the group. When a claim itself fails (database down), nothing is committed and its
  * records are taken again after a pause.
+ *
+ * <p>Each message's {@code claim} span (from the claim statement's start to its end, with whether
+ * this worker won) continues the trace context of its {@code traceparent} header, and so does the
+ * run it starts; a message without a usable header continues its instance's derived root. Claims
+ * are timed ({@code carillon.worker.claim.duration}) and so is each instance's wait since its
+ * publication ({@code carillon.worker.claim.latency}).
  */
 public final class InstanceConsumer implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(InstanceConsumer.class);
@@ -72,6 +84,8 @@ public final class InstanceConsumer implements Runnable {
   private final Duration errorBackoff;
   private final ArrayDeque<ConsumerRecord<String, byte[]>> waiting = new ArrayDeque<>();
   private final ExecutorService claimer;
+  private final Tracing tracing;
+  private final Clock clock;
   private volatile boolean stopping;
 
   /**
@@ -89,6 +103,36 @@ public final class InstanceConsumer implements Runnable {
       String workerId,
       Duration pollTimeout,
       Duration errorBackoff) {
+    this(
+        consumer,
+        topic,
+        store,
+        pool,
+        metrics,
+        workerId,
+        pollTimeout,
+        errorBackoff,
+        Tracing.off(),
+        Clock.systemUTC());
+  }
+
+  /**
+   * As the other constructor, with the claim spans in {@code tracing} and the claim latency read on
+   * {@code clock}.
+   */
+  public InstanceConsumer(
+      Consumer<String, byte[]> consumer,
+      String topic,
+      LeaseStore store,
+      RunPool pool,
+      WorkerMetrics metrics,
+      String workerId,
+      Duration pollTimeout,
+      Duration errorBackoff,
+      Tracing tracing,
+      Clock clock) {
+    this.tracing = tracing;
+    this.clock = clock;
     this.consumer = consumer;
     this.topic = topic;
     this.store = store;
@@ -164,7 +208,15 @@ public final class InstanceConsumer implements Runnable {
     }
   }
 
-  private record Candidate(ConsumerRecord<String, byte[]> record, InstanceMessage message) {}
+  private record Candidate(
+      ConsumerRecord<String, byte[]> record, InstanceMessage message, Context trace) {}
+
+  private Context traceOf(ConsumerRecord<String, byte[]> r, long instanceId) {
+    Header h = r.headers().lastHeader(Tracing.TRACEPARENT);
+    String value =
+        h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    return tracing.parentOf(value, instanceId);
+  }
 
   private void handle(int free) {
     Map<TopicPartition, Long> next = new HashMap<>();
@@ -173,7 +225,8 @@ public final class InstanceConsumer implements Runnable {
       ConsumerRecord<String, byte[]> r = waiting.pollFirst();
       next.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
       try {
-        candidates.add(new Candidate(r, InstanceMessageCodec.decode(r.value())));
+        InstanceMessage m = InstanceMessageCodec.decode(r.value());
+        candidates.add(new Candidate(r, m, traceOf(r, m.instanceId())));
       } catch (MalformedMessageException e) {
         metrics.malformed.increment();
         log.warn(
@@ -217,7 +270,7 @@ public final class InstanceConsumer implements Runnable {
         continue;
       }
       metrics.claimed.increment(claimed.size());
-      pool.startAll(claimed, definitions, claimedNanos);
+      pool.startAll(claimed, definitions, claimedNanos, traces(part, claimed));
       reportLostClaims(part, claimed);
     }
     if (failure != null) {
@@ -239,7 +292,42 @@ public final class InstanceConsumer implements Runnable {
   private List<ClaimedInstance> claim(List<Candidate> part) {
     Set<Long> ids = new LinkedHashSet<>();
     part.forEach(c -> ids.add(c.message().instanceId()));
-    return store.claimForRun(ids, workerId);
+    long started = System.nanoTime();
+    long startedAt = Tracing.now();
+    List<ClaimedInstance> claimed = store.claimForRun(ids, workerId);
+    metrics.claimTook(Duration.ofNanos(System.nanoTime() - started));
+    Set<Long> won = new HashSet<>();
+    claimed.forEach(i -> won.add(i.id()));
+    var now = clock.instant();
+    for (Candidate c : part) {
+      boolean mine = won.contains(c.message().instanceId());
+      if (mine) {
+        metrics.claimLatency(Duration.between(c.message().publishedAt(), now));
+      }
+      tracing
+          .tracer()
+          .spanBuilder("claim")
+          .setParent(c.trace())
+          .setSpanKind(SpanKind.CONSUMER)
+          .setStartTimestamp(startedAt, java.util.concurrent.TimeUnit.NANOSECONDS)
+          .setAttribute(Tracing.INSTANCE, c.message().instanceId())
+          .setAttribute(Tracing.TASK, c.message().taskId())
+          .setAttribute("carillon.claim.won", mine)
+          .setAttribute("carillon.worker", workerId)
+          .setAttribute("messaging.kafka.offset", c.record().offset())
+          .startSpan()
+          .end();
+    }
+    return claimed;
+  }
+
+  /** The trace context of each claimed instance's message. */
+  private static Map<Long, Context> traces(List<Candidate> part, List<ClaimedInstance> claimed) {
+    Map<Long, Context> byId = new HashMap<>();
+    part.forEach(c -> byId.putIfAbsent(c.message().instanceId(), c.trace()));
+    Map<Long, Context> out = new HashMap<>();
+    claimed.forEach(i -> out.put(i.id(), byId.get(i.id())));
+    return out;
   }
 
   private static List<ClaimedInstance> joinUnwrapped(CompletableFuture<List<ClaimedInstance>> f) {

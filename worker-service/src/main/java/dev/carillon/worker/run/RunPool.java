@@ -7,6 +7,7 @@ import dev.carillon.store.LeaseStore;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.lease.LeaseHolder;
 import dev.carillon.worker.plugin.PluginRegistry;
+import io.opentelemetry.context.Context;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -78,15 +79,51 @@ public final class RunPool implements AutoCloseable {
       int maxSummaryBytes,
       Clock clock,
       Map<BuiltInHandler, AgentKind> builtIns) {
+    this(
+        store,
+        specs,
+        plugins,
+        metrics,
+        workerId,
+        concurrency,
+        prefetch,
+        maxSummaryBytes,
+        clock,
+        builtIns,
+        RunTelemetry.off());
+  }
+
+  /**
+   * As the other constructor, with the spans and the timeout advice of {@code telemetry}.
+   *
+   * @param telemetry where run spans go, and the timeout advisor
+   */
+  public RunPool(
+      LeaseStore store,
+      RunSpecCache specs,
+      PluginRegistry plugins,
+      WorkerMetrics metrics,
+      String workerId,
+      int concurrency,
+      int prefetch,
+      int maxSummaryBytes,
+      Clock clock,
+      Map<BuiltInHandler, AgentKind> builtIns,
+      RunTelemetry telemetry) {
     this.runs = new Runs(concurrency + prefetch);
     this.ends =
         new EndRecorder(
             new CompletionWriter(store, metrics, workerId, MAX_END_BATCH, concurrency + prefetch),
             runs,
-            metrics);
-    this.runner = new Runner(runs, ends, metrics, workerId, maxSummaryBytes, clock, builtIns);
+            metrics,
+            telemetry.tracing());
+    this.runner =
+        new Runner(
+            runs, ends, metrics, workerId, maxSummaryBytes, clock, builtIns, telemetry.tracing());
     this.queue = new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs);
-    this.admission = new Admission(runs, queue, ends, specs, plugins, builtIns.keySet(), workerId);
+    this.admission =
+        new Admission(
+            runs, queue, ends, specs, plugins, builtIns.keySet(), workerId, telemetry.advisor());
     this.leases = new RunLeases(runs, queue, metrics);
     this.drain = new Drain(runs, queue, store, metrics, workerId);
   }
@@ -138,7 +175,22 @@ public final class RunPool implements AutoCloseable {
       List<ClaimedInstance> claimed,
       CompletableFuture<Map<String, Optional<RunSpec>>> read,
       long claimedNanos) {
-    admission.admitAll(claimed, read, claimedNanos);
+    startAll(claimed, read, claimedNanos, Map.of());
+  }
+
+  /**
+   * As {@link #startAll(List, CompletableFuture, long)}, each run's spans continuing the trace
+   * context of its message.
+   *
+   * @param traces the context each instance's message carried, by instance id; an instance without
+   *     one starts at its derived root
+   */
+  public void startAll(
+      List<ClaimedInstance> claimed,
+      CompletableFuture<Map<String, Optional<RunSpec>>> read,
+      long claimedNanos,
+      Map<Long, Context> traces) {
+    admission.admitAll(claimed, read, claimedNanos, traces);
   }
 
   /** The leases of this pool's runs, for the heartbeat. */

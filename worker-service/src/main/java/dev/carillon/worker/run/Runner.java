@@ -1,9 +1,16 @@
 package dev.carillon.worker.run;
 
+import dev.carillon.logging.InstanceMdc;
 import dev.carillon.model.agent.BuiltInHandler;
+import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.Outcome;
+import dev.carillon.trace.Tracing;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +42,7 @@ final class Runner implements AutoCloseable {
   private final int maxSummaryBytes;
   private final Clock clock;
   private final Map<BuiltInHandler, AgentKind> builtIns;
+  private final Tracing tracing;
   private final ScheduledExecutorService deadlines;
 
   /**
@@ -49,6 +57,22 @@ final class Runner implements AutoCloseable {
       int maxSummaryBytes,
       Clock clock,
       Map<BuiltInHandler, AgentKind> builtIns) {
+    this(runs, ends, metrics, workerId, maxSummaryBytes, clock, builtIns, Tracing.off());
+  }
+
+  /**
+   * @param tracing where each run's {@code run} span goes
+   */
+  Runner(
+      Runs runs,
+      EndRecorder ends,
+      WorkerMetrics metrics,
+      String workerId,
+      int maxSummaryBytes,
+      Clock clock,
+      Map<BuiltInHandler, AgentKind> builtIns,
+      Tracing tracing) {
+    this.tracing = tracing;
     this.runs = runs;
     this.ends = ends;
     this.metrics = metrics;
@@ -65,8 +89,25 @@ final class Runner implements AutoCloseable {
     this.deadlines = timers;
   }
 
-  /** Runs {@code run} on the calling thread, which holds a thread slot. */
+  /**
+   * Runs {@code run} on the calling thread, which holds a thread slot. Every line logged meanwhile,
+   * the agent's included, carries the instance in its MDC, with the trace id.
+   */
   void run(Run run) {
+    Context parent = run.trace != null ? run.trace : tracing.instanceParent(run.instance.id());
+    String traceId = Span.fromContext(parent).getSpanContext().getTraceId();
+    try (InstanceMdc mdc =
+        InstanceMdc.instance(
+                run.instance.taskId(),
+                run.instance.windowKey(),
+                run.instance.id(),
+                run.instance.attempt())
+            .traceId(traceId)) {
+      runInScope(run, parent);
+    }
+  }
+
+  private void runInScope(Run run, Context parent) {
     long sinceRenewal = System.nanoTime() - run.renewedNanos;
     if (sinceRenewal >= run.timeout.toNanos() && run.move(RunState.QUEUED, RunState.LEASE_LOST)) {
       // The lease may have run out while the run waited: the process was paused (a stopped
@@ -86,6 +127,18 @@ final class Runner implements AutoCloseable {
       return;
     }
     Instant startedAt = clock.instant();
+    Span span =
+        tracing
+            .tracer()
+            .spanBuilder("run")
+            .setParent(parent)
+            .setAttribute(Tracing.INSTANCE, run.instance.id())
+            .setAttribute(Tracing.TASK, run.instance.taskId())
+            .setAttribute(Tracing.WINDOW, run.instance.windowKey())
+            .setAttribute(Tracing.ATTEMPT, (long) run.instance.attempt())
+            .setAttribute("carillon.handler", run.spec.handler())
+            .startSpan();
+    run.span(span);
     WorkerAgentContext context =
         new WorkerAgentContext(
             run.instance,
@@ -93,18 +146,24 @@ final class Runner implements AutoCloseable {
             startedAt,
             startedAt.plus(run.timeout),
             run.progress,
-            clock);
+            clock,
+            Tracing.traceparent(span.getSpanContext()).orElse(null));
     run.prepare(executionFor(run, context), startedAt);
     if (!run.move(RunState.QUEUED, RunState.RUNNING)) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
+      span.setStatus(StatusCode.ERROR, "released or lease lost before it started");
+      span.end();
       return;
     }
-    try {
+    try (Scope scope = span.makeCurrent()) {
       run.deadlineTimer(
           deadlines.schedule(
               () -> deadlineReached(run), run.timeout.toNanos(), TimeUnit.NANOSECONDS));
       log.info("Starting {} with handler '{}', timeout {}", run, run.spec.handler(), run.timeout);
       Outcome outcome = run.execution().execute();
+      if (outcome.status() != InstanceStatus.SUCCESS) {
+        span.setStatus(StatusCode.ERROR, outcome.status() + ": " + outcome.reason());
+      }
       if (run.state() == RunState.TIMED_OUT && run.execution().endsWhenStopped()) {
         // The deadline stopped it and left the TIMEOUT to be written now that it is gone.
         ends.record(
@@ -115,6 +174,10 @@ final class Runner implements AutoCloseable {
     } catch (Throwable t) {
       log.error("Could not record the end of {}: {}", run, t.toString());
     } finally {
+      if (run.state() == RunState.TIMED_OUT) {
+        span.setStatus(StatusCode.ERROR, "timed out after " + run.timeout);
+      }
+      span.end();
       run.cancelDeadline();
       boolean retire = run.threadEnded();
       // A stop that raced with the end of the agent, or an agent that restored the flag, may have

@@ -19,6 +19,7 @@ final class WorkerAgentContext implements AgentContext {
   private final String paramsJson;
   private final Instant startedAt;
   private final Instant deadline;
+  private final String traceparent;
   private final RunProgress progress;
   private final Clock clock;
   private final AtomicBoolean cancelled = new AtomicBoolean();
@@ -30,6 +31,21 @@ final class WorkerAgentContext implements AgentContext {
       Instant deadline,
       RunProgress progress,
       Clock clock) {
+    this(instance, paramsJson, startedAt, deadline, progress, clock, null);
+  }
+
+  /**
+   * @param traceparent the run span's W3C context, or {@code null}
+   */
+  WorkerAgentContext(
+      ClaimedInstance instance,
+      String paramsJson,
+      Instant startedAt,
+      Instant deadline,
+      RunProgress progress,
+      Clock clock,
+      String traceparent) {
+    this.traceparent = traceparent;
     this.instance = instance;
     this.paramsJson = paramsJson == null || paramsJson.isBlank() ? "{}" : paramsJson;
     this.startedAt = startedAt;
@@ -103,6 +119,11 @@ final class WorkerAgentContext implements AgentContext {
       return;
     }
     progress.report(Progress.of(text, clock.instant()));
+  }
+
+  @Override
+  public Optional<String> traceparent() {
+    return Optional.ofNullable(traceparent);
   }
 
   @Override
