@@ -121,6 +121,18 @@ public final class TriggerService implements AutoCloseable {
    * @throws IllegalArgumentException naming the tokens file and line when it is wrong
    */
   public static TriggerService start(Config config, Clock clock) {
+    return start(config, clock, Optional.empty());
+  }
+
+  /**
+   * As {@link #start(Config, Clock)}, with spans going to {@code tracing} instead of where the
+   * configuration says (tests, embedding). The service closes it.
+   */
+  public static TriggerService start(Config config, Clock clock, Tracing tracing) {
+    return start(config, clock, Optional.of(tracing));
+  }
+
+  private static TriggerService start(Config config, Clock clock, Optional<Tracing> given) {
     CommonSettings common = CommonSettings.from(config, DEFAULT_ADMIN_PORT);
     TriggerSettings settings = TriggerSettings.from(config);
     ApiSettings api = ApiSettings.from(config);
@@ -136,7 +148,7 @@ public final class TriggerService implements AutoCloseable {
             clock, settings, api, new TriggerMetrics(meters.registry(), TaskLabel.from(config)));
     s.resources.push(meters);
     try {
-      Tracing tracing = Tracing.from(config, SERVICE, common.instanceId());
+      Tracing tracing = given.orElseGet(() -> Tracing.from(config, SERVICE, common.instanceId()));
       s.resources.push(tracing);
       AlertSettings alerts = AlertSettings.from(config, Optional.empty());
       log.info("Trigger telemetry: tracing {}, alerts {}", tracing.describe(), alerts.describe());
