@@ -1,6 +1,8 @@
 package dev.carillon.metrics;
 
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmInfoMetrics;
@@ -10,6 +12,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.ArrayDeque;
@@ -34,6 +37,24 @@ import org.slf4j.LoggerFactory;
 public final class ServiceMeters implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ServiceMeters.class);
 
+  /** Gives a meter registered without a description one that says so and names the meter. */
+  static final MeterFilter HELP_FOR_EVERY_METER =
+      new MeterFilter() {
+        @Override
+        public Meter.Id map(Meter.Id id) {
+          String d = id.getDescription();
+          if (d != null && !d.isBlank()) {
+            return id;
+          }
+          return new Meter.Id(
+              id.getName(),
+              Tags.of(id.getTags()),
+              id.getBaseUnit(),
+              id.getName() + " (its library gives no description)",
+              id.getType());
+        }
+      };
+
   private final PrometheusMeterRegistry registry;
   private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
 
@@ -44,6 +65,9 @@ public final class ServiceMeters implements AutoCloseable {
   /** A new registry with the JVM and process meters bound. */
   public static ServiceMeters create() {
     ServiceMeters m = new ServiceMeters(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    // Before any meter: Prometheus shows a meter's description as its HELP, and some libraries
+    // (Kafka's per-node request latency) give none.
+    m.registry.config().meterFilter(HELP_FOR_EVERY_METER);
     new ClassLoaderMetrics().bindTo(m.registry);
     new JvmMemoryMetrics().bindTo(m.registry);
     JvmGcMetrics gc = new JvmGcMetrics();

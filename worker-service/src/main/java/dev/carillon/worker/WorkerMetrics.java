@@ -121,6 +121,8 @@ public final class WorkerMetrics {
                 "time from an instance's publication to its claim by this worker")
             .tag("worker", workerId)
             .register(registry);
+    // Present from the start, so that increase() and the alert rules see a zero first.
+    timeoutsBelowP99(TaskLabel.OTHER);
     consumed = counter(registry, workerId, "records.consumed", "records read from Kafka");
     malformed = counter(registry, workerId, "records.malformed", "malformed records skipped");
     claimed = counter(registry, workerId, "claims", "instances claimed");
@@ -177,12 +179,15 @@ public final class WorkerMetrics {
 
   /** Counts a task version whose timeout is below its observed run duration P99. */
   public void timeoutBelowP99(String taskId) {
-    Counter.builder("carillon.worker.timeouts.below.p99")
+    timeoutsBelowP99(tasks.of(taskId)).increment();
+  }
+
+  private Counter timeoutsBelowP99(String label) {
+    return Counter.builder("carillon.worker.timeouts.below.p99")
         .description("task versions whose timeout is below the P99 of their recent successful runs")
         .tag("worker", workerId)
-        .tag("task", tasks.of(taskId))
-        .register(registry)
-        .increment();
+        .tag("task", label)
+        .register(registry);
   }
 
   private static Counter counter(MeterRegistry r, String workerId, String name, String help) {

@@ -73,6 +73,10 @@ public final class TriggerMetrics {
     // Present from the start, so that rate() and the alert rules see a zero before the first one.
     fireLagTimer(TaskLabel.OTHER);
     lateFires(TaskLabel.OTHER);
+    decisions("paused", 0);
+    decisions("exists", 0);
+    skippedCounter("catchup", TaskLabel.OTHER);
+    skippedCounter("overlap", TaskLabel.OTHER);
   }
 
   private Counter publish(String result) {
@@ -98,12 +102,15 @@ public final class TriggerMetrics {
   }
 
   void skipped(String reason, String taskId, int n) {
-    Counter.builder("carillon.trigger.instances.skipped")
+    skippedCounter(reason, tasks.of(taskId)).increment(n);
+  }
+
+  private Counter skippedCounter(String reason, String label) {
+    return Counter.builder("carillon.trigger.instances.skipped")
         .description("SKIPPED instances created (never run), by reason (catchup, overlap) and task")
         .tag("reason", reason)
-        .tag("task", tasks.of(taskId))
-        .register(registry)
-        .increment(n);
+        .tag("task", label)
+        .register(registry);
   }
 
   void decisions(String kind, int n) {
