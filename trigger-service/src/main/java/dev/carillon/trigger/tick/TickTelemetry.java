@@ -57,6 +57,10 @@ public final class TickTelemetry {
 
   /** Starts and ends the {@code tick} and {@code insert} spans of a committed chunk's instances. */
   void traced(List<Instance> created, long tickStartNanos, long commitStartNanos) {
+    if (!tracing.enabled()) {
+      // Off: the spans would be no-ops, and this runs for every instance of every tick.
+      return;
+    }
     long now = Tracing.now();
     for (Instance i : created) {
       if (i.status() != InstanceStatus.PENDING) {

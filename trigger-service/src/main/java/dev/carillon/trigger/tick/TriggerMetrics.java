@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,6 +41,8 @@ public final class TriggerMetrics {
   private final Counter publishFailed;
   private final Counter publishDeferred;
   private final Counter cursorMoved;
+  // The fire lag is recorded once per instance, so its timers are kept rather than looked up.
+  private final Map<String, Timer> fireLagByLabel = new ConcurrentHashMap<>();
   private final AtomicInteger leader = new AtomicInteger();
   private final AtomicInteger invalidTasks = new AtomicInteger();
 
@@ -130,12 +134,15 @@ public final class TriggerMetrics {
   }
 
   private Timer fireLagTimer(String label) {
-    return Buckets.FIRE_LAG
-        .timer(
-            "carillon.trigger.fire.lag",
-            "time from a cron fire time to its PENDING instance row, by task")
-        .tag("task", label)
-        .register(registry);
+    return fireLagByLabel.computeIfAbsent(
+        label,
+        l ->
+            Buckets.FIRE_LAG
+                .timer(
+                    "carillon.trigger.fire.lag",
+                    "time from a cron fire time to its PENDING instance row, by task")
+                .tag("task", l)
+                .register(registry));
   }
 
   private Counter lateFires(String label) {
