@@ -153,6 +153,13 @@ class AlertsTest {
   }
 
   @Test
+  void keys_lists_what_from_reads() {
+    Config c = Config.of(Map.of());
+    AlertSettings.from(c, Optional.empty());
+    assertThat(c.keysRead()).containsExactlyInAnyOrderElementsOf(AlertSettings.KEYS);
+  }
+
+  @Test
   void without_a_channel_an_alert_is_not_delivered() throws Exception {
     assertThat(AlertSink.none().send(late("a")).get(1, TimeUnit.SECONDS)).isFalse();
   }

@@ -73,6 +73,13 @@ class TracingTest {
   }
 
   @Test
+  void keys_lists_what_from_reads() {
+    Config c = Config.of(Map.of());
+    Tracing.from(c, "trigger", "t1").close();
+    assertThat(c.keysRead()).containsExactlyInAnyOrderElementsOf(Tracing.KEYS);
+  }
+
+  @Test
   void traceparent_is_the_w3c_form() {
     SpanContext sc = new InstanceTraceIds("carillon").root(5, true);
     assertThat(Tracing.traceparent(sc))
