@@ -18,11 +18,13 @@ import java.util.Map;
  *  "windowStart":"...","windowEnd":"...","scheduledAt":"...","startedAt":"...",
  *  "deadline":"2026-12-01T10:05:00Z","attempt":2,"retryCount":1,
  *  "idempotencyKey":"file-summary/2026-12-01T10:00:00Z",
- *  "previousFailure":"exit 75 (EX_TEMPFAIL, retryable): input not ready","params":{...}}
+ *  "previousFailure":"exit 75 (EX_TEMPFAIL, retryable): input not ready",
+ *  "traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","params":{...}}
  * </pre>
  *
- * Times are ISO-8601 instants in UTC; {@code previousFailure} is {@code null} on a first attempt.
- * Thread-safe.
+ * Times are ISO-8601 instants in UTC; {@code previousFailure} is {@code null} on a first attempt;
+ * {@code traceparent} is the run span's W3C trace context ({@link AgentContext#traceparent()}), to
+ * pass on to the services the agent calls. Thread-safe.
  */
 public final class RunContext {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,6 +46,7 @@ public final class RunContext {
     o.put("retryCount", c.retryCount());
     o.put("idempotencyKey", c.idempotencyKey());
     o.put("previousFailure", c.previousFailureReason().orElse(null));
+    o.put("traceparent", c.traceparent().orElse(null));
     o.set("params", params(c.paramsJson()));
     try {
       return JSON.writeValueAsString(o);
@@ -57,8 +60,9 @@ public final class RunContext {
    * {@code CARILLON_WINDOW_KEY}, {@code CARILLON_WINDOW_START}, {@code CARILLON_WINDOW_END}, {@code
    * CARILLON_SCHEDULED_AT}, {@code CARILLON_STARTED_AT}, {@code CARILLON_DEADLINE}, {@code
    * CARILLON_ATTEMPT}, {@code CARILLON_RETRY_COUNT}, {@code CARILLON_IDEMPOTENCY_KEY}, {@code
-   * CARILLON_PARAMS} (the params as JSON) and, after a failed attempt, {@code
-   * CARILLON_PREVIOUS_FAILURE}.
+   * CARILLON_PARAMS} (the params as JSON), after a failed attempt {@code
+   * CARILLON_PREVIOUS_FAILURE}, and {@code TRACEPARENT}, the run span's W3C trace context under the
+   * name OpenTelemetry's SDKs read in a child process.
    */
   public static Map<String, String> env(AgentContext c) {
     Map<String, String> env = new LinkedHashMap<>();
@@ -75,6 +79,8 @@ public final class RunContext {
     env.put("CARILLON_IDEMPOTENCY_KEY", c.idempotencyKey());
     env.put("CARILLON_PARAMS", c.paramsJson());
     c.previousFailureReason().ifPresent(r -> env.put("CARILLON_PREVIOUS_FAILURE", r));
+    // The W3C name, which OpenTelemetry's SDKs read to continue a trace in a child process.
+    c.traceparent().ifPresent(t -> env.put("TRACEPARENT", t));
     return env;
   }
 
