@@ -95,6 +95,7 @@ final class ApiFixture implements AutoCloseable {
             tasks,
             operator,
             windows,
+            new dev.carillon.store.RunEvidenceStore(db.dsl()),
             new ConfigTopic(kafka, configTopic, Duration.ofSeconds(10)),
             new KafkaDispatch(publisher, windows, clock),
             50,

@@ -27,6 +27,7 @@ import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.RunEvidenceStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
@@ -298,6 +299,7 @@ public final class TriggerService implements AutoCloseable {
             new TaskStore(apiDb.dsl()),
             new OperatorStore(apiDb.dsl()),
             apiWindows,
+            new RunEvidenceStore(apiDb.dsl()),
             new ConfigTopic(common.kafka(), Topics.CONFIG, CONFIG_TIMEOUT),
             new KafkaDispatch(publisher, apiWindows, clock),
             apiSettings.bulkPerSecond(),
