@@ -66,14 +66,22 @@ import org.yaml.snakeyaml.Yaml;
  * every histogram has buckets whose counts move with the work, task labels are present and capped,
  * every metric has HELP, the shipped alert rules, dashboard and metric reference name only metrics
  * the scrape has, the alerts reach a real webhook, and one retried instance's spans from tick to
- * end share one trace across the three services.
+ * end share one trace across the three services, and an exec agent is handed its run's trace
+ * context.
  */
 @Timeout(300)
 class ObservabilityStackTest {
   private static final Duration WAIT = Duration.ofSeconds(120);
   private static final int TASK_LABELS = 3;
   private static final List<String> TASKS =
-      List.of("obs-fast", "obs-flaky", "obs-doomed", "obs-catchup", "obs-extra-1", "obs-extra-2");
+      List.of(
+          "obs-fast",
+          "obs-flaky",
+          "obs-doomed",
+          "obs-catchup",
+          "obs-extra-1",
+          "obs-extra-2",
+          "obs-exec");
 
   /** Micrometer exports a histogram family and a {@code _max} gauge beside it. */
   private static final List<String> HISTOGRAMS =
@@ -97,12 +105,17 @@ class ObservabilityStackTest {
   private static RetryService retry;
   private static Path root;
 
+  /** Where the exec agent writes each run's idempotency key and TRACEPARENT. */
+  private static Path execSeen;
+
   @BeforeAll
   static void start() throws IOException {
     root = Path.of("").toAbsolutePath();
     while (!Files.isDirectory(root.resolve("deploy"))) {
       root = root.getParent();
     }
+    execSeen = root.resolve("local-stack/target/obs-exec-traceparents.txt");
+    Files.deleteIfExists(execSeen);
     webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     webhook.createContext(
         "/alerts",
@@ -139,7 +152,17 @@ class ObservabilityStackTest {
                 .catchup(Duration.ofMinutes(10))
                 .build(),
             cron("obs-extra-1", "0/5 * * * * ?", "noop", "{}").build(),
-            cron("obs-extra-2", "0/5 * * * * ?", "noop", "{}").build()));
+            cron("obs-extra-2", "0/5 * * * * ?", "noop", "{}").build(),
+            // An agent in another process: it records the trace context the worker gives it.
+            cron(
+                    "obs-exec",
+                    "0/2 * * * * ?",
+                    "exec",
+                    "{\"exec\":{\"command\":[\"/bin/sh\",\"-c\",\"echo"
+                        + " \\\"$CARILLON_IDEMPOTENCY_KEY $TRACEPARENT\\\" >> "
+                        + execSeen
+                        + "\"]}}")
+                .build()));
     // The trigger was away for an hour as far as obs-catchup knows: 50 windows are older than its
     // catch-up limit (SKIPPED, alerted) and 10 run late.
     db.dsl()
@@ -165,6 +188,9 @@ class ObservabilityStackTest {
     Map<String, String> t = new HashMap<>(common);
     t.put("instance.id", "obs-trigger");
     t.put("trigger.topic", instances);
+    t.put("api.port", "0");
+    t.put("api.bind-address", "127.0.0.1");
+    t.put("api.insecure-local", "true");
     trigger =
         TriggerService.start(
             Config.of(t), Clock.systemUTC(), Tracing.exportingTo("trigger", spans));
@@ -251,6 +277,7 @@ class ObservabilityStackTest {
               assertThat(count("obs-doomed", InstanceStatus.DEAD)).isGreaterThanOrEqualTo(1);
               assertThat(count("obs-catchup", InstanceStatus.SKIPPED)).isGreaterThanOrEqualTo(1);
               assertThat(count("obs-extra-2", InstanceStatus.SUCCESS)).isGreaterThanOrEqualTo(1);
+              assertThat(count("obs-exec", InstanceStatus.SUCCESS)).isGreaterThanOrEqualTo(1);
               assertThat(retriedSuccess()).isNotNull();
               assertThat(events()).contains("fire.late", "windows.skipped", "instance.dead");
             });
@@ -507,5 +534,46 @@ class ObservabilityStackTest {
                     .contains(r.getParentSpanId()));
     assertThat(byName.get("publish"))
         .allSatisfy(p -> assertThat(p.getParentSpanId()).isEqualTo(tick.getSpanId()));
+  }
+
+  @Test
+  void an_exec_agent_gets_its_runs_traceparent_in_the_instances_trace() throws IOException {
+    awaitTheWork();
+    var done =
+        db.dsl()
+            .select(TASK_INSTANCE.ID, TASK_INSTANCE.WINDOW_KEY)
+            .from(TASK_INSTANCE)
+            .where(TASK_INSTANCE.TASK_ID.eq("obs-exec"))
+            .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.SUCCESS.name()))
+            .orderBy(TASK_INSTANCE.ID)
+            .limit(1)
+            .fetchOne();
+    long id = done.value1();
+    String traceId = new InstanceTraceIds(Tracing.DEFAULT_NAMESPACE).traceId(id);
+    String line =
+        Files.readAllLines(execSeen).stream()
+            .filter(l -> l.startsWith("obs-exec/" + done.value2() + " "))
+            .findFirst()
+            .orElseThrow(
+                () -> new AssertionError("no line of " + done.value2() + " in " + execSeen));
+    String traceparent = line.substring(line.indexOf(' ') + 1);
+    await("the exec run's end span")
+        .atMost(WAIT)
+        .until(
+            () ->
+                spans.getFinishedSpanItems().stream()
+                    .anyMatch(s -> s.getTraceId().equals(traceId) && s.getName().equals("end")));
+    SpanData run =
+        spans.getFinishedSpanItems().stream()
+            .filter(s -> s.getTraceId().equals(traceId) && s.getName().equals("run"))
+            .findFirst()
+            .orElseThrow();
+    // The process was handed its own run span's context, in the instance's trace.
+    assertThat(traceparent).isEqualTo("00-" + traceId + "-" + run.getSpanId() + "-01");
+    assertThat(
+            spans.getFinishedSpanItems().stream()
+                .filter(s -> s.getTraceId().equals(traceId))
+                .map(SpanData::getName))
+        .contains("tick", "insert", "publish", "claim", "run", "end");
   }
 }

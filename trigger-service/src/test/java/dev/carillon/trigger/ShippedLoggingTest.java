@@ -54,6 +54,9 @@ class ShippedLoggingTest {
     c.put("zk.connect", stack.zkConnect());
     c.put("admin.port", "0");
     c.put("instance.id", "in-process-leader");
+    c.put("api.port", "0");
+    c.put("api.bind-address", "127.0.0.1");
+    c.put("api.insecure-local", "true");
     leader = TriggerService.start(Config.of(c), Clock.systemUTC());
     await("the in-process trigger to lead").atMost(DEADLINE).until(leader::isLeader);
   }
@@ -94,6 +97,9 @@ class ShippedLoggingTest {
     env.put("CARILLON_ZK_CONNECT", stack.zkConnect());
     env.put("CARILLON_ADMIN_PORT", "0");
     env.put("CARILLON_INSTANCE_ID", "standby-process");
+    env.put("CARILLON_API_PORT", "0");
+    env.put("CARILLON_API_BIND_ADDRESS", "127.0.0.1");
+    env.put("CARILLON_API_INSECURE_LOCAL", "true");
     if (logFormat != null) {
       env.put("CARILLON_LOG_FORMAT", logFormat);
     }
