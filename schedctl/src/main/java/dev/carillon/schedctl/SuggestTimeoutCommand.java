@@ -1,7 +1,9 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.client.model.TimeoutSuggestionView;
 import dev.carillon.model.Durations;
 import dev.carillon.model.lease.TimeoutAdvice;
+import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.LoadedTask;
 import dev.carillon.store.RunEvidenceStore;
 import java.time.Duration;
@@ -14,7 +16,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code schedctl suggest-timeout TASK}: the lease length the evidence suggests, P99 of the task's
- * recent successful runs × 1.5 ({@link TimeoutAdvice}), beside the timeout it has.
+ * recent successful runs × 1.5 ({@link TimeoutAdvice}), beside the timeout it has. Through the API
+ * ({@code GET /api/v1/tasks/{id}/suggest-timeout}) when a server is named, else on the database.
  */
 @Command(
     mixinStandardHelpOptions = true,
@@ -39,83 +42,74 @@ final class SuggestTimeoutCommand implements Callable<Integer> {
     this.session = session;
   }
 
-  /** The answer, for {@code -o json}; durations in ISO-8601. */
-  record Suggestion(
-      String task,
-      int sampleSize,
-      String p99,
-      double factor,
-      String suggestedTimeout,
-      String currentTimeout,
-      boolean currentBelowP99) {}
-
   @Override
   public Integer call() {
     if (window < 1 || window > 100_000) {
       throw CliException.badInput("--window must be 1..100000, was " + window);
     }
-    Db db = session.db();
-    Optional<LoadedTask> loaded = db.tasks().load(task);
-    if (loaded.isEmpty()) {
-      throw CliException.badInput("no task '" + task + "'");
-    }
-    Optional<Duration> current =
-        loaded.get().definition().map(dev.carillon.model.task.TaskDefinition::timeout);
-    List<Duration> durations = new RunEvidenceStore(db.dsl()).recentSuccesses(task, window);
-    Optional<TimeoutAdvice> advice = TimeoutAdvice.from(durations);
+    TimeoutSuggestionView v =
+        session.remote() ? session.api().suggestTimeout(task, window) : direct();
     Output out = session.output();
-    if (advice.isEmpty()) {
-      String why =
-          "task '"
-              + task
-              + "' has "
-              + durations.size()
-              + " successful run(s) in its latest "
-              + window
-              + "; at least "
-              + TimeoutAdvice.MIN_SAMPLES
-              + " are needed for a P99";
-      if (out.json()) {
-        throw CliException.badInput(why);
-      }
-      out.line("No suggestion: " + why + ".");
+    if (out.json()) {
+      out.printJson(v);
       return Schedctl.OK;
     }
-    TimeoutAdvice a = advice.get();
-    boolean below = current.map(a::isAbove).orElse(false);
-    if (out.json()) {
-      out.printJson(
-          new Suggestion(
-              task,
-              a.sampleSize(),
-              a.p99().toString(),
-              TimeoutAdvice.FACTOR,
-              a.suggested().toString(),
-              current.map(Duration::toString).orElse(null),
-              below));
+    if (v.p99() == null) {
+      out.line(
+          "No suggestion: task '"
+              + task
+              + "' has "
+              + v.sampleSize()
+              + " successful run(s) in its latest "
+              + v.window()
+              + "; at least "
+              + v.minSamples()
+              + " are needed for a P99.");
       return Schedctl.OK;
     }
     out.line(
         "Task "
             + task
             + ": suggested timeout "
-            + Durations.format(a.suggested())
+            + Durations.format(Duration.parse(v.suggestedTimeout()))
             + " = P99 "
-            + Durations.format(a.p99())
+            + Durations.format(Duration.parse(v.p99()))
             + " x "
-            + TimeoutAdvice.FACTOR
+            + v.factor()
             + " over its last "
-            + a.sampleSize()
+            + v.sampleSize()
             + " successful run(s).");
-    current.ifPresent(
-        t ->
-            out.line(
-                "Its timeout now is "
-                    + Durations.format(t)
-                    + (below
-                        ? ": below the P99, so about one run in a hundred is stopped at its"
-                            + " deadline and runs again."
-                        : ".")));
+    if (v.currentTimeout() != null) {
+      out.line(
+          "Its timeout now is "
+              + Durations.format(Duration.parse(v.currentTimeout()))
+              + (v.currentBelowP99()
+                  ? ": below the P99, so about one run in a hundred is stopped at its"
+                      + " deadline and runs again."
+                  : "."));
+    }
     return Schedctl.OK;
+  }
+
+  /** The same answer as the API's, read from the database. */
+  private TimeoutSuggestionView direct() {
+    Db db = session.db();
+    Optional<LoadedTask> loaded = db.tasks().load(task);
+    if (loaded.isEmpty()) {
+      throw CliException.badInput("no task '" + task + "'");
+    }
+    Optional<Duration> current = loaded.get().definition().map(TaskDefinition::timeout);
+    List<Duration> durations = new RunEvidenceStore(db.dsl()).recentSuccesses(task, window);
+    Optional<TimeoutAdvice> advice = TimeoutAdvice.from(durations);
+    return new TimeoutSuggestionView(
+        task,
+        window,
+        durations.size(),
+        TimeoutAdvice.MIN_SAMPLES,
+        advice.map(a -> a.p99().toString()).orElse(null),
+        TimeoutAdvice.FACTOR,
+        advice.map(a -> a.suggested().toString()).orElse(null),
+        current.map(Duration::toString).orElse(null),
+        advice.isPresent() && current.isPresent() && advice.get().isAbove(current.get()));
   }
 }

@@ -65,6 +65,7 @@ final class ApiEnv implements AutoCloseable {
             new TaskStore(db.db().dsl()),
             new OperatorStore(db.db().dsl()),
             windows,
+            new dev.carillon.store.RunEvidenceStore(db.db().dsl()),
             new ConfigTopic(kafka, configTopic, Duration.ofSeconds(10)),
             new KafkaDispatch(publisher, windows, Clock.systemUTC()),
             100,

@@ -16,11 +16,13 @@ import org.junit.jupiter.api.Test;
 
 /** The lease from evidence: P99 of the recent successes x 1.5, with the sample size. */
 class SuggestTimeoutCommandTest {
+  private static ApiEnv api;
   private static Cli.Env env;
 
   @BeforeAll
   static void setUp() {
-    env = Cli.Env.fresh("schedctl_suggest");
+    api = ApiEnv.start("schedctl_suggest");
+    env = api.db;
     new TaskStore(env.db().dsl())
         .applyAll(
             List.of(
@@ -34,8 +36,8 @@ class SuggestTimeoutCommandTest {
   }
 
   @AfterAll
-  static void tearDown() {
-    env.close();
+  static void tearDown() throws java.io.IOException {
+    api.close();
   }
 
   @Test
@@ -54,11 +56,24 @@ class SuggestTimeoutCommandTest {
   void as_json_with_the_sample_size_and_the_current_timeout() {
     Cli.Result r = Cli.run(env.vars(), "-o", "json", "suggest-timeout", "report");
     assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.json().get("taskId").asText()).isEqualTo("report");
     assertThat(r.json().get("sampleSize").asInt()).isEqualTo(200);
     assertThat(r.json().get("p99").asText()).isEqualTo("PT3M18S");
     assertThat(r.json().get("suggestedTimeout").asText()).isEqualTo("PT4M57S");
     assertThat(r.json().get("currentTimeout").asText()).isEqualTo("PT2M");
     assertThat(r.json().get("currentBelowP99").asBoolean()).isTrue();
+  }
+
+  @Test
+  void through_the_api_the_answer_is_the_same() {
+    Cli.Result direct = Cli.run(env.vars(), "suggest-timeout", "report");
+    Cli.Result remote = Cli.run(api.apiOnly(api.viewerToken), "suggest-timeout", "report");
+    assertThat(remote.code()).as(remote.toString()).isZero();
+    assertThat(remote.out()).isEqualTo(direct.out());
+    Cli.Result young = Cli.run(api.apiOnly(api.viewerToken), "suggest-timeout", "young");
+    assertThat(young.out()).startsWith("No suggestion: task 'young' has 5 successful run(s)");
+    Cli.Result unknown = Cli.run(api.apiOnly(api.viewerToken), "suggest-timeout", "nope");
+    assertThat(unknown.code()).isEqualTo(Schedctl.BAD_INPUT);
   }
 
   @Test
@@ -68,6 +83,7 @@ class SuggestTimeoutCommandTest {
         Cli.run(env.vars(), "-o", "json", "suggest-timeout", "report", "--window", "100");
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(r.json().get("sampleSize").asInt()).isEqualTo(100);
+    assertThat(r.json().get("window").asInt()).isEqualTo(100);
   }
 
   @Test
