@@ -1,5 +1,6 @@
 package dev.carillon.config;
 
+import dev.carillon.logging.LogFormat;
 import dev.carillon.model.CarillonException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -82,6 +83,14 @@ public final class ServiceLauncher {
    */
   public static void run(String service, String[] args, Starter starter)
       throws InterruptedException {
+    try {
+      LogFormat.check(System.getenv());
+    } catch (ConfigException e) {
+      // Not through the logger: with an unknown format it has no appender and prints nothing.
+      System.err.println("Cannot start the " + service + ": " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     AutoCloseable running;
     try {
       Invocation invocation = parse(service, args);

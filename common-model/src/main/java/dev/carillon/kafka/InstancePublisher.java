@@ -1,6 +1,12 @@
 package dev.carillon.kafka;
 
+import dev.carillon.metrics.ServiceMeters;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.trace.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,6 +50,11 @@ import org.slf4j.LoggerFactory;
  * accepts after the deadline is then delivered twice, which the workers' claim (a compare-and-set)
  * makes harmless.
  *
+ * <p>Each message gets a span (its name given by the publisher's owner: {@code publish} for the
+ * trigger, {@code republish} for the retry service and the worker's releases) in its instance's
+ * trace, from send to acknowledgement, and, while tracing is on, the span's W3C {@code traceparent}
+ * as a record header, which the worker's spans continue.
+ *
  * <p>Thread-safe. {@link #close()} waits up to the acknowledgement timeout for messages in flight.
  */
 public final class InstancePublisher implements AutoCloseable {
@@ -64,6 +75,8 @@ public final class InstancePublisher implements AutoCloseable {
   private final Duration ackTimeout;
   private final QueueRouter router;
   private final Set<String> ensuredTopics = ConcurrentHashMap.newKeySet();
+  private final Tracing tracing;
+  private final String spanName;
 
   /**
    * A publisher to {@link Topics#INSTANCES} with the {@linkplain #DEFAULT_ACK_TIMEOUT default
@@ -95,6 +108,22 @@ public final class InstancePublisher implements AutoCloseable {
    */
   public InstancePublisher(
       KafkaSettings settings, String topic, Duration ackTimeout, QueueRouter router) {
+    this(settings, topic, ackTimeout, router, Tracing.off(), "publish");
+  }
+
+  /**
+   * As {@link #InstancePublisher(KafkaSettings, String, Duration, QueueRouter)}, with a span named
+   * {@code spanName} per message in {@code tracing}.
+   */
+  public InstancePublisher(
+      KafkaSettings settings,
+      String topic,
+      Duration ackTimeout,
+      QueueRouter router,
+      Tracing tracing,
+      String spanName) {
+    this.tracing = Objects.requireNonNull(tracing, "tracing");
+    this.spanName = Objects.requireNonNull(spanName, "spanName");
     if (topic == null || topic.isBlank()) {
       throw new IllegalArgumentException("topic must not be blank, was '" + topic + "'");
     }
@@ -112,6 +141,11 @@ public final class InstancePublisher implements AutoCloseable {
         topic,
         settings.describe(),
         ackTimeout);
+  }
+
+  /** Exports the producer's own metrics ({@code kafka_producer_*}) through {@code meters}. */
+  public void bindMetrics(ServiceMeters meters) {
+    meters.bindKafka(producer);
   }
 
   static Map<String, Object> producerProps(KafkaSettings settings, Duration ackTimeout) {
@@ -153,6 +187,7 @@ public final class InstancePublisher implements AutoCloseable {
       return List.of();
     }
     List<Future<RecordMetadata>> sent = new ArrayList<>(messages.size());
+    List<Span> spans = new ArrayList<>(messages.size());
     int notSent = 0;
     for (InstanceMessage m : messages) {
       if (System.nanoTime() - deadline >= 0) {
@@ -163,18 +198,26 @@ public final class InstancePublisher implements AutoCloseable {
       }
       String to =
           Topics.instances(topic, queues.getOrDefault(m.taskId(), TaskDefinition.DEFAULT_QUEUE));
+      Span span = startSpan(m, to);
+      spans.add(span);
       try {
         ensure(to);
-        sent.add(
-            producer.send(
-                new ProducerRecord<>(
-                    to,
-                    partition(to),
-                    Long.toString(m.instanceId()),
-                    InstanceMessageCodec.encode(m))));
+        ProducerRecord<String, byte[]> record =
+            new ProducerRecord<>(
+                to, partition(to), Long.toString(m.instanceId()), InstanceMessageCodec.encode(m));
+        if (tracing.enabled()) {
+          Tracing.traceparent(span.getSpanContext())
+              .ifPresent(
+                  tp ->
+                      record
+                          .headers()
+                          .add(Tracing.TRACEPARENT, tp.getBytes(StandardCharsets.UTF_8)));
+        }
+        sent.add(producer.send(record));
       } catch (KafkaException | IllegalStateException e) {
         log.warn(
             "Could not send instance {} of task {}: {}", m.instanceId(), m.taskId(), e.toString());
+        end(span, e.toString());
         sent.add(null);
       }
     }
@@ -189,16 +232,22 @@ public final class InstancePublisher implements AutoCloseable {
         long left = Math.max(0, deadline - System.nanoTime());
         f.get(left, TimeUnit.NANOSECONDS);
         acknowledged.add(messages.get(i).instanceId());
+        end(spans.get(i), null);
       } catch (ExecutionException e) {
         if (firstFailure == null) {
           firstFailure = e.getCause().toString();
         }
+        end(spans.get(i), e.getCause().toString());
       } catch (TimeoutException e) {
         if (firstFailure == null) {
           firstFailure = "no acknowledgement within " + ackTimeout;
         }
+        end(spans.get(i), "no acknowledgement within " + ackTimeout);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        for (int j = i; j < spans.size(); j++) {
+          end(spans.get(j), "interrupted");
+        }
         break;
       }
     }
@@ -230,6 +279,28 @@ public final class InstancePublisher implements AutoCloseable {
   private int partition(String to) {
     int n = producer.partitionsFor(to).size();
     return n <= 1 ? 0 : ThreadLocalRandom.current().nextInt(n);
+  }
+
+  private Span startSpan(InstanceMessage m, String to) {
+    return tracing
+        .tracer()
+        .spanBuilder(spanName)
+        .setParent(tracing.instanceParent(m.instanceId()))
+        .setSpanKind(SpanKind.PRODUCER)
+        .setAttribute(Tracing.INSTANCE, m.instanceId())
+        .setAttribute(Tracing.TASK, m.taskId())
+        .setAttribute(Tracing.WINDOW, m.windowKey())
+        .setAttribute("messaging.system", "kafka")
+        .setAttribute("messaging.destination.name", to)
+        .startSpan();
+  }
+
+  /** Ends a message's span; {@code failure} null means acknowledged. */
+  private static void end(Span span, String failure) {
+    if (failure != null) {
+      span.setStatus(StatusCode.ERROR, failure);
+    }
+    span.end();
   }
 
   /** Flushes and closes the producer, waiting up to the acknowledgement timeout. */

@@ -2,6 +2,8 @@ package dev.carillon.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -123,6 +125,14 @@ public final class Database implements AutoCloseable {
       config.setConnectionInitSql(connectionInitSql);
     }
     return new Database(new HikariDataSource(config));
+  }
+
+  /**
+   * Exports the pool's meters ({@code hikaricp_connections_*}: active, idle, pending, timeouts,
+   * acquire and usage times) to {@code registry}. Once per database.
+   */
+  public void bindMetrics(MeterRegistry registry) {
+    dataSource.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
   }
 
   public DSLContext dsl() {

@@ -97,6 +97,7 @@ final class ApiFixture implements AutoCloseable {
             operator,
             windows,
             new PresenceStore(db.dsl()),
+            new dev.carillon.store.RunEvidenceStore(db.dsl()),
             new ConfigTopic(kafka, configTopic, Duration.ofSeconds(10)),
             new KafkaDispatch(publisher, windows, clock),
             50,

@@ -32,6 +32,7 @@ class OpenApiTest {
             new dev.carillon.store.OperatorStore(null),
             new dev.carillon.store.WindowStore(null),
             new dev.carillon.store.PresenceStore(null),
+            new dev.carillon.store.RunEvidenceStore(null),
             new dev.carillon.kafka.ConfigTopic(
                 dev.carillon.kafka.KafkaSettings.of("127.0.0.1:1"),
                 "none",

@@ -2,13 +2,16 @@ package dev.carillon.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.carillon.alert.AlertSettings;
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
 import dev.carillon.config.Setup;
 import dev.carillon.control.ApiSettings;
+import dev.carillon.metrics.TaskLabel;
 import dev.carillon.retry.RetrySettings;
 import dev.carillon.store.DbRole;
 import dev.carillon.store.Schema;
+import dev.carillon.trace.Tracing;
 import dev.carillon.trigger.TriggerService;
 import dev.carillon.trigger.TriggerSettings;
 import dev.carillon.worker.WorkerSettings;
@@ -73,13 +76,17 @@ class DeployFilesTest {
           keys.addAll(CommonSettings.KEYS);
           keys.addAll(TriggerSettings.KEYS);
           keys.addAll(ApiSettings.KEYS);
+          keys.addAll(AlertSettings.KEYS);
         }
         case WORKER -> keys.addAll(WorkerSettings.KEYS);
         case RETRY -> {
           keys.addAll(CommonSettings.KEYS);
           keys.addAll(RetrySettings.KEYS);
+          keys.addAll(AlertSettings.KEYS);
         }
       }
+      keys.add(TaskLabel.KEY);
+      keys.addAll(Tracing.KEYS);
       return keys;
     }
   }

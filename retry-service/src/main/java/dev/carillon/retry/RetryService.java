@@ -2,6 +2,10 @@ package dev.carillon.retry;
 
 import dev.carillon.admin.AdminServer;
 import dev.carillon.admin.HealthReport;
+import dev.carillon.alert.AlertSettings;
+import dev.carillon.alert.AlertSink;
+import dev.carillon.alert.Alerts;
+import dev.carillon.alert.WebhookSink;
 import dev.carillon.config.Config;
 import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
@@ -11,8 +15,9 @@ import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
+import dev.carillon.metrics.ServiceMeters;
+import dev.carillon.metrics.TaskLabel;
 import dev.carillon.retry.alert.DeadLetters;
-import dev.carillon.retry.alert.WebhookAlerter;
 import dev.carillon.retry.archive.ArchiveScanner;
 import dev.carillon.retry.ratelimit.RepublishLimiter;
 import dev.carillon.retry.ratelimit.ScanBudget;
@@ -22,14 +27,16 @@ import dev.carillon.retry.scan.Republisher;
 import dev.carillon.retry.scan.StrandedScanner;
 import dev.carillon.retry.scan.TimeoutScanner;
 import dev.carillon.retry.scan.WaitingScanner;
+import dev.carillon.retry.stats.InstanceGauges;
 import dev.carillon.retry.tuning.ConfigTopicListener;
 import dev.carillon.retry.tuning.Tuning;
 import dev.carillon.store.ArchiveStore;
 import dev.carillon.store.Database;
+import dev.carillon.store.InstanceStatsStore;
 import dev.carillon.store.PresenceStore;
 import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
+import dev.carillon.trace.Tracing;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -68,6 +75,7 @@ public final class RetryService implements AutoCloseable {
 
   private final RetrySettings settings;
   private final Clock clock;
+  private final ServiceMeters meters;
   private final PrometheusMeterRegistry registry;
   private final RetryMetrics metrics;
   private final Tuning tuning;
@@ -75,6 +83,7 @@ public final class RetryService implements AutoCloseable {
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final PeriodicLoop scanning;
   private final PeriodicLoop heartbeat;
+  private final PeriodicLoop stats;
   private final Object passLock = new Object();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicReference<RetryMetrics.Totals> lastHeartbeat;
@@ -83,7 +92,9 @@ public final class RetryService implements AutoCloseable {
 
   private Database database;
   private ConfigTopicListener configListener;
-  private Optional<WebhookAlerter> webhook = Optional.empty();
+  private Alerts alerts;
+  private Optional<WebhookSink> webhook = Optional.empty();
+  private InstanceGauges gauges;
   private TimeoutScanner timeouts;
   private DecisionScanner decisions;
   private DueRetryScanner dueRetries;
@@ -93,11 +104,12 @@ public final class RetryService implements AutoCloseable {
   private LeaderElection election;
   private AdminServer admin;
 
-  private RetryService(RetrySettings settings, Clock clock) {
+  private RetryService(RetrySettings settings, Clock clock, TaskLabel tasks) {
     this.settings = settings;
     this.clock = clock;
-    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    this.metrics = new RetryMetrics(registry);
+    this.meters = ServiceMeters.create();
+    this.registry = meters.registry();
+    this.metrics = new RetryMetrics(registry, tasks);
     this.limiter = new RepublishLimiter(settings.rate(), clock);
     this.tuning = new Tuning(settings.rate(), limiter::update, metrics, settings.configSigner());
     this.lastHeartbeat = new AtomicReference<>(metrics.totals());
@@ -120,6 +132,12 @@ public final class RetryService implements AutoCloseable {
                 settings.heartbeatInterval()),
             StopMode.FINISH_ROUND,
             this::logHeartbeat);
+    this.stats =
+        new PeriodicLoop(
+            "retry-stats",
+            Pace.fixedDelay(Duration.ZERO, InstanceGauges.INTERVAL, InstanceGauges.INTERVAL),
+            StopMode.FINISH_ROUND,
+            this::refreshStats);
   }
 
   /** Starts with a default random source for jitter. */
@@ -138,10 +156,31 @@ public final class RetryService implements AutoCloseable {
    * @throws dev.carillon.config.ConfigException when the configuration is wrong
    */
   public static RetryService start(Config config, Clock clock, RandomGenerator random) {
+    return start(config, clock, random, Optional.empty());
+  }
+
+  /**
+   * As {@link #start(Config, Clock, RandomGenerator)}, with spans going to {@code tracing} instead
+   * of where the configuration says (tests, embedding). The service closes it.
+   */
+  public static RetryService start(
+      Config config, Clock clock, RandomGenerator random, Tracing tracing) {
+    return start(config, clock, random, Optional.of(tracing));
+  }
+
+  private static RetryService start(
+      Config config, Clock clock, RandomGenerator random, Optional<Tracing> given) {
     RetrySettings settings = RetrySettings.from(config);
-    RetryService s = new RetryService(settings, clock);
+    RetryService s = new RetryService(settings, clock, TaskLabel.from(config));
+    s.resources.push(s.meters);
     try {
-      s.wire(random);
+      Tracing tracing =
+          given.orElseGet(() -> Tracing.from(config, SERVICE, settings.common().instanceId()));
+      s.resources.push(tracing);
+      AlertSettings alertSettings = AlertSettings.from(config, Optional.of("retry.alert-webhook"));
+      log.info(
+          "Retry telemetry: tracing {}, alerts {}", tracing.describe(), alertSettings.describe());
+      s.wire(random, tracing, alertSettings);
     } catch (RuntimeException e) {
       s.close();
       throw e;
@@ -149,10 +188,11 @@ public final class RetryService implements AutoCloseable {
     return s;
   }
 
-  private void wire(RandomGenerator random) {
+  private void wire(RandomGenerator random, Tracing tracing, AlertSettings alertSettings) {
     log.info("Starting the retry service: {}", settings.describe());
     database = Database.forService(settings.common().db(), null);
     resources.push(database);
+    database.bindMetrics(registry);
     RetryStore store = new RetryStore(database.dsl());
     String actor = SERVICE + ":" + settings.common().instanceId();
 
@@ -186,21 +226,38 @@ public final class RetryService implements AutoCloseable {
             new CachedQueueRouter(
                 new TaskStore(database.dsl())::queues,
                 CachedQueueRouter.DEFAULT_TTL,
-                System::nanoTime));
+                System::nanoTime),
+            tracing,
+            "republish");
     resources.push(publisher);
+    publisher.bindMetrics(meters);
     Republisher republisher = new Republisher(publisher, clock, metrics);
 
     webhook =
-        settings
-            .alertWebhook()
+        alertSettings
+            .webhook()
             .map(
                 u ->
-                    new WebhookAlerter(
+                    new WebhookSink(
                         u,
-                        WebhookAlerter.DEFAULT_MAX_ATTEMPTS,
-                        WebhookAlerter.DEFAULT_FIRST_BACKOFF,
-                        metrics));
-    webhook.ifPresent(resources::push);
+                        WebhookSink.DEFAULT_MAX_ATTEMPTS,
+                        WebhookSink.DEFAULT_FIRST_BACKOFF,
+                        "retry-alert-webhook",
+                        registry));
+    alerts =
+        new Alerts(
+            webhook.<AlertSink>map(w -> w).orElse(AlertSink.none()),
+            alertSettings.repeatAfter(),
+            clock,
+            registry);
+    resources.push(alerts);
+    gauges =
+        new InstanceGauges(
+            new InstanceStatsStore(database.dsl()),
+            alerts,
+            alertSettings.backlogAfter(),
+            clock,
+            registry);
 
     int batch = settings.batchSize();
     timeouts = new TimeoutScanner(store, metrics, batch, actor);
@@ -210,7 +267,7 @@ public final class RetryService implements AutoCloseable {
             new TaskStore(database.dsl()),
             tuning,
             random,
-            new DeadLetters(webhook, metrics),
+            new DeadLetters(alerts, metrics),
             metrics,
             clock,
             batch,
@@ -264,11 +321,14 @@ public final class RetryService implements AutoCloseable {
 
   private void startScanning() {
     scanning.start();
+    stats.start();
     log.info("Leading: scanning every {}", settings.scanInterval());
   }
 
   private void stopScanning() {
     scanning.stop();
+    stats.stop();
+    gauges.clear();
     log.warn("Not leading: scanning stopped");
   }
 
@@ -338,6 +398,14 @@ public final class RetryService implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads the instance gauges now and raises a backlog alert when work waits too long; the leader
+   * does this every {@link InstanceGauges#INTERVAL}. Tests and operators may call it any time.
+   */
+  public InstanceStatsStore.InstanceStats refreshStats() {
+    return gauges.refresh();
+  }
+
   private void logHeartbeat() {
     RetryMetrics.Totals now = metrics.totals();
     RetryMetrics.Totals delta = now.minus(lastHeartbeat.getAndSet(now));
@@ -399,7 +467,7 @@ public final class RetryService implements AutoCloseable {
 
   /** Alerts waiting for the webhook (0 without one). */
   public int pendingAlerts() {
-    return webhook.map(WebhookAlerter::pending).orElse(0);
+    return webhook.map(WebhookSink::pending).orElse(0);
   }
 
   /** Leaves the election, stops the loop and closes every connection; idempotent. */
@@ -413,6 +481,7 @@ public final class RetryService implements AutoCloseable {
     if (election != null) {
       election.close();
     }
+    stats.stopAndWait(Duration.ofSeconds(10));
     if (!scanning.stopAndWait(Duration.ofSeconds(10))) {
       log.warn("A scan pass did not finish within 10s of close");
     }

@@ -133,6 +133,18 @@ final class Harness implements AutoCloseable {
     return start(extra, clock, 42);
   }
 
+  /** What {@code service}'s admin port answers on {@code /metrics}. */
+  String scrape(RetryService service) throws Exception {
+    return java.net.http.HttpClient.newHttpClient()
+        .send(
+            java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + service.adminPort() + "/metrics"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
   TaskDefinition define(TaskDefinition.Builder b) {
     TaskDefinition d = b.build();
     tasks.applyAll(List.of(d));

@@ -57,8 +57,8 @@ class LeadershipTest {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(metrics.body())
-          .contains("carillon_retry_retried_total 1.0")
-          .contains("carillon_retry_last_scan_seconds");
+          .containsPattern("carillon_retry_retried_total\\{task=\"[^\"]+\"} 1\\.0")
+          .contains("carillon_retry_last_scan_timestamp_seconds");
 
       first.close();
       await("the second service to take over").atMost(WAIT).until(second::isLeader);

@@ -66,6 +66,7 @@ import picocli.CommandLine.Spec;
       DeleteCommand.class,
       TokenCommand.class,
       CompletionCommand.class,
+      SuggestTimeoutCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -67,6 +67,7 @@ final class ApiEnv implements AutoCloseable {
             new OperatorStore(db.db().dsl()),
             windows,
             new PresenceStore(db.db().dsl()),
+            new dev.carillon.store.RunEvidenceStore(db.db().dsl()),
             new ConfigTopic(kafka, configTopic, Duration.ofSeconds(10)),
             new KafkaDispatch(publisher, windows, Clock.systemUTC()),
             100,

@@ -2,6 +2,10 @@ package dev.carillon.trigger;
 
 import dev.carillon.admin.AdminServer;
 import dev.carillon.admin.HealthReport;
+import dev.carillon.alert.AlertSettings;
+import dev.carillon.alert.AlertSink;
+import dev.carillon.alert.Alerts;
+import dev.carillon.alert.WebhookSink;
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
 import dev.carillon.control.ApiServer;
@@ -18,14 +22,18 @@ import dev.carillon.kafka.Topics;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
+import dev.carillon.metrics.ServiceMeters;
+import dev.carillon.metrics.TaskLabel;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.PresenceStore;
+import dev.carillon.store.RunEvidenceStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
+import dev.carillon.trace.Tracing;
 import dev.carillon.trigger.condition.ConditionPoller;
 import dev.carillon.trigger.condition.ConditionRegistry;
 import dev.carillon.trigger.dependency.DependencyReleaser;
@@ -33,9 +41,9 @@ import dev.carillon.trigger.dispatch.Dispatcher;
 import dev.carillon.trigger.event.EventConsumer;
 import dev.carillon.trigger.plan.TickPlanner;
 import dev.carillon.trigger.tick.TickResult;
+import dev.carillon.trigger.tick.TickTelemetry;
 import dev.carillon.trigger.tick.TriggerLoop;
 import dev.carillon.trigger.tick.TriggerMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -116,6 +124,18 @@ public final class TriggerService implements AutoCloseable {
    * @throws IllegalArgumentException naming the tokens file and line when it is wrong
    */
   public static TriggerService start(Config config, Clock clock) {
+    return start(config, clock, Optional.empty());
+  }
+
+  /**
+   * As {@link #start(Config, Clock)}, with spans going to {@code tracing} instead of where the
+   * configuration says (tests, embedding). The service closes it.
+   */
+  public static TriggerService start(Config config, Clock clock, Tracing tracing) {
+    return start(config, clock, Optional.of(tracing));
+  }
+
+  private static TriggerService start(Config config, Clock clock, Optional<Tracing> given) {
     CommonSettings common = CommonSettings.from(config, DEFAULT_ADMIN_PORT);
     TriggerSettings settings = TriggerSettings.from(config);
     ApiSettings api = ApiSettings.from(config);
@@ -125,10 +145,17 @@ public final class TriggerService implements AutoCloseable {
         "Time-zone rules: tzdb {} in Java {}",
         ZoneRulesProvider.getVersions("UTC").lastKey(),
         System.getProperty("java.version"));
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    TriggerService s = new TriggerService(clock, settings, api, new TriggerMetrics(registry));
+    ServiceMeters meters = ServiceMeters.create();
+    TriggerService s =
+        new TriggerService(
+            clock, settings, api, new TriggerMetrics(meters.registry(), TaskLabel.from(config)));
+    s.resources.push(meters);
     try {
-      s.wire(common, registry);
+      Tracing tracing = given.orElseGet(() -> Tracing.from(config, SERVICE, common.instanceId()));
+      s.resources.push(tracing);
+      AlertSettings alerts = AlertSettings.from(config, Optional.empty());
+      log.info("Trigger telemetry: tracing {}, alerts {}", tracing.describe(), alerts.describe());
+      s.wire(common, meters, tracing, alerts);
       return s;
     } catch (RuntimeException e) {
       s.close();
@@ -136,10 +163,13 @@ public final class TriggerService implements AutoCloseable {
     }
   }
 
-  private void wire(CommonSettings common, PrometheusMeterRegistry registry) {
+  private void wire(
+      CommonSettings common, ServiceMeters meters, Tracing tracing, AlertSettings alertSettings) {
+    PrometheusMeterRegistry registry = meters.registry();
     String actor = "trigger:" + common.instanceId();
     database = Database.forService(common.db(), null);
     resources.push(database);
+    database.bindMetrics(registry);
     WindowStore windows = new WindowStore(database.dsl());
     TopicAdmin.require(
         common.kafka(),
@@ -152,8 +182,25 @@ public final class TriggerService implements AutoCloseable {
             new CachedQueueRouter(
                 new TaskStore(database.dsl())::queues,
                 CachedQueueRouter.DEFAULT_TTL,
-                System::nanoTime));
+                System::nanoTime),
+            tracing,
+            "publish");
     resources.push(publisher);
+    publisher.bindMetrics(meters);
+    AlertSink sink =
+        alertSettings
+            .webhook()
+            .<AlertSink>map(
+                u ->
+                    new WebhookSink(
+                        u,
+                        WebhookSink.DEFAULT_MAX_ATTEMPTS,
+                        WebhookSink.DEFAULT_FIRST_BACKOFF,
+                        "trigger-alert-webhook",
+                        registry))
+            .orElse(AlertSink.none());
+    Alerts alerts = new Alerts(sink, alertSettings.repeatAfter(), clock, registry);
+    resources.push(alerts);
     curator = Zk.connect(common.zkConnect(), common.zkSessionTimeout(), common.zkDigest());
     resources.push(curator);
 
@@ -180,7 +227,8 @@ public final class TriggerService implements AutoCloseable {
             settings.tickInterval(),
             metrics,
             dispatcher::submit,
-            this::isLeader);
+            this::isLeader,
+            new TickTelemetry(tracing, alerts, alertSettings));
     resources.push(loop::stopTicking);
 
     releaser =
@@ -261,6 +309,7 @@ public final class TriggerService implements AutoCloseable {
             new OperatorStore(apiDb.dsl()),
             apiWindows,
             new PresenceStore(apiDb.dsl()),
+            new RunEvidenceStore(apiDb.dsl()),
             new ConfigTopic(
                 apiSettings.kafka(common.kafka()),
                 Topics.CONFIG,

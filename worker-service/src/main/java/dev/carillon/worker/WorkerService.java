@@ -9,6 +9,8 @@ import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.kafka.Topics;
+import dev.carillon.metrics.ServiceMeters;
+import dev.carillon.metrics.TaskLabel;
 import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.worker.Serves;
@@ -16,7 +18,9 @@ import dev.carillon.store.Database;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.PresenceStore;
 import dev.carillon.store.ResumeStore;
+import dev.carillon.store.RunEvidenceStore;
 import dev.carillon.store.TaskStore;
+import dev.carillon.trace.Tracing;
 import dev.carillon.worker.consume.InstanceConsumer;
 import dev.carillon.worker.exec.ExecAgents;
 import dev.carillon.worker.exec.ExecLimits;
@@ -28,7 +32,8 @@ import dev.carillon.worker.presence.PresenceBeacon;
 import dev.carillon.worker.run.AgentKind;
 import dev.carillon.worker.run.RunPool;
 import dev.carillon.worker.run.RunSpecCache;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
+import dev.carillon.worker.run.RunTelemetry;
+import dev.carillon.worker.run.TimeoutAdvisor;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -105,7 +110,10 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
   private final PluginRegistry plugins;
   private final Database db;
   private final LeaseStore store;
+  private final ServiceMeters meters;
   private final PrometheusMeterRegistry registry;
+  private final Tracing tracing;
+  private final TimeoutAdvisor advisor;
   private final WorkerMetrics metrics;
   private final RunPool pool;
   private final Heartbeater heartbeater;
@@ -125,10 +133,18 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
   private final PresenceBeacon beacon;
   private volatile String gaveUpReason;
 
-  private WorkerService(WorkerSettings settings, PluginRegistry plugins, Clock clock) {
+  private WorkerService(
+      WorkerSettings settings,
+      PluginRegistry plugins,
+      Clock clock,
+      Tracing tracing,
+      TaskLabel tasks,
+      ServiceMeters meters) {
     this.settings = settings;
     this.plugins = plugins;
     this.clock = clock;
+    this.tracing = tracing;
+    this.meters = meters;
     TopicAdmin.require(
         settings.kafka(),
         List.of(new TopicAdmin.Need(settings.topic(), settings.instancePartitions(), false)));
@@ -139,7 +155,8 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     this.serves = new Serves(java.util.Set.copyOf(settings.queues()), handlers);
     this.db = Database.forService(settings.db(), Database.PRIMARY_KEY_PLANS);
     this.store = new LeaseStore(db.dsl());
-    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    this.registry = meters.registry();
+    db.bindMetrics(registry);
     RunPool[] poolRef = new RunPool[1];
     this.metrics =
         new WorkerMetrics(
@@ -147,7 +164,14 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
             settings.workerId(),
             () -> poolRef[0] == null ? 0 : poolRef[0].running(),
             () -> poolRef[0] == null ? 0 : poolRef[0].freeSlots(),
-            () -> poolRef[0] == null ? 0 : poolRef[0].abandoned());
+            () -> poolRef[0] == null ? 0 : poolRef[0].abandoned(),
+            tasks);
+    this.advisor =
+        new TimeoutAdvisor(
+            new RunEvidenceStore(db.dsl()),
+            RunEvidenceStore.DEFAULT_WINDOW,
+            metrics,
+            "carillon-timeout-advice-" + settings.workerId());
     this.execAgents =
         new ExecAgents(
             System.getenv(),
@@ -173,7 +197,8 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
             new LeaseFence(settings.fenceMargin(), settings.stopGrace()),
             settings.heartbeatInterval(),
             settings.maxAbandonedRuns(),
-            reason -> giveUp(reason, EXIT_GAVE_UP));
+            reason -> giveUp(reason, EXIT_GAVE_UP),
+            new RunTelemetry(tracing, Optional.of(advisor)));
     poolRef[0] = pool;
     this.heartbeater =
         new Heartbeater(
@@ -184,7 +209,7 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
             settings.heartbeatInterval(),
             heartbeatProgress,
             database);
-    TaskStore tasks = new TaskStore(db.dsl());
+    TaskStore taskStore = new TaskStore(db.dsl());
     // Without republishing the worker never writes to Kafka, so its principal needs no WRITE.
     this.publisher =
         settings.republishReleased()
@@ -194,8 +219,11 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
                     settings.topic(),
                     InstancePublisher.DEFAULT_ACK_TIMEOUT,
                     new CachedQueueRouter(
-                        tasks::queues, CachedQueueRouter.DEFAULT_TTL, System::nanoTime)))
+                        taskStore::queues, CachedQueueRouter.DEFAULT_TTL, System::nanoTime),
+                    tracing,
+                    "republish"))
             : Optional.empty();
+    publisher.ifPresent(p -> p.bindMetrics(meters));
     List<String> topics =
         settings.queues().stream().map(q -> Topics.instances(settings.topic(), q)).toList();
     // A topic that does not exist yet would only be seen at the consumer's next metadata refresh
@@ -236,7 +264,12 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
         Math.max(settings.concurrency() * 2, settings.concurrency() + settings.prefetch()));
     this.consumer =
         new InstanceConsumer(
-            () -> new KafkaConsumer<>(props),
+            () -> {
+              // A new consumer at start and on each rejoin, each with its metrics exported.
+              KafkaConsumer<String, byte[]> kafkaConsumer = new KafkaConsumer<>(props);
+              meters.bindKafka(kafkaConsumer);
+              return kafkaConsumer;
+            },
             database,
             topics,
             store,
@@ -247,7 +280,9 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
             POLL_TIMEOUT,
             CLAIM_ERROR_BACKOFF,
             consumerProgress,
-            reason -> giveUp(reason, EXIT_DUPLICATE_ID));
+            reason -> giveUp(reason, EXIT_DUPLICATE_ID),
+            tracing,
+            clock);
     this.consumerThread = new Thread(consumer, "carillon-consumer-" + settings.workerId());
     this.admin = AdminServer.start("worker", settings.admin(), registry, this::health);
     this.beacon =
@@ -309,22 +344,53 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
    */
   public static WorkerService start(Config config) {
     WorkerSettings settings = WorkerSettings.from(config);
-    log.info("Effective configuration: {}", settings.describe());
-    return start(
-        settings,
-        PluginRegistry.load(
-            WorkerService.class.getClassLoader(), settings.pluginDir(), settings.pluginAllowlist()),
-        Clock.systemUTC());
+    TaskLabel tasks = TaskLabel.from(config);
+    Tracing tracing = Tracing.from(config, "worker", settings.workerId());
+    log.info(
+        "Effective configuration: {} tracing={} {}={}",
+        settings.describe(),
+        tracing.describe(),
+        TaskLabel.KEY,
+        tasks.limit());
+    try {
+      return start(
+          settings,
+          PluginRegistry.load(
+              WorkerService.class.getClassLoader(),
+              settings.pluginDir(),
+              settings.pluginAllowlist()),
+          Clock.systemUTC(),
+          tracing,
+          tasks);
+    } catch (RuntimeException e) {
+      tracing.close();
+      throw e;
+    }
   }
 
   /**
    * Starts a worker with the given plugins (embedding, tests). The worker closes {@code plugins}.
    */
   public static WorkerService start(WorkerSettings settings, PluginRegistry plugins, Clock clock) {
+    return start(settings, plugins, clock, Tracing.off(), new TaskLabel(TaskLabel.DEFAULT_LIMIT));
+  }
+
+  /**
+   * Starts a worker with the given plugins, tracing and task label cap (embedding, tests). The
+   * worker closes {@code plugins} and {@code tracing}.
+   */
+  public static WorkerService start(
+      WorkerSettings settings,
+      PluginRegistry plugins,
+      Clock clock,
+      Tracing tracing,
+      TaskLabel tasks) {
+    ServiceMeters meters = ServiceMeters.create();
     try {
-      return new WorkerService(settings, plugins, clock);
+      return new WorkerService(settings, plugins, clock, tracing, tasks, meters);
     } catch (RuntimeException e) {
       plugins.close();
+      meters.close();
       throw e;
     }
   }
@@ -485,13 +551,15 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     } finally {
       closeQuietly("presence", beacon);
       closeQuietly("heartbeat", heartbeater);
+      closeQuietly("timeout advisor", advisor);
       closeQuietly("run pool", pool);
       publisher.ifPresent(p -> closeQuietly("publisher", p));
       closeQuietly("admin server", admin);
       closeQuietly("plugins", plugins);
       closeQuietly("exec agents", execAgents);
       closeQuietly("database", db);
-      registry.close();
+      closeQuietly("tracing", tracing);
+      meters.close();
       log.info("Worker {} stopped", settings.workerId());
     }
   }

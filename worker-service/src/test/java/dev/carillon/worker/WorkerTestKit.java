@@ -115,6 +115,21 @@ final class WorkerTestKit implements AutoCloseable {
     workers.add(w);
   }
 
+  /** A worker with tracing and a task label cap of its own. */
+  WorkerService worker(String workerId, dev.carillon.trace.Tracing tracing, int taskLabels) {
+    WorkerSettings settings = WorkerSettings.from(Config.of(config(workerId, Map.of())));
+    WorkerService w =
+        WorkerService.start(
+            settings,
+            dev.carillon.worker.plugin.PluginRegistry.load(
+                WorkerService.class.getClassLoader(), settings.pluginDir()),
+            java.time.Clock.systemUTC(),
+            tracing,
+            new dev.carillon.metrics.TaskLabel(taskLabels));
+    workers.add(w);
+    return w;
+  }
+
   void task(String id, String handler, String paramsJson) {
     TaskDefinition def =
         Tasks.daily(id)

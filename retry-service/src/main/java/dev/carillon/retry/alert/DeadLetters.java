@@ -1,7 +1,8 @@
 package dev.carillon.retry.alert;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.carillon.alert.Alert;
+import dev.carillon.alert.AlertKind;
+import dev.carillon.alert.Alerts;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.tuning.EffectivePolicy;
 import dev.carillon.retry.RetryMetrics;
@@ -9,24 +10,23 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * DEAD is the manual-intervention queue. Each instance that enters it is reported exactly once, by
  * the scanner whose compare-and-set moved it: one ERROR line with its task, window, attempts and
- * last failure, a counter, and (when a webhook is configured) a JSON alert.
+ * last failure, a counter, and a {@link AlertKind#DEAD} alert (a JSON POST when a webhook is
+ * configured; never throttled).
  */
 public final class DeadLetters {
   private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final Optional<WebhookAlerter> webhook;
+  private final Alerts alerts;
   private final RetryMetrics metrics;
 
-  public DeadLetters(Optional<WebhookAlerter> webhook, RetryMetrics metrics) {
-    this.webhook = Objects.requireNonNull(webhook, "webhook");
+  public DeadLetters(Alerts alerts, RetryMetrics metrics) {
+    this.alerts = Objects.requireNonNull(alerts, "alerts");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
@@ -38,7 +38,7 @@ public final class DeadLetters {
    * @param at when it was moved (the reporting clock)
    */
   public void report(Instance failed, String decision, EffectivePolicy policy, Instant at) {
-    metrics.dead();
+    metrics.dead(failed.taskId());
     log.error(
         "DEAD instance {} of task {} window {} [{} .. {}): {} after {} attempt(s), {} retr(y/ies);"
             + " last failure ({}): {}",
@@ -52,12 +52,11 @@ public final class DeadLetters {
         failed.retryCount(),
         failed.status(),
         failed.failReason());
-    webhook.ifPresent(w -> w.submit(body(failed, decision, policy, at)));
+    alerts.raiseEach(alert(failed, decision, policy, at));
   }
 
-  static String body(Instance failed, String decision, EffectivePolicy policy, Instant at) {
+  static Alert alert(Instance failed, String decision, EffectivePolicy policy, Instant at) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("event", "instance.dead");
     m.put("instanceId", failed.id());
     m.put("taskId", failed.taskId());
     m.put("windowKey", failed.windowKey());
@@ -71,10 +70,10 @@ public final class DeadLetters {
     m.put("policy", policy.describe(failed.taskId()));
     m.put("policyVersion", policy.version());
     m.put("at", at.toString());
-    try {
-      return JSON.writeValueAsString(m);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write the alert of instance " + failed.id(), e);
-    }
+    return new Alert(AlertKind.DEAD, failed.taskId(), m);
+  }
+
+  static String body(Instance failed, String decision, EffectivePolicy policy, Instant at) {
+    return alert(failed, decision, policy, at).json();
   }
 }

@@ -1,5 +1,6 @@
 package dev.carillon.retry.scan;
 
+import dev.carillon.logging.InstanceMdc;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.retry.RetryDecision;
 import dev.carillon.model.retry.RetryPolicy;
@@ -82,45 +83,57 @@ public final class DecisionScanner {
       if (!keepGoing.getAsBoolean()) {
         break;
       }
-      metrics.scanned(1);
-      LoadedTask task = definitions.computeIfAbsent(i.taskId(), this::load);
-      Optional<RetryPolicy> own = task.definition().map(TaskDefinition::retry);
-      EffectivePolicy policy = tuning.effectivePolicy(i.taskId(), own, task.version());
-      RetryDecision decision;
-      try {
-        decision =
-            policy
-                .policy()
-                .decide(
-                    i.updatedAt(),
-                    i.retryCount(),
-                    new Window(i.windowKey(), i.windowStart(), i.windowEnd()),
-                    i.nonRetryable(),
-                    jitterSample());
-      } catch (IllegalArgumentException e) {
-        log.error("Cannot decide instance {} of task {}: {}", i.id(), i.taskId(), e.toString());
-        continue;
-      }
-      String why =
-          decision.reason()
-              + " ["
-              + policy.describe(i.taskId())
-              + (task.error().isPresent() ? "; task definition invalid" : "")
-              + "]";
-      if (decision.isDead()) {
-        // The row's fail_reason becomes the decision, so keep the last failure in it too.
-        String stored = Outcome.clip(why + "; last failure: " + i.failReason());
-        if (store.markDead(i, policy.version(), actor, stored)) {
-          dead++;
-          deadLetters.report(i, why, policy, clock.instant());
-        }
-      } else if (store.scheduleRetry(
-          i, decision.retryAt().orElseThrow(), policy.version(), actor, why)) {
-        retried++;
-        metrics.retried();
+      try (InstanceMdc mdc = InstanceMdc.instance(i.taskId(), i.windowKey(), i.id(), i.attempt())) {
+        int[] moved = decide(i, definitions);
+        retried += moved[0];
+        dead += moved[1];
       }
     }
     return new Result(retried, dead);
+  }
+
+  /** Decides one instance; returns {retried, dead}, each 0 or 1. */
+  private int[] decide(Instance i, Map<String, LoadedTask> definitions) {
+    int retried = 0;
+    int dead = 0;
+    metrics.scanned(1);
+    LoadedTask task = definitions.computeIfAbsent(i.taskId(), this::load);
+    Optional<RetryPolicy> own = task.definition().map(TaskDefinition::retry);
+    EffectivePolicy policy = tuning.effectivePolicy(i.taskId(), own, task.version());
+    RetryDecision decision;
+    try {
+      decision =
+          policy
+              .policy()
+              .decide(
+                  i.updatedAt(),
+                  i.retryCount(),
+                  new Window(i.windowKey(), i.windowStart(), i.windowEnd()),
+                  i.nonRetryable(),
+                  jitterSample());
+    } catch (IllegalArgumentException e) {
+      log.error("Cannot decide instance {} of task {}: {}", i.id(), i.taskId(), e.toString());
+      return new int[] {0, 0};
+    }
+    String why =
+        decision.reason()
+            + " ["
+            + policy.describe(i.taskId())
+            + (task.error().isPresent() ? "; task definition invalid" : "")
+            + "]";
+    if (decision.isDead()) {
+      // The row's fail_reason becomes the decision, so keep the last failure in it too.
+      String stored = Outcome.clip(why + "; last failure: " + i.failReason());
+      if (store.markDead(i, policy.version(), actor, stored)) {
+        dead++;
+        deadLetters.report(i, why, policy, clock.instant());
+      }
+    } else if (store.scheduleRetry(
+        i, decision.retryAt().orElseThrow(), policy.version(), actor, why)) {
+      retried++;
+      metrics.retried(i.taskId());
+    }
+    return new int[] {retried, dead};
   }
 
   private LoadedTask load(String taskId) {

@@ -1,5 +1,6 @@
 package dev.carillon.retry.scan;
 
+import dev.carillon.logging.InstanceMdc;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.retry.RetryMetrics;
 import dev.carillon.store.RetryStore;
@@ -30,13 +31,15 @@ public final class TimeoutScanner {
   public int scan() {
     List<Instance> moved = store.expireLeases(batchSize, actor);
     for (Instance i : moved) {
-      log.warn(
-          "Instance {} of task {} window {} timed out: lease of attempt {} held by {} expired",
-          i.id(),
-          i.taskId(),
-          i.windowKey(),
-          i.attempt(),
-          i.workerId());
+      try (InstanceMdc mdc = InstanceMdc.instance(i.taskId(), i.windowKey(), i.id(), i.attempt())) {
+        log.warn(
+            "Instance {} of task {} window {} timed out: lease of attempt {} held by {} expired",
+            i.id(),
+            i.taskId(),
+            i.windowKey(),
+            i.attempt(),
+            i.workerId());
+      }
     }
     metrics.scanned(moved.size());
     metrics.timedOut(moved.size());

@@ -116,6 +116,9 @@ public final class EventConsumer {
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
     this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
     this.registry = Objects.requireNonNull(registry, "registry");
+    for (String outcome : new String[] {"created", "coalesced", "malformed", "deferred"}) {
+      counter(registry, outcome);
+    }
     this.taskRefreshNanos = taskRefresh.toNanos();
   }
 
@@ -285,9 +288,16 @@ public final class EventConsumer {
   }
 
   private void count(String outcome, int n) {
-    if (n > 0) {
-      registry.counter("carillon.trigger.events", "outcome", outcome).increment(n);
-    }
+    counter(registry, outcome).increment(n);
+  }
+
+  private static io.micrometer.core.instrument.Counter counter(
+      MeterRegistry registry, String outcome) {
+    return io.micrometer.core.instrument.Counter.builder("carillon.trigger.events")
+        .description(
+            "event-trigger records read: created, coalesced (window existed), malformed, deferred")
+        .tag("outcome", outcome)
+        .register(registry);
   }
 
   /** Closes the Kafka consumer (on loss of leadership); the next poll opens a new one. */

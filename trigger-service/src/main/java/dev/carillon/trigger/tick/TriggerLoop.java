@@ -1,5 +1,6 @@
 package dev.carillon.trigger.tick;
 
+import dev.carillon.logging.InstanceMdc;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
@@ -14,6 +15,7 @@ import dev.carillon.store.Decision;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
+import dev.carillon.trace.Tracing;
 import dev.carillon.trigger.plan.DecisionKind;
 import dev.carillon.trigger.plan.SkipReason;
 import dev.carillon.trigger.plan.TaskTickSummary;
@@ -77,6 +79,7 @@ public final class TriggerLoop {
   private final TriggerMetrics metrics;
   private final Consumer<List<Instance>> dispatch;
   private final BooleanSupplier mayCommit;
+  private final TickTelemetry telemetry;
 
   private final Object tickLock = new Object();
   private final Map<String, TriggerCursor> cursors = new HashMap<>();
@@ -84,6 +87,9 @@ public final class TriggerLoop {
   private volatile boolean cursorsLoaded;
   private final AtomicReference<TickResult> lastTick = new AtomicReference<>();
   private final PeriodicLoop ticker;
+  // Written by the tick thread before a commit starts; read by the committing threads it starts.
+  private volatile long tickStartNanos;
+  private volatile long commitStartNanos;
 
   /**
    * The next fire time after {@code cursor} for one definition object under one set of zone rules;
@@ -121,6 +127,38 @@ public final class TriggerLoop {
       TriggerMetrics metrics,
       Consumer<List<Instance>> dispatch,
       BooleanSupplier mayCommit) {
+    this(
+        taskStore,
+        windows,
+        queries,
+        planner,
+        actor,
+        clock,
+        tickInterval,
+        metrics,
+        dispatch,
+        mayCommit,
+        TickTelemetry.off());
+  }
+
+  /**
+   * As the other constructor, with the spans and alerts of {@code telemetry}.
+   *
+   * @param telemetry traces new instances and alerts late fires and skipped windows
+   */
+  public TriggerLoop(
+      TaskStore taskStore,
+      WindowStore windows,
+      TriggerQueries queries,
+      TickPlanner planner,
+      String actor,
+      Clock clock,
+      Duration tickInterval,
+      TriggerMetrics metrics,
+      Consumer<List<Instance>> dispatch,
+      BooleanSupplier mayCommit,
+      TickTelemetry telemetry) {
+    this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     this.tasks = new DefinitionCache(queries);
     this.taskStore = Objects.requireNonNull(taskStore, "taskStore");
     this.windows = Objects.requireNonNull(windows, "windows");
@@ -168,6 +206,7 @@ public final class TriggerLoop {
   public TickResult tickOnce() {
     synchronized (tickLock) {
       long t0 = System.nanoTime();
+      tickStartNanos = Tracing.now();
       Instant now = clock.instant();
       if (!cursorsLoaded) {
         tasks.clear();
@@ -227,6 +266,7 @@ public final class TriggerLoop {
         log.warn("Tick at {} dropped before its commit: no longer the leader", now);
         return finish(new TickResult(now, plan, List.of(), List.of(), false, since(t0)));
       }
+      commitStartNanos = Tracing.now();
       List<Instance> created = committer.commit(plan, this::dispatchPending);
       long tCommitted = System.nanoTime();
       plan.cursors().forEach((id, c) -> cursors.merge(id, c, TriggerLoop::later));
@@ -248,6 +288,7 @@ public final class TriggerLoop {
 
   /** Hands a committed chunk's new PENDING instances to the dispatcher. */
   private void dispatchPending(List<Instance> created) {
+    telemetry.traced(created, tickStartNanos, commitStartNanos);
     List<Instance> pending =
         created.stream().filter(i -> i.status() == InstanceStatus.PENDING).toList();
     if (!pending.isEmpty()) {
@@ -346,27 +387,27 @@ public final class TriggerLoop {
     return decisions;
   }
 
+  private record Labels(String kind, String taskId) {}
+
   private void count(TickResult r) {
-    Map<String, Integer> created = new HashMap<>();
-    int outside = 0;
-    int overlap = 0;
+    Map<Labels, Integer> created = new HashMap<>();
+    Map<Labels, Integer> skipped = new HashMap<>();
     for (Instance i : r.created()) {
       if (i.status() == InstanceStatus.PENDING) {
-        created.merge(i.origin().name(), 1, Integer::sum);
-        metrics.fireLag(Duration.between(i.scheduledAt(), r.now()));
+        created.merge(new Labels(i.origin().name(), i.taskId()), 1, Integer::sum);
+        Duration lag = Duration.between(i.scheduledAt(), r.now());
+        metrics.fireLag(i.taskId(), lag);
+        try (InstanceMdc mdc = InstanceMdc.instance(i.taskId(), i.windowKey(), i.id())) {
+          telemetry.lateFire(i, lag, r.now(), metrics);
+        }
       } else if (i.failReason() != null && i.failReason().startsWith(TickPlanner.OUTSIDE_CATCHUP)) {
-        outside++;
+        skipped.merge(new Labels("catchup", i.taskId()), 1, Integer::sum);
       } else {
-        overlap++;
+        skipped.merge(new Labels("overlap", i.taskId()), 1, Integer::sum);
       }
     }
-    created.forEach(metrics::created);
-    if (outside > 0) {
-      metrics.skipped("catchup", outside);
-    }
-    if (overlap > 0) {
-      metrics.skipped("overlap", overlap);
-    }
+    created.forEach((l, n) -> metrics.inserted(l.kind(), l.taskId(), n));
+    skipped.forEach((l, n) -> metrics.skipped(l.kind(), l.taskId(), n));
     if (r.plan().counts().paused() > 0) {
       metrics.decisions("paused", r.plan().counts().paused());
     }
@@ -378,42 +419,23 @@ public final class TriggerLoop {
 
   private void log(TickResult r) {
     for (TaskTickSummary s : r.plan().summaries()) {
-      if (s.kind().equals(SkipReason.OUTSIDE_CATCHUP.name())
-          || s.kind().equals(SkipReason.OVERLAP.name())) {
-        log.warn(
-            "Task {}: {} window(s) skipped, {}; first {}: {}",
-            s.taskId(),
-            s.count(),
-            SkipReason.valueOf(s.kind()).text(),
-            s.firstWindow(),
-            s.reason());
-      } else if (s.kind().equals(DecisionKind.TASK_PAUSED.name())
-          || s.kind().equals(DecisionKind.WINDOW_EXISTS.name())) {
-        log.info(
-            "Task {}: {} window(s) not created; first {}: {}",
-            s.taskId(),
-            s.count(),
-            s.firstWindow(),
-            s.reason());
-      } else if (log.isDebugEnabled()) {
-        log.debug(
-            "Task {}: {} window(s) {}; first {}",
-            s.taskId(),
-            s.count(),
-            s.reason(),
-            s.firstWindow());
+      try (InstanceMdc mdc = InstanceMdc.task(s.taskId(), s.firstWindow())) {
+        logSummary(s, r.now());
       }
     }
     Map<String, List<Decision>> noOps = new HashMap<>();
     r.existing().forEach(d -> noOps.computeIfAbsent(d.taskId(), k -> new ArrayList<>()).add(d));
     noOps.forEach(
-        (task, ds) ->
+        (task, ds) -> {
+          try (InstanceMdc mdc = InstanceMdc.task(task, ds.get(0).windowKey())) {
             log.info(
                 "Task {}: {} window(s) not created; first {}: {}",
                 task,
                 ds.size(),
                 ds.get(0).windowKey(),
-                ds.get(0).reason()));
+                ds.get(0).reason());
+          }
+        });
     if (!r.created().isEmpty() || !r.plan().decisions().isEmpty()) {
       log.info(
           "Tick at {}: {} task(s) evaluated, {} instance(s) created, {} decision(s), in {} ms",
@@ -422,6 +444,33 @@ public final class TriggerLoop {
           r.created().size(),
           r.plan().decisions().size() + r.existing().size(),
           r.took().toMillis());
+    }
+  }
+
+  private void logSummary(TaskTickSummary s, Instant now) {
+    if (s.kind().equals(SkipReason.OUTSIDE_CATCHUP.name())
+        || s.kind().equals(SkipReason.OVERLAP.name())) {
+      log.warn(
+          "Task {}: {} window(s) skipped, {}; first {}: {}",
+          s.taskId(),
+          s.count(),
+          SkipReason.valueOf(s.kind()).text(),
+          s.firstWindow(),
+          s.reason());
+      if (s.kind().equals(SkipReason.OUTSIDE_CATCHUP.name())) {
+        telemetry.skippedByCatchUp(s, now);
+      }
+    } else if (s.kind().equals(DecisionKind.TASK_PAUSED.name())
+        || s.kind().equals(DecisionKind.WINDOW_EXISTS.name())) {
+      log.info(
+          "Task {}: {} window(s) not created; first {}: {}",
+          s.taskId(),
+          s.count(),
+          s.firstWindow(),
+          s.reason());
+    } else if (log.isDebugEnabled()) {
+      log.debug(
+          "Task {}: {} window(s) {}; first {}", s.taskId(), s.count(), s.reason(), s.firstWindow());
     }
   }
 

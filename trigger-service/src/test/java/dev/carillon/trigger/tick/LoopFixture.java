@@ -27,6 +27,10 @@ final class LoopFixture {
   final TriggerLoop loop;
 
   LoopFixture(Database db, Clock clock, String actor) {
+    this(db, clock, actor, TickTelemetry.off());
+  }
+
+  LoopFixture(Database db, Clock clock, String actor, TickTelemetry telemetry) {
     this.db = db;
     this.tasks = new TaskStore(db.dsl());
     this.instances = new OperatorStore(db.dsl());
@@ -42,15 +46,18 @@ final class LoopFixture {
             Duration.ofSeconds(1),
             new TriggerMetrics(registry),
             dispatched::addAll,
-            () -> true);
+            () -> true,
+            telemetry);
   }
 
   void apply(TaskDefinition.Builder... defs) {
     tasks.applyAll(java.util.Arrays.stream(defs).map(TaskDefinition.Builder::build).toList());
   }
 
+  /** The sum of the counters named {@code name} with {@code tags}, whatever their other tags. */
   double counter(String name, String... tags) {
-    var c = registry.find(name).tags(tags).counter();
-    return c == null ? 0 : c.count();
+    return registry.find(name).tags(tags).counters().stream()
+        .mapToDouble(io.micrometer.core.instrument.Counter::count)
+        .sum();
   }
 }

@@ -238,7 +238,7 @@ class TriggerLoopTest {
                 .toList())
         .isSorted();
     assertThat(f.counter("carillon.trigger.instances.skipped", "reason", "catchup")).isEqualTo(240);
-    assertThat(f.counter("carillon.trigger.instances.created", "origin", "CATCHUP")).isEqualTo(59);
+    assertThat(f.counter("carillon.trigger.instances.inserted", "origin", "CATCHUP")).isEqualTo(59);
     // One WARN per task per tick, with the count.
     assertThat(logs.list)
         .filteredOn(e -> e.getLevel() == Level.WARN)

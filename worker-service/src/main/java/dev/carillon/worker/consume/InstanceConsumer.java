@@ -6,11 +6,16 @@ import dev.carillon.kafka.MalformedMessageException;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.worker.Serves;
 import dev.carillon.store.LeaseStore;
+import dev.carillon.trace.Tracing;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.DatabaseWatch;
 import dev.carillon.worker.LoopProgress;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -37,6 +42,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,6 +86,12 @@ import org.slf4j.LoggerFactory;
  * /health/live} reads. Stopping leaves the group (also for a static member, which would otherwise
  * keep its partitions until its session times out); a member fenced by another process using the
  * same worker id stops and reports it as fatal.
+ *
+ * <p>Each message's {@code claim} span (from the claim statement's start to its end, with whether
+ * this worker won) continues the trace context of its {@code traceparent} header, and so does the
+ * run it starts; a message without a usable header continues its instance's derived root. Claims
+ * are timed ({@code carillon.worker.claim.duration}) and so is each instance's wait since its
+ * publication ({@code carillon.worker.claim.latency}).
  */
 public final class InstanceConsumer implements Runnable {
   /** How long every database statement must have failed before the consumer leaves the group. */
@@ -102,6 +114,8 @@ public final class InstanceConsumer implements Runnable {
   private final java.util.function.Consumer<String> onFatal;
   private final ArrayDeque<ConsumerRecord<String, byte[]>> waiting = new ArrayDeque<>();
   private final ExecutorService claimer;
+  private final Tracing tracing;
+  private final Clock clock;
   private volatile boolean stopping;
 
   /**
@@ -114,6 +128,8 @@ public final class InstanceConsumer implements Runnable {
    * @param errorBackoff the pause after a failed claim before the batch is read again
    * @param progress touched on every round of the loop
    * @param onFatal told why when the consumer cannot go on (another process took its member id)
+   * @param tracing where the claim spans go
+   * @param clock what the claim latency is read on
    */
   public InstanceConsumer(
       Supplier<Consumer<String, byte[]>> consumers,
@@ -127,13 +143,17 @@ public final class InstanceConsumer implements Runnable {
       Duration pollTimeout,
       Duration errorBackoff,
       LoopProgress progress,
-      java.util.function.Consumer<String> onFatal) {
+      java.util.function.Consumer<String> onFatal,
+      Tracing tracing,
+      Clock clock) {
     this.consumers = consumers;
     this.database = database;
     this.topics = List.copyOf(topics);
     this.serves = serves;
     this.progress = progress;
     this.onFatal = onFatal;
+    this.tracing = tracing;
+    this.clock = clock;
     this.store = store;
     this.pool = pool;
     this.metrics = metrics;
@@ -280,7 +300,15 @@ public final class InstanceConsumer implements Runnable {
     }
   }
 
-  private record Candidate(ConsumerRecord<String, byte[]> record, InstanceMessage message) {}
+  private record Candidate(
+      ConsumerRecord<String, byte[]> record, InstanceMessage message, Context trace) {}
+
+  private Context traceOf(ConsumerRecord<String, byte[]> r, long instanceId) {
+    Header h = r.headers().lastHeader(Tracing.TRACEPARENT);
+    String value =
+        h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    return tracing.parentOf(value, instanceId);
+  }
 
   private void handle(int free) {
     Map<TopicPartition, Long> next = new HashMap<>();
@@ -289,7 +317,8 @@ public final class InstanceConsumer implements Runnable {
       ConsumerRecord<String, byte[]> r = waiting.pollFirst();
       next.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
       try {
-        candidates.add(new Candidate(r, InstanceMessageCodec.decode(r.value())));
+        InstanceMessage m = InstanceMessageCodec.decode(r.value());
+        candidates.add(new Candidate(r, m, traceOf(r, m.instanceId())));
       } catch (MalformedMessageException e) {
         metrics.malformed.increment();
         log.warn(
@@ -333,7 +362,7 @@ public final class InstanceConsumer implements Runnable {
         continue;
       }
       metrics.claimed.increment(claimed.size());
-      pool.startAll(claimed, definitions, claimedNanos);
+      pool.startAll(claimed, definitions, claimedNanos, traces(part, claimed));
       reportLostClaims(part, claimed);
     }
     if (failure != null) {
@@ -355,14 +384,49 @@ public final class InstanceConsumer implements Runnable {
   private List<ClaimedInstance> claim(List<Candidate> part) {
     Set<Long> ids = new LinkedHashSet<>();
     part.forEach(c -> ids.add(c.message().instanceId()));
+    long started = System.nanoTime();
+    long startedAt = Tracing.now();
+    List<ClaimedInstance> claimed;
     try {
-      List<ClaimedInstance> won = store.claimForRun(ids, workerId, serves);
+      claimed = store.claimForRun(ids, workerId, serves);
       database.succeeded();
-      return won;
     } catch (RuntimeException e) {
       database.failed();
       throw e;
     }
+    metrics.claimTook(Duration.ofNanos(System.nanoTime() - started));
+    Set<Long> won = new HashSet<>();
+    claimed.forEach(i -> won.add(i.id()));
+    var now = clock.instant();
+    for (Candidate c : part) {
+      boolean mine = won.contains(c.message().instanceId());
+      if (mine) {
+        metrics.claimLatency(Duration.between(c.message().publishedAt(), now));
+      }
+      tracing
+          .tracer()
+          .spanBuilder("claim")
+          .setParent(c.trace())
+          .setSpanKind(SpanKind.CONSUMER)
+          .setStartTimestamp(startedAt, java.util.concurrent.TimeUnit.NANOSECONDS)
+          .setAttribute(Tracing.INSTANCE, c.message().instanceId())
+          .setAttribute(Tracing.TASK, c.message().taskId())
+          .setAttribute("carillon.claim.won", mine)
+          .setAttribute("carillon.worker", workerId)
+          .setAttribute("messaging.kafka.offset", c.record().offset())
+          .startSpan()
+          .end();
+    }
+    return claimed;
+  }
+
+  /** The trace context of each claimed instance's message. */
+  private static Map<Long, Context> traces(List<Candidate> part, List<ClaimedInstance> claimed) {
+    Map<Long, Context> byId = new HashMap<>();
+    part.forEach(c -> byId.putIfAbsent(c.message().instanceId(), c.trace()));
+    Map<Long, Context> out = new HashMap<>();
+    claimed.forEach(i -> out.put(i.id(), byId.get(i.id())));
+    return out;
   }
 
   private static List<ClaimedInstance> joinUnwrapped(CompletableFuture<List<ClaimedInstance>> f) {

@@ -9,6 +9,7 @@ import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.lease.LeaseFence;
 import dev.carillon.worker.lease.LeaseHolder;
 import dev.carillon.worker.plugin.PluginRegistry;
+import io.opentelemetry.context.Context;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -81,6 +82,7 @@ public final class RunPool implements AutoCloseable {
    * @param heartbeatInterval the fixed lease renewal interval, or empty for the adaptive one
    * @param maxAbandonedRuns abandoned runs at once that make the worker give up
    * @param onGiveUp told why, once, when {@code maxAbandonedRuns} runs are abandoned
+   * @param telemetry where run spans go, and the timeout advisor
    */
   public RunPool(
       LeaseStore store,
@@ -97,7 +99,8 @@ public final class RunPool implements AutoCloseable {
       LeaseFence fence,
       Optional<Duration> heartbeatInterval,
       int maxAbandonedRuns,
-      Consumer<String> onGiveUp) {
+      Consumer<String> onGiveUp,
+      RunTelemetry telemetry) {
     this.resume = resume;
     this.metrics = metrics;
     this.workerId = workerId;
@@ -107,7 +110,8 @@ public final class RunPool implements AutoCloseable {
         new EndRecorder(
             new CompletionWriter(store, metrics, workerId, MAX_END_BATCH, concurrency + prefetch),
             runs,
-            metrics);
+            metrics,
+            telemetry.tracing());
     this.runner =
         new Runner(
             runs,
@@ -120,9 +124,12 @@ public final class RunPool implements AutoCloseable {
             fence,
             heartbeatInterval,
             stopper,
-            this::resumeRecordsOf);
+            this::resumeRecordsOf,
+            telemetry.tracing());
     this.queue = new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs);
-    this.admission = new Admission(runs, queue, ends, specs, plugins, builtIns.keySet(), workerId);
+    this.admission =
+        new Admission(
+            runs, queue, ends, specs, plugins, builtIns.keySet(), workerId, telemetry.advisor());
     this.leases = new RunLeases(runs, queue, metrics, stopper);
     this.drain = new Drain(runs, queue, store, metrics, workerId, stopper);
   }
@@ -183,7 +190,22 @@ public final class RunPool implements AutoCloseable {
       List<ClaimedInstance> claimed,
       CompletableFuture<Map<String, Optional<RunSpec>>> read,
       long claimedNanos) {
-    admission.admitAll(claimed, read, claimedNanos);
+    startAll(claimed, read, claimedNanos, Map.of());
+  }
+
+  /**
+   * As {@link #startAll(List, CompletableFuture, long)}, each run's spans continuing the trace
+   * context of its message.
+   *
+   * @param traces the context each instance's message carried, by instance id; an instance without
+   *     one starts at its derived root
+   */
+  public void startAll(
+      List<ClaimedInstance> claimed,
+      CompletableFuture<Map<String, Optional<RunSpec>>> read,
+      long claimedNanos,
+      Map<Long, Context> traces) {
+    admission.admitAll(claimed, read, claimedNanos, traces);
   }
 
   /** Runs abandoned now: asked to stop, not ended after their grace; they keep their slots. */

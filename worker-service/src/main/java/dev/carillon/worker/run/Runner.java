@@ -1,11 +1,18 @@
 package dev.carillon.worker.run;
 
+import dev.carillon.logging.InstanceMdc;
 import dev.carillon.model.agent.BuiltInHandler;
+import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.Outcome;
+import dev.carillon.trace.Tracing;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.lease.Heartbeater;
 import dev.carillon.worker.lease.LeaseFence;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,6 +53,7 @@ final class Runner implements AutoCloseable {
   private final LeaseFence fence;
   private final Optional<Duration> heartbeatInterval;
   private final Stopper stopper;
+  private final Tracing tracing;
   private final ScheduledExecutorService deadlines;
   private final Set<String> warnedTasks = ConcurrentHashMap.newKeySet();
 
@@ -68,7 +76,9 @@ final class Runner implements AutoCloseable {
       LeaseFence fence,
       Optional<Duration> heartbeatInterval,
       Stopper stopper,
-      Function<Run, ResumeRecords> records) {
+      Function<Run, ResumeRecords> records,
+      Tracing tracing) {
+    this.tracing = tracing;
     this.runs = runs;
     this.records = records;
     this.ends = ends;
@@ -89,12 +99,40 @@ final class Runner implements AutoCloseable {
     this.deadlines = timers;
   }
 
-  /** Runs {@code run} on the calling thread, which holds a thread slot. */
+  /**
+   * Runs {@code run} on the calling thread, which holds a thread slot. Every line logged meanwhile,
+   * the agent's included, carries the instance in its MDC, with the trace id.
+   */
   void run(Run run) {
+    Context parent = run.trace != null ? run.trace : tracing.instanceParent(run.instance.id());
+    String traceId = Span.fromContext(parent).getSpanContext().getTraceId();
+    try (InstanceMdc mdc =
+        InstanceMdc.instance(
+                run.instance.taskId(),
+                run.instance.windowKey(),
+                run.instance.id(),
+                run.instance.attempt())
+            .traceId(traceId)) {
+      runInScope(run, parent);
+    }
+  }
+
+  private void runInScope(Run run, Context parent) {
     // The execution first: how long its agent may take to stop moves the point past which it must
     // not start. It does nothing until it is executed.
     Instant startedAt = clock.instant();
     ResumeRecords resume = records.apply(run);
+    Span span =
+        tracing
+            .tracer()
+            .spanBuilder("run")
+            .setParent(parent)
+            .setAttribute(Tracing.INSTANCE, run.instance.id())
+            .setAttribute(Tracing.TASK, run.instance.taskId())
+            .setAttribute(Tracing.WINDOW, run.instance.windowKey())
+            .setAttribute(Tracing.ATTEMPT, (long) run.instance.attempt())
+            .setAttribute("carillon.handler", run.spec.handler())
+            .startSpan();
     WorkerAgentContext context =
         new WorkerAgentContext(
             run.instance,
@@ -103,7 +141,8 @@ final class Runner implements AutoCloseable {
             startedAt.plus(run.timeout),
             run.progress,
             clock,
-            resume);
+            resume,
+            Tracing.traceparent(span.getSpanContext()).orElse(null));
     run.prepare(executionFor(run, context, resume), startedAt);
     long sinceRenewal = System.nanoTime() - run.renewedNanos;
     Duration fenceAfter = fence.fenceAfter(run.timeout, run.execution().stopAllowance());
@@ -121,16 +160,21 @@ final class Runner implements AutoCloseable {
           Duration.ofNanos(sinceRenewal),
           fenceAfter,
           run.timeout);
+      span.setStatus(StatusCode.ERROR, "not started: its lease could not be renewed in time");
+      span.end();
       if (run.threadEnded()) {
         runs.retire(run);
       }
       return;
     }
+    run.span(span);
     if (!run.move(RunState.QUEUED, RunState.RUNNING)) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
+      span.setStatus(StatusCode.ERROR, "released or lease lost before it started");
+      span.end();
       return;
     }
-    try {
+    try (Scope scope = span.makeCurrent()) {
       run.deadlineTimer(
           deadlines.schedule(
               () -> deadlineReached(run), run.timeout.toNanos(), TimeUnit.NANOSECONDS));
@@ -138,6 +182,9 @@ final class Runner implements AutoCloseable {
       warnIfUnrenewable(run);
       log.info("Starting {} with handler '{}', timeout {}", run, run.spec.handler(), run.timeout);
       Outcome outcome = run.execution().execute();
+      if (outcome.status() != InstanceStatus.SUCCESS) {
+        span.setStatus(StatusCode.ERROR, outcome.status() + ": " + outcome.reason());
+      }
       if (run.state() == RunState.TIMED_OUT && run.execution().endsWhenStopped()) {
         // The deadline stopped it and left the TIMEOUT to be written now that it is gone.
         ends.record(
@@ -148,6 +195,10 @@ final class Runner implements AutoCloseable {
     } catch (Throwable t) {
       log.error("Could not record the end of {}: {}", run, t.toString());
     } finally {
+      if (run.state() == RunState.TIMED_OUT) {
+        span.setStatus(StatusCode.ERROR, "timed out after " + run.timeout);
+      }
+      span.end();
       run.cancelTimers();
       boolean retire = run.threadEnded();
       stopper.threadEnded(run);
