@@ -24,6 +24,7 @@ import dev.carillon.retry.tuning.Tuning;
 import dev.carillon.store.ArchiveStore;
 import dev.carillon.store.Database;
 import dev.carillon.store.RetryStore;
+import dev.carillon.store.ScanRecords;
 import dev.carillon.store.TaskStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -84,6 +85,7 @@ public final class RetryService implements AutoCloseable {
   private DueRetryScanner dueRetries;
   private StrandedScanner stranded;
   private ArchiveScanner archive;
+  private ScanRecords scanRecords;
   private LeaderElection election;
   private AdminServer admin;
 
@@ -213,6 +215,7 @@ public final class RetryService implements AutoCloseable {
             settings.strandedAfter());
     archive =
         new ArchiveScanner(new ArchiveStore(database.dsl()), metrics, settings.retention(), batch);
+    scanRecords = new ScanRecords(database.dsl());
 
     admin = AdminServer.start(SERVICE, settings.common().admin(), registry, this::health);
     resources.push(admin);
@@ -271,6 +274,7 @@ public final class RetryService implements AutoCloseable {
 
   private ScanReport pass(BooleanSupplier keepGoing) {
     synchronized (passLock) {
+      Instant startedAt = clock.instant();
       int timedOut = 0;
       int retried = 0;
       int dead = 0;
@@ -313,8 +317,25 @@ public final class RetryService implements AutoCloseable {
       }
       lastPassNanos = System.nanoTime();
       metrics.scanFinished(clock.millis());
-      return new ScanReport(
-          timedOut, retried, dead, promoted, republished, heldBack, archived, complete);
+      ScanReport report =
+          new ScanReport(
+              timedOut, retried, dead, promoted, republished, heldBack, archived, complete);
+      // Kept in the database for the API (another process), which shows the last pass.
+      scanRecords.record(
+          new ScanRecords.Pass(
+              settings.common().instanceId(),
+              isLeader(),
+              startedAt,
+              clock.instant(),
+              complete,
+              timedOut,
+              retried,
+              dead,
+              promoted,
+              republished,
+              heldBack,
+              archived));
+      return report;
     }
   }
 

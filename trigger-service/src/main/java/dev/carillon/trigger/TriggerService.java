@@ -7,6 +7,7 @@ import dev.carillon.config.Config;
 import dev.carillon.control.ApiServer;
 import dev.carillon.control.ApiSettings;
 import dev.carillon.control.ControlPlane;
+import dev.carillon.control.Insight;
 import dev.carillon.control.KafkaDispatch;
 import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
@@ -21,6 +22,8 @@ import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.OverviewQueries;
+import dev.carillon.store.ScanRecords;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
@@ -83,7 +86,8 @@ public final class TriggerService implements AutoCloseable {
   private final TriggerMetrics metrics;
   private Database database;
   private CuratorFramework curator;
-  private LeaderElection election;
+  // Read by the API's threads (the overview names the leader); set once while wiring.
+  private volatile LeaderElection election;
   private TriggerLoop loop;
   private DependencyReleaser releaser;
   private EventConsumer events;
@@ -256,7 +260,23 @@ public final class TriggerService implements AutoCloseable {
             new KafkaDispatch(publisher, apiWindows, clock),
             apiSettings.bulkPerSecond(),
             ControlPlane.Sleeper.THREAD);
-    api = ApiServer.start(apiSettings, plane, registry);
+    Insight insight =
+        new Insight(
+            new OverviewQueries(apiDb.dsl()),
+            new ScanRecords(apiDb.dsl()),
+            new Insight.Leadership() {
+              @Override
+              public Optional<String> leader() {
+                LeaderElection e = election;
+                return e == null ? Optional.empty() : e.currentLeaderId();
+              }
+
+              @Override
+              public String self() {
+                return common.instanceId();
+              }
+            });
+    api = ApiServer.start(apiSettings, plane, insight, registry);
     resources.push(api);
 
     election =

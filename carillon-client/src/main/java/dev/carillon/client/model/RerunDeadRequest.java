@@ -12,7 +12,22 @@ import java.time.Instant;
  * @param reason recorded on each re-run
  * @param limit the most instances moved, 1..500
  * @param dryRun true (the default when null) counts and lists, and moves nothing
+ * @param failReason only those whose failure reason is exactly this (a group of {@code GET
+ *     /dead-letters}), the empty string for those with none recorded, or null for any
  */
 @Stability.Evolving
 public record RerunDeadRequest(
-    String task, Instant from, Instant to, String reason, Integer limit, Boolean dryRun) {}
+    String task,
+    Instant from,
+    Instant to,
+    String reason,
+    Integer limit,
+    Boolean dryRun,
+    String failReason) {
+
+  /** A re-run whatever the failure reason. */
+  public RerunDeadRequest(
+      String task, Instant from, Instant to, String reason, Integer limit, Boolean dryRun) {
+    this(task, from, to, reason, limit, dryRun, null);
+  }
+}

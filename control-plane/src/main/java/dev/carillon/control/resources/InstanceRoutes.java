@@ -230,7 +230,12 @@ public final class InstanceRoutes {
             .operator()
             .page(
                 new InstanceFilter(
-                    task, Set.of(InstanceStatus.DEAD), Set.of(), body.from(), body.to()),
+                    task,
+                    Set.of(InstanceStatus.DEAD),
+                    Set.of(),
+                    body.from(),
+                    body.to(),
+                    failReason(body.failReason())),
                 null,
                 limit);
     if (dryRun) {
@@ -253,6 +258,19 @@ public final class InstanceRoutes {
       published += plane.dispatch().publish(now).size();
     }
     return Reply.ok(new RerunDeadResult(false, dead.size(), moved.size(), published, moved));
+  }
+
+  /** A failure reason to match exactly: as long as a recorded one may be, at most. */
+  private static String failReason(String text) {
+    if (text != null && text.length() > dev.carillon.store.Outcome.MAX_REASON) {
+      throw ApiException.badRequest(
+          "failReason",
+          text.substring(0, 40) + "...",
+          "must be at most "
+              + dev.carillon.store.Outcome.MAX_REASON
+              + " characters, as a recorded reason is");
+    }
+    return text;
   }
 
   private static ApiException changedMeanwhile(Instance seen) {
