@@ -11,11 +11,12 @@ import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -32,7 +33,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -243,12 +243,27 @@ class ConsoleBrowserTest {
             .as("%s is no wider than 390 px", name)
             .isLessThanOrEqualTo(390);
       }
-      File shot = ((ChromeDriver) driver).getScreenshotAs(OutputType.FILE);
+      // The whole page, not only the window (at most 2,400 px tall, to keep the files small).
+      long height =
+          Math.min(
+              2400,
+              ((Number) js().executeScript("return document.documentElement.scrollHeight;"))
+                  .longValue());
+      Map<String, Object> shot =
+          ((ChromeDriver) driver)
+              .executeCdpCommand(
+                  "Page.captureScreenshot",
+                  Map.of(
+                      "format",
+                      "png",
+                      "captureBeyondViewport",
+                      true,
+                      "clip",
+                      Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
       try {
-        Files.copy(
-            shot.toPath(),
+        Files.write(
             SHOTS.resolve(name + "-" + width + ".png"),
-            StandardCopyOption.REPLACE_EXISTING);
+            Base64.getDecoder().decode((String) shot.get("data")));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
