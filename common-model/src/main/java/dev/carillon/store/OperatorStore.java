@@ -108,6 +108,13 @@ public final class OperatorStore {
     if (filter.to() != null) {
       c = c.and(TASK_INSTANCE.SCHEDULED_AT.lt(filter.to()));
     }
+    if (filter.failReason() != null) {
+      c =
+          c.and(
+              filter.failReason().isEmpty()
+                  ? TASK_INSTANCE.FAIL_REASON.isNull()
+                  : TASK_INSTANCE.FAIL_REASON.eq(filter.failReason()));
+    }
     if (after != null) {
       c =
           c.and(

@@ -40,7 +40,13 @@ class OpenApiTest {
             instances -> java.util.List.of(),
             1,
             d -> {});
-    for (Route r : ApiServer.routes(unused)) {
+    for (Route r :
+        ApiServer.routes(
+            unused,
+            new Insight(
+                new dev.carillon.store.OverviewQueries(null),
+                new dev.carillon.store.ScanRecords(null),
+                Insight.Leadership.none("unused")))) {
       routes.put(r.method() + " " + r.template(), r);
     }
   }

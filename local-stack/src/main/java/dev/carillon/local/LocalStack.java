@@ -175,10 +175,15 @@ public final class LocalStack implements AutoCloseable {
     env.exportLines().forEach(line -> out.println("  " + line));
   }
 
-  /** Says where the API is and how to call it, with the environment a client needs. */
+  /**
+   * Says where the web console and the API are and how to call the API, with the environment a
+   * client needs.
+   */
   private static void printApi(
       int port, LocalApiToken token, java.nio.file.Path dataDir, PrintStream out) {
     String url = "http://127.0.0.1:" + port;
+    out.println(
+        "Console: " + url + "/console/ (log in with the token below; it stays in the browser tab)");
     out.println(
         "API: "
             + url

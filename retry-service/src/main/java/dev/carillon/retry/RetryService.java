@@ -35,6 +35,7 @@ import dev.carillon.store.Database;
 import dev.carillon.store.InstanceStatsStore;
 import dev.carillon.store.PresenceStore;
 import dev.carillon.store.RetryStore;
+import dev.carillon.store.ScanRecords;
 import dev.carillon.store.TaskStore;
 import dev.carillon.trace.Tracing;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -101,6 +102,7 @@ public final class RetryService implements AutoCloseable {
   private StrandedScanner stranded;
   private ArchiveScanner archive;
   private WaitingScanner waiting;
+  private ScanRecords scanRecords;
   private LeaderElection election;
   private AdminServer admin;
 
@@ -285,6 +287,7 @@ public final class RetryService implements AutoCloseable {
     waiting = new WaitingScanner(new PresenceStore(database.dsl()), metrics, System::nanoTime);
     archive =
         new ArchiveScanner(new ArchiveStore(database.dsl()), metrics, settings.retention(), batch);
+    scanRecords = new ScanRecords(database.dsl());
 
     admin = AdminServer.start(SERVICE, settings.common().admin(), registry, this::health);
     resources.push(admin);
@@ -350,6 +353,7 @@ public final class RetryService implements AutoCloseable {
 
   private ScanReport pass(BooleanSupplier keepGoing) {
     synchronized (passLock) {
+      Instant startedAt = clock.instant();
       int timedOut = 0;
       int retried = 0;
       int dead = 0;
@@ -393,8 +397,25 @@ public final class RetryService implements AutoCloseable {
       }
       lastPassNanos = System.nanoTime();
       metrics.scanFinished(clock.millis());
-      return new ScanReport(
-          timedOut, retried, dead, promoted, republished, heldBack, archived, complete);
+      ScanReport report =
+          new ScanReport(
+              timedOut, retried, dead, promoted, republished, heldBack, archived, complete);
+      // Kept in the database for the API (another process), which shows the last pass.
+      scanRecords.record(
+          new ScanRecords.Pass(
+              settings.common().instanceId(),
+              isLeader(),
+              startedAt,
+              clock.instant(),
+              complete,
+              timedOut,
+              retried,
+              dead,
+              promoted,
+              republished,
+              heldBack,
+              archived));
+      return report;
     }
   }
 

@@ -11,6 +11,7 @@ import dev.carillon.config.Config;
 import dev.carillon.control.ApiServer;
 import dev.carillon.control.ApiSettings;
 import dev.carillon.control.ControlPlane;
+import dev.carillon.control.Insight;
 import dev.carillon.control.KafkaDispatch;
 import dev.carillon.election.LeaderElection;
 import dev.carillon.election.Zk;
@@ -28,8 +29,10 @@ import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.OverviewQueries;
 import dev.carillon.store.PresenceStore;
 import dev.carillon.store.RunEvidenceStore;
+import dev.carillon.store.ScanRecords;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
@@ -93,7 +96,8 @@ public final class TriggerService implements AutoCloseable {
   private final TriggerMetrics metrics;
   private Database database;
   private CuratorFramework curator;
-  private LeaderElection election;
+  // Read by the API's threads (the overview names the leader); set once while wiring.
+  private volatile LeaderElection election;
   private TriggerLoop loop;
   private DependencyReleaser releaser;
   private EventConsumer events;
@@ -318,7 +322,23 @@ public final class TriggerService implements AutoCloseable {
             new KafkaDispatch(publisher, apiWindows, clock),
             apiSettings.bulkPerSecond(),
             ControlPlane.Sleeper.THREAD);
-    api = ApiServer.start(apiSettings, plane, registry);
+    Insight insight =
+        new Insight(
+            new OverviewQueries(apiDb.dsl()),
+            new ScanRecords(apiDb.dsl()),
+            new Insight.Leadership() {
+              @Override
+              public Optional<String> leader() {
+                LeaderElection e = election;
+                return e == null ? Optional.empty() : e.currentLeaderId();
+              }
+
+              @Override
+              public String self() {
+                return common.instanceId();
+              }
+            });
+    api = ApiServer.start(apiSettings, plane, insight, registry);
     resources.push(api);
 
     election =

@@ -253,7 +253,12 @@ public final class InstanceRoutes {
             .operator()
             .page(
                 new InstanceFilter(
-                    task, Set.of(InstanceStatus.DEAD), Set.of(), body.from(), body.to()),
+                    task,
+                    Set.of(InstanceStatus.DEAD),
+                    Set.of(),
+                    body.from(),
+                    body.to(),
+                    failReason(body.failReason())),
                 null,
                 limit);
     if (dryRun) {
@@ -284,6 +289,19 @@ public final class InstanceRoutes {
    */
   private static RerunMode mode(Boolean fromScratch) {
     return Boolean.TRUE.equals(fromScratch) ? RerunMode.FROM_SCRATCH : RerunMode.RESUME;
+  }
+
+  /** A failure reason to match exactly: as long as a recorded one may be, at most. */
+  private static String failReason(String text) {
+    if (text != null && text.length() > dev.carillon.store.Outcome.MAX_REASON) {
+      throw ApiException.badRequest(
+          "failReason",
+          text.substring(0, 40) + "...",
+          "must be at most "
+              + dev.carillon.store.Outcome.MAX_REASON
+              + " characters, as a recorded reason is");
+    }
+    return text;
   }
 
   private static ApiException changedMeanwhile(Instance seen) {
