@@ -25,5 +25,8 @@ CREATE TABLE retry_scan (
 );
 
 /* [jooq ignore start] */
+-- V16 made ix_task_instance_dead on (task_id) alone for the DEAD gauges; the dead-letter groups
+-- also order by finished_at, and this index serves both, so it replaces V16's under its name.
+DROP INDEX IF EXISTS ix_task_instance_dead;
 CREATE INDEX ix_task_instance_dead ON task_instance (task_id, finished_at) WHERE status = 'DEAD';
 /* [jooq ignore stop] */
