@@ -67,6 +67,8 @@ GRANT SELECT, INSERT ON instance_event TO ${rolePrefix}trigger;
 GRANT SELECT, INSERT, UPDATE ON trigger_cursor, trigger_offset, condition_state
     TO ${rolePrefix}trigger;
 GRANT USAGE ON SEQUENCE task_instance_id_seq, instance_event_id_seq TO ${rolePrefix}trigger;
+-- The undispatched sweep leaves alone an instance no live worker serves (V12).
+GRANT SELECT ON worker_presence, worker_capability TO ${rolePrefix}trigger;
 
 -- worker: plugins run in its process, so it may change only the columns of a run.
 GRANT SELECT ON task_definition TO ${rolePrefix}worker;
@@ -98,6 +100,8 @@ GRANT SELECT ON worker_presence, worker_capability TO ${rolePrefix}retry;
 -- Archival moves the checkpoints and effects of a finished instance with it.
 GRANT SELECT, DELETE ON instance_checkpoint, instance_effect TO ${rolePrefix}retry;
 GRANT SELECT, INSERT ON instance_checkpoint_history, instance_effect_history TO ${rolePrefix}retry;
+-- Its scan passes, for the console's overview (V18).
+GRANT SELECT, INSERT, UPDATE ON retry_scan TO ${rolePrefix}retry;
 
 -- api (and schedctl). Definitions are deleted softly (deleted_at), so no DELETE anywhere.
 GRANT SELECT, INSERT, UPDATE ON task_definition TO ${rolePrefix}api;
@@ -114,7 +118,7 @@ GRANT USAGE ON SEQUENCE task_instance_id_seq, instance_event_id_seq, task_event_
 -- why and describe name the queue nobody serves; a re-run from scratch discards what the
 -- attempts left (V14).
 GRANT SELECT ON worker_presence, worker_capability, instance_checkpoint_history,
-                instance_effect_history
+                instance_effect_history, retry_scan
     TO ${rolePrefix}api;
 GRANT SELECT, DELETE ON instance_checkpoint, instance_effect TO ${rolePrefix}api;
 
@@ -123,6 +127,6 @@ GRANT SELECT ON task_definition, task_definition_change, task_event, task_instan
                 instance_event, trigger_cursor, trigger_offset, condition_state,
                 task_instance_history, instance_event_history, worker_presence,
                 worker_capability, instance_checkpoint, instance_effect,
-                instance_checkpoint_history, instance_effect_history
+                instance_checkpoint_history, instance_effect_history, retry_scan
     TO ${rolePrefix}readonly;
 /* [jooq ignore stop] */

@@ -328,7 +328,9 @@ class ServiceRolesTest {
             "instance_event", "INSERT SELECT",
             "trigger_cursor", "INSERT SELECT UPDATE",
             "trigger_offset", "INSERT SELECT UPDATE",
-            "condition_state", "INSERT SELECT UPDATE"));
+            "condition_state", "INSERT SELECT UPDATE",
+            "worker_presence", "SELECT",
+            "worker_capability", "SELECT"));
     expected.put(
         DbRole.WORKER,
         Map.of(
@@ -352,7 +354,8 @@ class ServiceRolesTest {
             Map.entry("instance_checkpoint", "DELETE SELECT"),
             Map.entry("instance_effect", "DELETE SELECT"),
             Map.entry("instance_checkpoint_history", "INSERT SELECT"),
-            Map.entry("instance_effect_history", "INSERT SELECT")));
+            Map.entry("instance_effect_history", "INSERT SELECT"),
+            Map.entry("retry_scan", "INSERT SELECT UPDATE")));
     expected.put(
         DbRole.API,
         Map.ofEntries(
@@ -371,7 +374,8 @@ class ServiceRolesTest {
             Map.entry("instance_checkpoint", "DELETE SELECT"),
             Map.entry("instance_effect", "DELETE SELECT"),
             Map.entry("instance_checkpoint_history", "SELECT"),
-            Map.entry("instance_effect_history", "SELECT")));
+            Map.entry("instance_effect_history", "SELECT"),
+            Map.entry("retry_scan", "SELECT")));
     Map<String, String> everything = new TreeMap<>();
     for (String t : tables()) {
       if (!t.equals("flyway_schema_history")) {
