@@ -79,12 +79,16 @@ public final class DevStack implements AutoCloseable {
   private volatile Duration startupTime = Duration.ZERO;
 
   private DevStack(
-      StackDirectory directory, StackPorts ports, int kafkaPartitions, boolean isShared) {
+      StackDirectory directory,
+      StackPorts ports,
+      int kafkaPartitions,
+      boolean synchronousCommit,
+      boolean isShared) {
     this.directory = directory;
     this.isShared = isShared;
     this.ports = ports;
     Path dir = directory.path();
-    this.postgres = new PostgresNode(dir.resolve("pg"), ports.postgres());
+    this.postgres = new PostgresNode(dir.resolve("pg"), ports.postgres(), synchronousCommit);
     this.kafka = new KafkaNode(dir, ports.kafka(), ports.kafkaController(), kafkaPartitions);
     this.zooKeeper = new ZooKeeperNode(dir.resolve("zk"), ports.zooKeeper());
   }
@@ -179,7 +183,8 @@ public final class DevStack implements AutoCloseable {
         directory.wipe(Set.of(StackPorts.FILE));
       }
       StackPorts ports = StackPorts.assign(dir, options);
-      return new DevStack(directory, ports, options.kafkaPartitions(), isShared);
+      return new DevStack(
+          directory, ports, options.kafkaPartitions(), options.synchronousCommit(), isShared);
     } catch (IOException | RuntimeException e) {
       try {
         directory.close();
@@ -323,6 +328,28 @@ public final class DevStack implements AutoCloseable {
   }
 
   /**
+   * Crashes PostgreSQL: SIGKILL to its postmaster (see {@link PostgresNode#kill()}). Pair with
+   * {@link #startPostgres()}, which brings it back through crash recovery, in a {@code finally}
+   * block.
+   */
+  public void killPostgres() {
+    postgres.kill();
+  }
+
+  /**
+   * Makes PostgreSQL hang: every one of its processes SIGSTOPped (see {@link
+   * PostgresNode#freeze()}). Pair with {@link #thawPostgres()} in a {@code finally} block.
+   */
+  public void freezePostgres() {
+    postgres.freeze();
+  }
+
+  /** Resumes PostgreSQL after {@link #freezePostgres()} (SIGCONT). */
+  public void thawPostgres() {
+    postgres.thaw();
+  }
+
+  /**
    * Stops the Kafka node (broker and controller) and waits until it is down. Clients see the broker
    * disappear and keep retrying; {@link #startKafka()} brings it back on the same port. Does
    * nothing if Kafka is already stopped.
@@ -342,6 +369,11 @@ public final class DevStack implements AutoCloseable {
   /** Stops ZooKeeper; sessions are suspended until {@link #restartZooKeeper()}. */
   public void stopZooKeeper() {
     zooKeeper.stop();
+  }
+
+  /** Starts ZooKeeper again after {@link #stopZooKeeper()}; does nothing when it runs. */
+  public void startZooKeeper() {
+    zooKeeper.start();
   }
 
   /**

@@ -22,6 +22,10 @@ import java.util.Optional;
  * @param kafkaControllerPort Kafka KRaft controller port, {@code 0} for a free port
  * @param zooKeeperPort ZooKeeper client port, {@code 0} for a free port
  * @param kafkaPartitions partitions of topics that Kafka creates automatically on first use
+ * @param synchronousCommit PostgreSQL's {@code synchronous_commit}: off by default (faster, and
+ *     nothing the tests check depends on surviving an operating-system crash); on for a stack whose
+ *     PostgreSQL a test {@linkplain PostgresNode#kill() kills}, so that no acknowledged commit is
+ *     lost with it
  */
 public record DevStackOptions(
     Path dataDir,
@@ -30,7 +34,8 @@ public record DevStackOptions(
     int kafkaPort,
     int kafkaControllerPort,
     int zooKeeperPort,
-    int kafkaPartitions) {
+    int kafkaPartitions,
+    boolean synchronousCommit) {
 
   /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
   public static final int DEFAULT_KAFKA_PARTITIONS = 4;
@@ -51,7 +56,7 @@ public record DevStackOptions(
 
   /** A throw-away stack: temporary data directory, free ports, default partitions. */
   public static DevStackOptions defaults() {
-    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS);
+    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false);
   }
 
   /** The data directory, if data should persist between runs. */
@@ -62,7 +67,14 @@ public record DevStackOptions(
   /** A copy that keeps its data in {@code dir} (persisting between runs). */
   public DevStackOptions withDataDir(Path dir) {
     return new DevStackOptions(
-        dir, fresh, postgresPort, kafkaPort, kafkaControllerPort, zooKeeperPort, kafkaPartitions);
+        dir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        synchronousCommit);
   }
 
   /** A copy that wipes the data directory first when {@code wipe} is true. */
@@ -74,19 +86,47 @@ public record DevStackOptions(
         kafkaPort,
         kafkaControllerPort,
         zooKeeperPort,
-        kafkaPartitions);
+        kafkaPartitions,
+        synchronousCommit);
   }
 
   /** A copy with fixed ports ({@code 0} keeps "free port"). */
   public DevStackOptions withPorts(int postgres, int kafka, int kafkaController, int zooKeeper) {
     return new DevStackOptions(
-        dataDir, fresh, postgres, kafka, kafkaController, zooKeeper, kafkaPartitions);
+        dataDir,
+        fresh,
+        postgres,
+        kafka,
+        kafkaController,
+        zooKeeper,
+        kafkaPartitions,
+        synchronousCommit);
   }
 
   /** A copy whose auto-created Kafka topics get {@code partitions} partitions. */
   public DevStackOptions withKafkaPartitions(int partitions) {
     return new DevStackOptions(
-        dataDir, fresh, postgresPort, kafkaPort, kafkaControllerPort, zooKeeperPort, partitions);
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        partitions,
+        synchronousCommit);
+  }
+
+  /** A copy whose PostgreSQL runs with {@code synchronous_commit} {@code on} when {@code on}. */
+  public DevStackOptions withSynchronousCommit(boolean on) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        on);
   }
 
   private static void checkPort(String field, int port) {
