@@ -18,6 +18,9 @@ import java.util.List;
  *   <tr><td>db.password</td><td>CARILLON_DB_PASSWORD or CARILLON_DB_PASSWORD_FILE</td><td>empty</td></tr>
  *   <tr><td>db.pool-size</td><td>CARILLON_DB_POOL_SIZE</td><td>8</td></tr>
  *   <tr><td>db.connection-timeout</td><td>CARILLON_DB_CONNECTION_TIMEOUT</td><td>10s</td></tr>
+ *   <tr><td>db.connect-timeout</td><td>CARILLON_DB_CONNECT_TIMEOUT</td><td>5s</td></tr>
+ *   <tr><td>db.socket-timeout</td><td>CARILLON_DB_SOCKET_TIMEOUT</td><td>20s</td></tr>
+ *   <tr><td>db.statement-timeout</td><td>CARILLON_DB_STATEMENT_TIMEOUT</td><td>15s</td></tr>
  *   <tr><td>kafka.bootstrap</td><td>CARILLON_KAFKA_BOOTSTRAP</td><td>required</td></tr>
  *   <tr><td>kafka.properties.*</td><td>CARILLON_KAFKA_PROPERTIES_*</td><td>client pass-through (SASL/TLS)</td></tr>
  *   <tr><td>zk.connect</td><td>CARILLON_ZK_CONNECT</td><td>required</td></tr>
@@ -52,6 +55,9 @@ public record CommonSettings(
           "db.password",
           "db.pool-size",
           "db.connection-timeout",
+          "db.connect-timeout",
+          "db.socket-timeout",
+          "db.statement-timeout",
           "kafka.bootstrap",
           "kafka.properties.*",
           "zk.connect",
@@ -103,7 +109,22 @@ public record CommonSettings(
               "db.connection-timeout",
               DbSettings.DEFAULT_CONNECTION_TIMEOUT,
               Duration.ofMillis(250),
-              Duration.ofMinutes(5)));
+              Duration.ofMinutes(5)),
+          c.duration(
+              "db.connect-timeout",
+              DbSettings.DEFAULT_CONNECT_TIMEOUT,
+              Duration.ofSeconds(1),
+              Duration.ofMinutes(5)),
+          c.duration(
+              "db.socket-timeout",
+              DbSettings.DEFAULT_SOCKET_TIMEOUT,
+              Duration.ofSeconds(1),
+              Duration.ofHours(1)),
+          c.duration(
+              "db.statement-timeout",
+              DbSettings.DEFAULT_STATEMENT_TIMEOUT,
+              Duration.ofMillis(100),
+              Duration.ofHours(1)));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
