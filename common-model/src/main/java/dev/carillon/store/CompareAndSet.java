@@ -69,6 +69,26 @@ final class CompareAndSet {
       String actor,
       String reason,
       Changes changes) {
+    return move(dsl, id, from, attempt, to, actor, reason, changes, null);
+  }
+
+  /**
+   * {@link #move(DSLContext, long, InstanceStatus, Integer, InstanceStatus, String, String,
+   * Changes)} by a leader: the update is applied only while {@code fence} is current.
+   *
+   * @param fence the leader's fence, or {@code null} for a write any actor may make
+   * @throws FencedException when {@code fence} is no longer current; nothing is written
+   */
+  static Optional<Instance> move(
+      DSLContext dsl,
+      long id,
+      InstanceStatus from,
+      Integer attempt,
+      InstanceStatus to,
+      String actor,
+      String reason,
+      Changes changes,
+      Fence fence) {
     from.checkTransition(to);
     return dsl.transactionResult(
         cfg -> {
@@ -76,6 +96,9 @@ final class CompareAndSet {
           Condition where = TASK_INSTANCE.ID.eq(id).and(TASK_INSTANCE.STATUS.eq(from.name()));
           if (attempt != null) {
             where = where.and(TASK_INSTANCE.ATTEMPT.eq(attempt));
+          }
+          if (fence != null) {
+            where = where.and(Fences.current(fence));
           }
           var update =
               tx.update(TASK_INSTANCE)
@@ -93,6 +116,9 @@ final class CompareAndSet {
                   .map(InstanceRows::toInstance);
           changed.ifPresent(
               i -> EventRows.insert(tx, List.of(EventRows.transition(i, from, actor, reason))));
+          if (changed.isEmpty() && fence != null) {
+            Fences.checkAfterNoOp(tx, fence, from + " -> " + to + " of instance " + id);
+          }
           return changed;
         });
   }

@@ -412,7 +412,7 @@ public final class LeaseStore {
    * @return the rows stamped
    */
   public int markDispatched(Collection<Long> ids) {
-    return DispatchStamp.mark(dsl, ids);
+    return DispatchStamp.mark(dsl, ids, null);
   }
 
   /**

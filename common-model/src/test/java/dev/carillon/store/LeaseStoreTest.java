@@ -181,9 +181,10 @@ class LeaseStoreTest {
                 Instant.parse("2000-01-01T00:00:00Z"),
                 1L,
                 "retry",
-                "retry 1 of 3"))
+                "retry 1 of 3",
+                s.retryFence))
         .isTrue();
-    assertThat(s.retries.promoteDueRetries(100, "retry"))
+    assertThat(s.retries.promoteDueRetries(100, "retry", s.retryFence))
         .extracting(Instance::id)
         .contains(first.id());
 

@@ -1,9 +1,12 @@
 package dev.carillon.retry;
 
 import dev.carillon.admin.AdminServer;
+import dev.carillon.admin.DependencyProbe;
 import dev.carillon.admin.HealthReport;
 import dev.carillon.config.Config;
 import dev.carillon.election.LeaderElection;
+import dev.carillon.election.LeaderTerm;
+import dev.carillon.election.NotLeaderException;
 import dev.carillon.election.Zk;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.loop.Pace;
@@ -23,6 +26,9 @@ import dev.carillon.retry.tuning.ConfigTopicListener;
 import dev.carillon.retry.tuning.Tuning;
 import dev.carillon.store.ArchiveStore;
 import dev.carillon.store.Database;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
+import dev.carillon.store.FencedException;
 import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -51,6 +57,10 @@ import org.slf4j.LoggerFactory;
  * due retries, stranded instances, housekeeping. The leader runs a pass every {@code
  * retry.scan-interval}; standbys only keep the config state current. Losing leadership stops the
  * loop at once: the pass checks leadership before every scanner and every decision.
+ *
+ * <p>Each leadership is a {@link LeaderTerm}: every write of a pass carries the epoch the term took
+ * in PostgreSQL, so a leader deposed while it could not tell (frozen, cut off from ZooKeeper)
+ * writes nothing once its successor took a newer one; the pass ends at the first refused write.
  *
  * <p>Thread-safe. Passes never overlap within one service. {@link #close()} leaves the election
  * first, so a standby takes over while this one shuts down.
@@ -85,6 +95,9 @@ public final class RetryService implements AutoCloseable {
   private StrandedScanner stranded;
   private ArchiveScanner archive;
   private LeaderElection election;
+  private LeaderTerm term;
+  private CuratorFramework zk;
+  private DependencyProbe postgres;
   private AdminServer admin;
 
   private RetryService(RetrySettings settings, Clock clock) {
@@ -147,8 +160,22 @@ public final class RetryService implements AutoCloseable {
     log.info("Starting the retry service: {}", settings.describe());
     database = Database.open(settings.common().db());
     resources.push(database);
+    postgres =
+        new DependencyProbe(
+            "postgres",
+            () -> database.ping(DependencyProbe.DEFAULT_TIMEOUT),
+            DependencyProbe.DEFAULT_EVERY,
+            DependencyProbe.DEFAULT_TIMEOUT);
+    resources.push(postgres);
     RetryStore store = new RetryStore(database.dsl());
     String actor = SERVICE + ":" + settings.common().instanceId();
+    term =
+        new LeaderTerm(
+            SERVICE,
+            settings.common().instanceId(),
+            new EpochStore(database.dsl()),
+            () -> election != null && election.confirm(),
+            registry);
 
     ConfigTopicListener.ensureTopic(
         settings.common().kafka(), settings.configTopic(), settings.replication());
@@ -220,8 +247,7 @@ public final class RetryService implements AutoCloseable {
     resources.push(() -> heartbeat.stopAndWait(Duration.ofSeconds(5)));
     heartbeat.start();
 
-    CuratorFramework zk =
-        Zk.connect(settings.common().zkConnect(), settings.common().zkSessionTimeout());
+    zk = Zk.connect(settings.common().zkConnect(), settings.common().zkSessionTimeout());
     resources.push(zk::close);
     election =
         new LeaderElection(
@@ -231,11 +257,13 @@ public final class RetryService implements AutoCloseable {
             new LeaderElection.Listener() {
               @Override
               public void onLeadership() {
+                term.begin();
                 startScanning();
               }
 
               @Override
               public void onLossOfLeadership() {
+                term.end();
                 stopScanning();
               }
             });
@@ -261,9 +289,10 @@ public final class RetryService implements AutoCloseable {
   }
 
   /**
-   * Runs one pass of every scanner now, whether or not this instance leads. For tests (move the
-   * clock or the database state, then run one pass) and for operators; the scheduled loop only runs
-   * passes while leading.
+   * Runs one pass of every scanner now, on the calling thread. For tests (move the clock or the
+   * database state, then run one pass) and for operators; the scheduled loop runs the same passes
+   * while leading. Only a leader writes: on a standby (no leadership term, or ZooKeeper does not
+   * confirm it) the pass does nothing and reports itself incomplete.
    */
   public ScanReport scanOnce() {
     return pass(() -> !closed.get());
@@ -271,51 +300,68 @@ public final class RetryService implements AutoCloseable {
 
   private ScanReport pass(BooleanSupplier keepGoing) {
     synchronized (passLock) {
-      int timedOut = 0;
-      int retried = 0;
-      int dead = 0;
-      int promoted = 0;
-      int republished = 0;
-      int heldBack = 0;
-      int archived = 0;
-      boolean complete = false;
-      ScanBudget budget = new ScanBudget(limiter.settings().maxPerScan());
-      done:
-      {
-        if (!keepGoing.getAsBoolean()) {
-          break done;
-        }
-        timedOut = timeouts.scan();
-        if (!keepGoing.getAsBoolean()) {
-          break done;
-        }
-        DecisionScanner.Result d = decisions.scan(keepGoing);
-        retried = d.retried();
-        dead = d.dead();
-        if (!keepGoing.getAsBoolean()) {
-          break done;
-        }
-        DueRetryScanner.Result due = dueRetries.scan(budget);
-        promoted = due.promoted();
-        republished = due.republished();
-        heldBack = due.heldBack();
-        if (!keepGoing.getAsBoolean()) {
-          break done;
-        }
-        StrandedScanner.Result s = stranded.scan(budget);
-        republished += s.republished();
-        heldBack += s.heldBack();
-        if (!keepGoing.getAsBoolean()) {
-          break done;
-        }
-        archived = archive.scan();
-        complete = true;
+      Fence fence;
+      try {
+        fence = term.fence();
+      } catch (NotLeaderException e) {
+        log.debug("Scan pass skipped: {}", e.getMessage());
+        return new ScanReport(0, 0, 0, 0, 0, 0, 0, false);
       }
-      lastPassNanos = System.nanoTime();
-      metrics.scanFinished(clock.millis());
-      return new ScanReport(
-          timedOut, retried, dead, promoted, republished, heldBack, archived, complete);
+      try {
+        return pass(keepGoing, fence);
+      } catch (FencedException e) {
+        term.fenced(e);
+        lastPassNanos = System.nanoTime();
+        return new ScanReport(0, 0, 0, 0, 0, 0, 0, false);
+      }
     }
+  }
+
+  private ScanReport pass(BooleanSupplier keepGoing, Fence fence) {
+    int timedOut = 0;
+    int retried = 0;
+    int dead = 0;
+    int promoted = 0;
+    int republished = 0;
+    int heldBack = 0;
+    int archived = 0;
+    boolean complete = false;
+    ScanBudget budget = new ScanBudget(limiter.settings().maxPerScan());
+    done:
+    {
+      if (!keepGoing.getAsBoolean()) {
+        break done;
+      }
+      timedOut = timeouts.scan(fence);
+      if (!keepGoing.getAsBoolean()) {
+        break done;
+      }
+      DecisionScanner.Result d = decisions.scan(keepGoing, fence);
+      retried = d.retried();
+      dead = d.dead();
+      if (!keepGoing.getAsBoolean()) {
+        break done;
+      }
+      DueRetryScanner.Result due = dueRetries.scan(budget, fence);
+      promoted = due.promoted();
+      republished = due.republished();
+      heldBack = due.heldBack();
+      if (!keepGoing.getAsBoolean()) {
+        break done;
+      }
+      StrandedScanner.Result s = stranded.scan(budget, fence);
+      republished += s.republished();
+      heldBack += s.heldBack();
+      if (!keepGoing.getAsBoolean()) {
+        break done;
+      }
+      archived = archive.scan(fence);
+      complete = true;
+    }
+    lastPassNanos = System.nanoTime();
+    metrics.scanFinished(clock.millis());
+    return new ScanReport(
+        timedOut, retried, dead, promoted, republished, heldBack, archived, complete);
   }
 
   private void logHeartbeat() {
@@ -336,25 +382,49 @@ public final class RetryService implements AutoCloseable {
         now.lastScanEpochMillis() == 0 ? "never" : Instant.ofEpochMilli(now.lastScanEpochMillis()));
   }
 
+  /**
+   * Live unless this leader's passes stopped ending (a pass whose scanners fail still ends, and the
+   * service recovers by itself once the dependency returns); ready when the config topic was read
+   * to its end and PostgreSQL answers.
+   */
   private HealthReport health() {
     boolean leader = isLeader();
     Duration sincePass = Duration.ofNanos(System.nanoTime() - lastPassNanos);
     Duration stuckAfter = settings.scanInterval().multipliedBy(10).plusMinutes(1);
     // A leader whose passes stopped is stuck (a hung statement, a dead loop): restart it.
     boolean live = !leader || sincePass.compareTo(stuckAfter) < 0;
-    boolean ready = configListener != null && configListener.isCaughtUp();
+    boolean caughtUp = configListener != null && configListener.isCaughtUp();
+    DependencyProbe.Status db =
+        postgres == null
+            ? new DependencyProbe.Status(false, "DOWN: not started")
+            : postgres.status();
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("leader", leader);
     details.put("sinceLastPassMs", sincePass.toMillis());
-    details.put("configCaughtUp", ready);
+    details.put("configCaughtUp", caughtUp);
     details.put("configVersion", tuning.lastOffset());
+    details.put("postgres", db.detail());
+    if (term != null) {
+      term.current().ifPresent(f -> details.put("epoch", f.epoch()));
+      details.put("fencedWrites", term.fencedWrites());
+    }
     details.put("uptimeMs", Duration.ofNanos(System.nanoTime() - startedNanos).toMillis());
-    return new HealthReport(live, ready, details);
+    return new HealthReport(live, caughtUp && db.up(), details);
   }
 
   /** Whether this instance leads the retry service now. */
   public boolean isLeader() {
     return election != null && election.isLeader();
+  }
+
+  /** This instance's leadership terms and their epochs. */
+  public LeaderTerm term() {
+    return term;
+  }
+
+  /** The Curator client, so tests can expire its session. */
+  CuratorFramework curator() {
+    return zk;
   }
 
   /** The live overrides from the config topic. */

@@ -12,6 +12,8 @@ import dev.carillon.model.instance.Progress;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
@@ -35,6 +37,8 @@ class InstanceCommandsTest {
   private static WindowStore windows;
   private static LeaseStore leases;
   private static RetryStore retries;
+  private static Fence triggerLeader;
+  private static Fence retryLeader;
   private static TaskStore tasks;
 
   @BeforeAll
@@ -46,6 +50,9 @@ class InstanceCommandsTest {
     leases = new LeaseStore(env.db().dsl());
     retries = new RetryStore(env.db().dsl());
     tasks = new TaskStore(env.db().dsl());
+    EpochStore epochs = new EpochStore(env.db().dsl());
+    triggerLeader = epochs.begin("trigger", "test");
+    retryLeader = epochs.begin("retry", "test");
     tasks.applyAll(
         List.of(
             Tasks.daily("ops-a").build(),
@@ -73,7 +80,10 @@ class InstanceCommandsTest {
         Outcome.failure("search API returned 503", false),
         "worker-7");
     Instance failed = instances.find(i.id()).orElseThrow();
-    assertThat(retries.markDead(failed, 1L, "retry", "no retry allowed: policy NONE")).isTrue();
+    assertThat(
+            retries.markDead(
+                failed, 1L, "retry", "no retry allowed: policy NONE", false, retryLeader))
+        .isTrue();
     return instances.find(i.id()).orElseThrow();
   }
 
@@ -217,7 +227,8 @@ class InstanceCommandsTest {
     windows.recordDecisions(
         List.of(
             new Decision(
-                "ops-c", "2026-03-01", d.id(), "trigger", "window exists, status RUNNING")));
+                "ops-c", "2026-03-01", d.id(), "trigger", "window exists, status RUNNING")),
+        triggerLeader);
     windows.create(
         List.of(
             dev.carillon.model.instance.NewInstance.skipped(

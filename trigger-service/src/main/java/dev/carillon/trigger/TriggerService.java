@@ -1,6 +1,7 @@
 package dev.carillon.trigger;
 
 import dev.carillon.admin.AdminServer;
+import dev.carillon.admin.DependencyProbe;
 import dev.carillon.admin.HealthReport;
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
@@ -9,6 +10,8 @@ import dev.carillon.control.ApiSettings;
 import dev.carillon.control.ControlPlane;
 import dev.carillon.control.KafkaDispatch;
 import dev.carillon.election.LeaderElection;
+import dev.carillon.election.LeaderTerm;
+import dev.carillon.election.NotLeaderException;
 import dev.carillon.election.Zk;
 import dev.carillon.kafka.ConfigTopic;
 import dev.carillon.kafka.InstancePublisher;
@@ -20,6 +23,8 @@ import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.DependencyQueries;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.FencedException;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
@@ -58,6 +63,10 @@ import org.slf4j.LoggerFactory;
  * the API (on its own port, threads and database connections). Leadership loss stops the tick loop
  * at once.
  *
+ * <p>Each leadership is a {@link LeaderTerm}: the leader's writes (ticks, dispatch stamps,
+ * dependency releases, event and condition instances) carry the epoch its term took in PostgreSQL,
+ * and a deposed leader's writes are refused there, whatever it believes.
+ *
  * <p>{@link #close()} leaves the election (a standby takes over at once) and releases everything in
  * reverse order. Idempotent.
  */
@@ -84,6 +93,8 @@ public final class TriggerService implements AutoCloseable {
   private Database database;
   private CuratorFramework curator;
   private LeaderElection election;
+  private LeaderTerm term;
+  private DependencyProbe postgres;
   private TriggerLoop loop;
   private DependencyReleaser releaser;
   private EventConsumer events;
@@ -138,7 +149,21 @@ public final class TriggerService implements AutoCloseable {
     String actor = "trigger:" + common.instanceId();
     database = Database.open(common.db());
     resources.push(database);
+    postgres =
+        new DependencyProbe(
+            "postgres",
+            () -> database.ping(DependencyProbe.DEFAULT_TIMEOUT),
+            DependencyProbe.DEFAULT_EVERY,
+            DependencyProbe.DEFAULT_TIMEOUT);
+    resources.push(postgres);
     WindowStore windows = new WindowStore(database.dsl());
+    term =
+        new LeaderTerm(
+            SERVICE,
+            common.instanceId(),
+            new EpochStore(database.dsl()),
+            () -> election != null && election.confirm(),
+            registry);
     InstancePublisher publisher =
         new InstancePublisher(common.kafka(), settings.topic(), settings.ackTimeout());
     resources.push(publisher);
@@ -153,6 +178,7 @@ public final class TriggerService implements AutoCloseable {
             settings.redispatchAfter(),
             settings.dispatchSweep(),
             this::isLeader,
+            term,
             metrics);
     dispatcher.start();
     resources.push(dispatcher);
@@ -168,7 +194,8 @@ public final class TriggerService implements AutoCloseable {
             settings.tickInterval(),
             metrics,
             dispatcher::submit,
-            this::isLeader);
+            this::mayCommit,
+            term);
     resources.push(loop::stopTicking);
 
     releaser =
@@ -179,14 +206,15 @@ public final class TriggerService implements AutoCloseable {
             actor,
             clock,
             dispatcher::submit,
-            this::isLeader);
+            this::mayCommit,
+            term);
     leaderLoops.add(
         new PeriodicLoop(
             "trigger-dependencies",
             Pace.fixedDelay(settings.tickInterval()),
             StopMode.INTERRUPT,
             releaser::resync,
-            releaser::releaseOnce));
+            leaderOnly(releaser::releaseOnce)));
     events =
         new EventConsumer(
             common.kafka(),
@@ -196,7 +224,8 @@ public final class TriggerService implements AutoCloseable {
             actor,
             clock,
             dispatcher::submit,
-            this::isLeader,
+            this::mayCommit,
+            term,
             registry,
             settings.tickInterval());
     leaderLoops.add(
@@ -204,7 +233,7 @@ public final class TriggerService implements AutoCloseable {
             "trigger-events",
             Pace.fixedDelay(Duration.ofMillis(50)),
             StopMode.INTERRUPT,
-            () -> events.pollOnce(Duration.ofMillis(500))));
+            leaderOnly(() -> events.pollOnce(Duration.ofMillis(500)))));
     resources.push(events::stop);
 
     conditions =
@@ -216,13 +245,14 @@ public final class TriggerService implements AutoCloseable {
             actor,
             clock,
             dispatcher::submit,
-            this::isLeader);
+            this::mayCommit,
+            term);
     leaderLoops.add(
         new PeriodicLoop(
             "trigger-conditions",
             Pace.fixedDelay(settings.tickInterval()),
             StopMode.INTERRUPT,
-            conditions::pollOnce));
+            leaderOnly(conditions::pollOnce)));
     resources.push(
         () -> {
           leaderLoops.forEach(PeriodicLoop::stop);
@@ -267,6 +297,7 @@ public final class TriggerService implements AutoCloseable {
             new LeaderElection.Listener() {
               @Override
               public void onLeadership() {
+                term.begin();
                 metrics.leader(true);
                 loop.startTicking();
                 leaderLoops.forEach(PeriodicLoop::start);
@@ -274,6 +305,7 @@ public final class TriggerService implements AutoCloseable {
 
               @Override
               public void onLossOfLeadership() {
+                term.end();
                 loop.stopTicking();
                 leaderLoops.forEach(PeriodicLoop::stop);
                 events.stop();
@@ -292,6 +324,30 @@ public final class TriggerService implements AutoCloseable {
   /** The API's port (useful with {@code api.port=0}). */
   public int apiPort() {
     return api.port();
+  }
+
+  /** The last local check before a leader's write: leading, in a term. The fence decides. */
+  private boolean mayCommit() {
+    return isLeader() && term.isActive();
+  }
+
+  /**
+   * A leader loop's step that ends quietly when this instance does not lead (the step wrote
+   * nothing) or was fenced (the component reported it).
+   */
+  private static PeriodicLoop.Step leaderOnly(PeriodicLoop.Step step) {
+    return () -> {
+      try {
+        step.run();
+      } catch (NotLeaderException | FencedException e) {
+        log.debug("Leader round skipped: {}", e.getMessage());
+      }
+    };
+  }
+
+  /** This instance's leadership terms and their epochs. */
+  public LeaderTerm term() {
+    return term;
   }
 
   /** The admin server's port (useful with {@code admin.port=0}). */
@@ -320,9 +376,12 @@ public final class TriggerService implements AutoCloseable {
   }
 
   /**
-   * Leadership, last tick and lag. Live unless this leader's ticks stopped for a minute (or 30 tick
-   * intervals); ready while a standby, or while leading with ticks no older than 10 intervals (at
-   * least 10 s).
+   * Leadership, last tick and lag, and whether PostgreSQL answers. Live unless this leader's tick
+   * thread stopped finishing rounds for a minute (or 30 tick intervals): ticks that fail because a
+   * dependency is down still finish, and the service recovers by itself once it returns, so a
+   * restart would not help. Ready while PostgreSQL answers and, when leading, ticks succeed (the
+   * last no older than 10 intervals, at least 10 s); a standby is ready as long as PostgreSQL
+   * answers.
    */
   public HealthReport health() {
     boolean leading = isLeader();
@@ -332,6 +391,15 @@ public final class TriggerService implements AutoCloseable {
     details.put("leader", leading);
     details.put("participant", election == null ? "" : election.participantId());
     details.put("ticking", loop != null && loop.isTicking());
+    DependencyProbe.Status db =
+        postgres == null
+            ? new DependencyProbe.Status(false, "DOWN: not started")
+            : postgres.status();
+    details.put("postgres", db.detail());
+    if (term != null) {
+      term.current().ifPresent(f -> details.put("epoch", f.epoch()));
+      details.put("fencedWrites", term.fencedWrites());
+    }
     Duration lag = null;
     if (last.isPresent()) {
       lag = Duration.between(last.get().now(), now);
@@ -345,8 +413,9 @@ public final class TriggerService implements AutoCloseable {
     Duration interval = settings.tickInterval();
     Duration stuck = max(Duration.ofMinutes(1), interval.multipliedBy(30));
     Duration late = max(Duration.ofSeconds(10), interval.multipliedBy(10));
-    boolean live = !leading || last.isEmpty() || lag.compareTo(stuck) <= 0;
-    boolean ready = !closed.get() && (!leading || (last.isPresent() && lag.compareTo(late) <= 0));
+    boolean live = loop == null || !loop.isTicking() || loop.sinceLastRound().compareTo(stuck) <= 0;
+    boolean ready =
+        !closed.get() && db.up() && (!leading || (last.isPresent() && lag.compareTo(late) <= 0));
     return new HealthReport(live, ready, details);
   }
 

@@ -30,6 +30,11 @@ public final class DeadLetters {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
+  /** Whether DEAD instances are alerted beyond the log line (a webhook is configured). */
+  public boolean sendsAlerts() {
+    return webhook.isPresent();
+  }
+
   /**
    * Reports an instance that has just been moved to DEAD.
    *

@@ -9,6 +9,7 @@ import dev.carillon.model.tuning.EffectivePolicy;
 import dev.carillon.retry.RetryMetrics;
 import dev.carillon.retry.alert.DeadLetters;
 import dev.carillon.retry.tuning.Tuning;
+import dev.carillon.store.Fence;
 import dev.carillon.store.LoadedTask;
 import dev.carillon.store.Outcome;
 import dev.carillon.store.RetryStore;
@@ -72,8 +73,9 @@ public final class DecisionScanner {
    * One batch, oldest failure first.
    *
    * @param keepGoing checked before each instance; false stops the batch (leadership lost)
+   * @param fence the leader's fence, which every move carries
    */
-  public Result scan(BooleanSupplier keepGoing) {
+  public Result scan(BooleanSupplier keepGoing, Fence fence) {
     List<Instance> failed = store.awaitingDecision(batchSize);
     Map<String, LoadedTask> definitions = new HashMap<>();
     int retried = 0;
@@ -110,12 +112,12 @@ public final class DecisionScanner {
       if (decision.isDead()) {
         // The row's fail_reason becomes the decision, so keep the last failure in it too.
         String stored = Outcome.clip(why + "; last failure: " + i.failReason());
-        if (store.markDead(i, policy.version(), actor, stored)) {
+        if (store.markDead(i, policy.version(), actor, stored, !deadLetters.sendsAlerts(), fence)) {
           dead++;
           deadLetters.report(i, why, policy, clock.instant());
         }
       } else if (store.scheduleRetry(
-          i, decision.retryAt().orElseThrow(), policy.version(), actor, why)) {
+          i, decision.retryAt().orElseThrow(), policy.version(), actor, why, fence)) {
         retried++;
         metrics.retried();
       }

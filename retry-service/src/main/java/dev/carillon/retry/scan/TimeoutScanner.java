@@ -2,6 +2,7 @@ package dev.carillon.retry.scan;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.retry.RetryMetrics;
+import dev.carillon.store.Fence;
 import dev.carillon.store.RetryStore;
 import java.util.List;
 import org.slf4j.Logger;
@@ -26,9 +27,9 @@ public final class TimeoutScanner {
     this.actor = actor;
   }
 
-  /** One batch; returns how many instances timed out. */
-  public int scan() {
-    List<Instance> moved = store.expireLeases(batchSize, actor);
+  /** One batch under the leader's {@code fence}; returns how many instances timed out. */
+  public int scan(Fence fence) {
+    List<Instance> moved = store.expireLeases(batchSize, actor, fence);
     for (Instance i : moved) {
       log.warn(
           "Instance {} of task {} window {} timed out: lease of attempt {} held by {} expired",

@@ -1,11 +1,15 @@
 package dev.carillon.trigger.dispatch;
 
+import dev.carillon.election.Fencing;
+import dev.carillon.election.NotLeaderException;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.model.instance.Instance;
+import dev.carillon.store.Fence;
+import dev.carillon.store.FencedException;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.TriggerMetrics;
 import java.time.Clock;
@@ -42,6 +46,10 @@ import org.slf4j.LoggerFactory;
  * PENDING and undispatched for the sweep. A message may therefore be published twice; the workers'
  * claim is a compare-and-set, so that is harmless.
  *
+ * <p>The stamp is a leader's write and carries its fence ({@link Fencing}); a dispatcher whose
+ * leadership ended drops the stamps it still owes, and the next leader's sweep publishes those
+ * instances again.
+ *
  * <p>Lifecycle: {@link #start()} once, {@link #close()} once (idempotent). Thread-safe.
  */
 public final class Dispatcher implements AutoCloseable {
@@ -70,6 +78,7 @@ public final class Dispatcher implements AutoCloseable {
   private final Duration redispatchAfter;
   private final Duration sweepEvery;
   private final BooleanSupplier active;
+  private final Fencing fencing;
   private final TriggerMetrics metrics;
   private final LinkedBlockingQueue<Instance> queue;
   private final PeriodicLoop loop;
@@ -86,6 +95,7 @@ public final class Dispatcher implements AutoCloseable {
    * @param redispatchAfter a PENDING instance dispatched longer ago than this is published again
    * @param sweepEvery how often to look for undispatched instances
    * @param active whether to sweep now (only the leader sweeps)
+   * @param fencing the leader's fence for the stamps
    * @param metrics counts publish results
    */
   public Dispatcher(
@@ -95,8 +105,18 @@ public final class Dispatcher implements AutoCloseable {
       Duration redispatchAfter,
       Duration sweepEvery,
       BooleanSupplier active,
+      Fencing fencing,
       TriggerMetrics metrics) {
-    this(publisher, store, clock, redispatchAfter, sweepEvery, active, metrics, MAX_BACKLOG);
+    this(
+        publisher,
+        store,
+        clock,
+        redispatchAfter,
+        sweepEvery,
+        active,
+        fencing,
+        metrics,
+        MAX_BACKLOG);
   }
 
   /** As the public constructor, with the most instances the queue holds. */
@@ -107,6 +127,7 @@ public final class Dispatcher implements AutoCloseable {
       Duration redispatchAfter,
       Duration sweepEvery,
       BooleanSupplier active,
+      Fencing fencing,
       TriggerMetrics metrics,
       int maxBacklog) {
     this.queue = new LinkedBlockingQueue<>(maxBacklog);
@@ -120,6 +141,7 @@ public final class Dispatcher implements AutoCloseable {
     this.sweepEvery = sweepEvery;
     this.stampDelayNanos = Math.min(MAX_STAMP_DELAY.toNanos(), sweepEvery.toNanos() / 2);
     this.active = Objects.requireNonNull(active, "active");
+    this.fencing = Objects.requireNonNull(fencing, "fencing");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     // No pause between rounds: each round waits in the queue's poll until work arrives, a stamp is
     // due or the next sweep is. A failed round leaves its instances undispatched in the database,
@@ -222,8 +244,24 @@ public final class Dispatcher implements AutoCloseable {
         due.addAll(unstamped.pollFirst().ids());
       }
     }
-    if (!due.isEmpty()) {
-      store.markDispatched(due);
+    if (due.isEmpty()) {
+      return;
+    }
+    Fence fence;
+    try {
+      fence = fencing.fence();
+    } catch (NotLeaderException e) {
+      log.info(
+          "{} published instance(s) left unstamped ({}); the next leader's sweep publishes them"
+              + " again",
+          due.size(),
+          e.getMessage());
+      return;
+    }
+    try {
+      store.markDispatched(due, fence);
+    } catch (FencedException e) {
+      fencing.fenced(e);
     }
   }
 

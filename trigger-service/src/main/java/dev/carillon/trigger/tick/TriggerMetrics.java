@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <ul>
  *   <li>{@code ticks}, {@code tick.duration}: ticks run and how long each took
+ *   <li>{@code ticks.failed}: ticks that failed (the database down or too slow), retried on the
+ *       next tick
  *   <li>{@code instances.created{origin}}: PENDING rows created
  *   <li>{@code instances.skipped{reason}}: SKIPPED rows created ({@code catchup}, {@code overlap})
  *   <li>{@code decisions{kind}}: decisions that created nothing
@@ -25,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class TriggerMetrics {
   private final MeterRegistry registry;
   private final Counter ticks;
+  private final Counter ticksFailed;
   private final Timer tickDuration;
   private final Timer fireLag;
   private final Counter publishOk;
@@ -36,6 +39,7 @@ public final class TriggerMetrics {
   public TriggerMetrics(MeterRegistry registry) {
     this.registry = registry;
     this.ticks = registry.counter("carillon.trigger.ticks");
+    this.ticksFailed = registry.counter("carillon.trigger.ticks.failed");
     this.tickDuration = registry.timer("carillon.trigger.tick.duration");
     this.fireLag = registry.timer("carillon.trigger.fire.lag");
     this.publishOk = registry.counter("carillon.trigger.publish", "result", "ok");
@@ -48,6 +52,15 @@ public final class TriggerMetrics {
   void tick(Duration took) {
     ticks.increment();
     tickDuration.record(took);
+  }
+
+  void tickFailed() {
+    ticksFailed.increment();
+  }
+
+  /** Ticks that failed since start. */
+  public double ticksFailed() {
+    return ticksFailed.count();
   }
 
   void created(String origin, int n) {
