@@ -2,10 +2,13 @@ package dev.carillon.config;
 
 import dev.carillon.http.HttpServerSettings;
 import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.model.Durations;
 import dev.carillon.store.DbSettings;
 import java.lang.management.ManagementFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The settings every service shares, read from {@link Config} and validated at start.
@@ -31,7 +34,11 @@ import java.util.List;
  *   <tr><td>admin.header-timeout</td><td>CARILLON_ADMIN_HEADER_TIMEOUT</td><td>5s</td></tr>
  *   <tr><td>admin.max-connections</td><td>CARILLON_ADMIN_MAX_CONNECTIONS</td><td>256</td></tr>
  *   <tr><td>instance.id</td><td>CARILLON_INSTANCE_ID</td><td>host:pid</td></tr>
+ *   <tr><td>clock.offset</td><td>CARILLON_CLOCK_OFFSET</td><td>0s (fault injection only)</td></tr>
  * </table>
+ *
+ * @param clockOffset added to this process's clock: a seam for fault injection (a host whose clock
+ *     is skewed), zero in production
  */
 public record CommonSettings(
     DbSettings db,
@@ -39,7 +46,8 @@ public record CommonSettings(
     String zkConnect,
     Duration zkSessionTimeout,
     HttpServerSettings admin,
-    String instanceId) {
+    String instanceId,
+    Duration clockOffset) {
 
   public static final Duration DEFAULT_ZK_SESSION_TIMEOUT = Duration.ofSeconds(15);
 
@@ -67,7 +75,8 @@ public record CommonSettings(
           "admin.idle-timeout",
           "admin.header-timeout",
           "admin.max-connections",
-          "instance.id");
+          "instance.id",
+          "clock.offset");
 
   /**
    * @throws ConfigException naming the key, its source and the value when one is missing or wrong
@@ -85,7 +94,41 @@ public record CommonSettings(
             Duration.ofSeconds(2),
             Duration.ofMinutes(5)),
         HttpServerSettings.admin(c, c.integer("admin.port", defaultAdminPort, 0, 65535)),
-        c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()));
+        c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()),
+        clockOffset(c));
+  }
+
+  /**
+   * The {@code clock.offset} key: how far this process's clock is moved, for fault injection (a
+   * host whose clock runs fast or slow). Zero unless set.
+   *
+   * @throws ConfigException naming the key and value when it is not a duration within a day
+   */
+  public static Duration clockOffset(Config c) {
+    Optional<String> raw = c.optional("clock.offset");
+    if (raw.isEmpty()) {
+      return Duration.ZERO;
+    }
+    String text = raw.get().strip();
+    boolean negative = text.startsWith("-");
+    Duration magnitude =
+        Durations.tryParse(negative ? text.substring(1) : text)
+            .orElseThrow(
+                () ->
+                    new ConfigException(
+                        "configuration clock.offset must be a duration such as 30s or -30s, was '"
+                            + raw.get()
+                            + "'"));
+    if (magnitude.compareTo(Duration.ofDays(1)) > 0) {
+      throw new ConfigException(
+          "configuration clock.offset must be within a day either way, was '" + raw.get() + "'");
+    }
+    return negative ? magnitude.negated() : magnitude;
+  }
+
+  /** {@code clock} moved by {@link #clockOffset()}. */
+  public Clock offsetClock(Clock clock) {
+    return clockOffset.isZero() ? clock : Clock.offset(clock, clockOffset);
   }
 
   /** The admin port (0: any free port). */
@@ -158,6 +201,7 @@ public record CommonSettings(
         + ":"
         + admin.port()
         + " instanceId="
-        + instanceId;
+        + instanceId
+        + (clockOffset.isZero() ? "" : " clockOffset=" + clockOffset + " (fault injection)");
   }
 }

@@ -48,8 +48,10 @@ public final class LeaseStore {
    * @param status the instance's status now
    * @param attempt its attempt now
    * @param workerId the worker of its current or last claim, or null
+   * @param notDueUntil its {@code scheduled_at} when that is still ahead of the database's clock (a
+   *     claim never starts an instance before it), or null
    */
-  public record ClaimState(String status, int attempt, String workerId) {}
+  public record ClaimState(String status, int attempt, String workerId, Instant notDueUntil) {}
 
   private final DSLContext dsl;
 
@@ -61,7 +63,11 @@ public final class LeaseStore {
    * Claims the PENDING instances among {@code ids} in one compare-and-set: {@code PENDING →
    * RUNNING}, {@code attempt + 1}, {@code lease_until = db now + timeout}. Returns the instances
    * this call won, whole, with their new attempt; ids that are not PENDING (duplicate delivery,
-   * already running or done) are simply absent. A worker claims with {@link #claimForRun}.
+   * already running or done) are simply absent, and so are instances whose {@code scheduled_at} is
+   * still ahead of the database's clock: whatever clock published them early, a run never starts
+   * before its time. Such an instance stays PENDING and is published again by the dispatch sweeps
+   * ({@code trigger.redispatch-after}, {@code retry.stranded-after}). A worker claims with {@link
+   * #claimForRun}.
    */
   public List<Instance> claim(Collection<Long> ids, String workerId) {
     return claim(ids, workerId, List.of(TASK_INSTANCE.fields()), InstanceRows::toInstance);
@@ -110,6 +116,8 @@ public final class LeaseStore {
                     .from(Sql.idTable(ids, InstanceStatus.PENDING))
                     .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
                     .and(TASK_INSTANCE.STATUS.eq(Sql.EXPECTED_COLUMN))
+                    // Never before its time by the database's clock, whoever published it early.
+                    .and(TASK_INSTANCE.SCHEDULED_AT.le(Sql.NOW))
                     .returning(returned));
     CommonTableExpression<?> events =
         EventRows.eventsOf(
@@ -424,13 +432,23 @@ public final class LeaseStore {
     if (ids.isEmpty()) {
       return out;
     }
+    Field<Instant> notDue =
+        DSL.when(TASK_INSTANCE.SCHEDULED_AT.gt(Sql.NOW), TASK_INSTANCE.SCHEDULED_AT)
+            .else_(DSL.val((Instant) null, SQLDataType.INSTANT));
     dsl.select(
-            TASK_INSTANCE.ID, TASK_INSTANCE.STATUS, TASK_INSTANCE.ATTEMPT, TASK_INSTANCE.WORKER_ID)
+            TASK_INSTANCE.ID,
+            TASK_INSTANCE.STATUS,
+            TASK_INSTANCE.ATTEMPT,
+            TASK_INSTANCE.WORKER_ID,
+            notDue)
         .from(TASK_INSTANCE)
         .join(Sql.idTable(ids))
         .on(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
         .fetch()
-        .forEach(r -> out.put(r.value1(), new ClaimState(r.value2(), r.value3(), r.value4())));
+        .forEach(
+            r ->
+                out.put(
+                    r.value1(), new ClaimState(r.value2(), r.value3(), r.value4(), r.value5())));
     return out;
   }
 }

@@ -8,7 +8,10 @@ import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
 import dev.carillon.model.instance.Progress;
+import dev.carillon.model.schedule.Window;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
@@ -304,8 +307,8 @@ class LeaseStoreTest {
 
     assertThat(leases.claimStates(List.of(running.id(), pending.id(), Long.MAX_VALUE)))
         .containsOnlyKeys(running.id(), pending.id())
-        .containsEntry(running.id(), new LeaseStore.ClaimState("RUNNING", 1, "w1"))
-        .containsEntry(pending.id(), new LeaseStore.ClaimState("PENDING", 0, null));
+        .containsEntry(running.id(), new LeaseStore.ClaimState("RUNNING", 1, "w1", null))
+        .containsEntry(pending.id(), new LeaseStore.ClaimState("PENDING", 0, null, null));
     assertThat(leases.claimStates(List.of())).isEmpty();
   }
 
@@ -440,5 +443,37 @@ class LeaseStoreTest {
       assertThat(operator.find(i.id()).orElseThrow().status()).isEqualTo(SUCCESS);
       assertThat(operator.events(i.id())).filteredOn(e -> e.to() == SUCCESS).hasSize(1);
     }
+  }
+
+  @Test
+  void an_instance_is_not_claimed_before_its_scheduled_time_by_the_databases_clock() {
+    String task = s.newTask("early");
+    Instant start = Instant.now().plus(Duration.ofHours(1));
+    Instance early =
+        s.windows
+            .create(
+                List.of(
+                    NewInstance.pending(
+                        task,
+                        new Window("later", start, start.plus(Duration.ofHours(1))),
+                        start,
+                        Origin.SCHEDULE,
+                        Duration.ofMinutes(5),
+                        0)),
+                "a trigger whose clock runs fast")
+            .get(0);
+
+    assertThat(leases.claimForRun(List.of(early.id()), "w1")).as("not due yet").isEmpty();
+    LeaseStore.ClaimState state = leases.claimStates(List.of(early.id())).get(early.id());
+    assertThat(state.status()).isEqualTo("PENDING");
+    assertThat(state.notDueUntil()).isEqualTo(early.scheduledAt());
+
+    s.db
+        .dsl()
+        .execute(
+            "update task_instance set scheduled_at = now() - interval '1 second' where id = ?",
+            early.id());
+    assertThat(leases.claimForRun(List.of(early.id()), "w1")).as("due now").hasSize(1);
+    assertThat(leases.claimStates(List.of(early.id())).get(early.id()).notDueUntil()).isNull();
   }
 }

@@ -146,7 +146,7 @@ public final class RetryService implements AutoCloseable {
    */
   public static RetryService start(Config config, Clock clock, RandomGenerator random) {
     RetrySettings settings = RetrySettings.from(config);
-    RetryService s = new RetryService(settings, clock);
+    RetryService s = new RetryService(settings, settings.common().offsetClock(clock));
     try {
       s.wire(random);
     } catch (RuntimeException e) {

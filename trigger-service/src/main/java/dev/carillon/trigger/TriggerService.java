@@ -29,6 +29,7 @@ import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
+import dev.carillon.trigger.clock.DatabaseClock;
 import dev.carillon.trigger.condition.ConditionPoller;
 import dev.carillon.trigger.condition.ConditionRegistry;
 import dev.carillon.trigger.dependency.DependencyReleaser;
@@ -87,7 +88,8 @@ public final class TriggerService implements AutoCloseable {
 
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final Clock clock;
+  private final Clock hostClock;
+  private DatabaseClock clock;
   private final TriggerSettings settings;
   private final TriggerMetrics metrics;
   private Database database;
@@ -106,8 +108,8 @@ public final class TriggerService implements AutoCloseable {
   private final ApiSettings apiSettings;
 
   private TriggerService(
-      Clock clock, TriggerSettings settings, ApiSettings apiSettings, TriggerMetrics metrics) {
-    this.clock = clock;
+      Clock hostClock, TriggerSettings settings, ApiSettings apiSettings, TriggerMetrics metrics) {
+    this.hostClock = hostClock;
     this.settings = settings;
     this.apiSettings = apiSettings;
     this.metrics = metrics;
@@ -118,7 +120,9 @@ public final class TriggerService implements AutoCloseable {
    * {@link ApiSettings} for the keys. Logs the effective configuration once, secrets masked.
    *
    * @param config the configuration
-   * @param clock the time source for fire times ({@code Clock.systemUTC()} in production)
+   * @param clock this host's clock ({@code Clock.systemUTC()} in production), moved by {@code
+   *     clock.offset}; the trigger ticks on PostgreSQL's time, measured against it every tick
+   *     ({@link DatabaseClock})
    * @return the running service; it joins the election at once
    * @throws dev.carillon.config.ConfigException if a setting is missing or wrong, including a
    *     missing {@code api.tokens-file} without {@code api.insecure-local=true}
@@ -135,7 +139,8 @@ public final class TriggerService implements AutoCloseable {
         ZoneRulesProvider.getVersions("UTC").lastKey(),
         System.getProperty("java.version"));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    TriggerService s = new TriggerService(clock, settings, api, new TriggerMetrics(registry));
+    TriggerService s =
+        new TriggerService(common.offsetClock(clock), settings, api, new TriggerMetrics(registry));
     try {
       s.wire(common, registry);
       return s;
@@ -157,6 +162,12 @@ public final class TriggerService implements AutoCloseable {
             DependencyProbe.DEFAULT_TIMEOUT);
     resources.push(postgres);
     WindowStore windows = new WindowStore(database.dsl());
+    TriggerQueries timeSource = new TriggerQueries(database.dsl());
+    clock = new DatabaseClock(hostClock, timeSource::databaseTime, settings.maxClockSkew());
+    // Known from the start, so that no loop reads this host's time uncorrected.
+    clock.sync();
+    registry.gauge(
+        "carillon.trigger.clock.skew", clock, c -> c.offset().toNanos() / 1_000_000_000.0);
     term =
         new LeaderTerm(
             SERVICE,
@@ -263,8 +274,10 @@ public final class TriggerService implements AutoCloseable {
     resources.push(admin);
 
     // The API's own pool, each statement bounded by the request timeout: API load can neither take
-    // the tick's connections nor hold one forever.
+    // the tick's connections nor hold one forever. Its socket timeout stays above that statement
+    // timeout (see DbSettings), so a slow statement is cancelled by the server, not cut off.
     DbSettings db = common.db();
+    Duration requestTimeout = apiSettings.requestTimeout();
     Database apiDb =
         Database.open(
             new DbSettings(
@@ -272,8 +285,10 @@ public final class TriggerService implements AutoCloseable {
                 db.user(),
                 db.password(),
                 apiSettings.dbPoolSize(),
-                db.connectionTimeout()),
-            "SET statement_timeout = " + apiSettings.requestTimeout().toMillis());
+                db.connectionTimeout(),
+                db.connectTimeout(),
+                Duration.ofSeconds(requestTimeout.toSeconds() + 5),
+                requestTimeout));
     resources.push(apiDb);
     WindowStore apiWindows = new WindowStore(apiDb.dsl());
     ControlPlane plane =
@@ -386,7 +401,7 @@ public final class TriggerService implements AutoCloseable {
   public HealthReport health() {
     boolean leading = isLeader();
     Optional<TickResult> last = loop == null ? Optional.empty() : loop.lastTick();
-    Instant now = clock.instant();
+    Instant now = clock == null ? hostClock.instant() : clock.instant();
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("leader", leading);
     details.put("participant", election == null ? "" : election.participantId());
@@ -410,6 +425,10 @@ public final class TriggerService implements AutoCloseable {
       details.put("lastTick", "never");
     }
     details.put("dispatchBacklog", dispatcher == null ? 0 : dispatcher.backlog());
+    if (clock != null) {
+      details.put("clockSkewMs", clock.offset().toMillis());
+      details.put("clockSkewed", clock.skewed());
+    }
     Duration interval = settings.tickInterval();
     Duration stuck = max(Duration.ofMinutes(1), interval.multipliedBy(30));
     Duration late = max(Duration.ofSeconds(10), interval.multipliedBy(10));

@@ -21,6 +21,9 @@ import java.util.Objects;
  *   <tr><td>trigger.topic</td><td>carillon.instances</td><td>where instance ids are published</td></tr>
  *   <tr><td>trigger.max-windows-per-task</td><td>100</td><td>fire times one task has evaluated per tick</td></tr>
  *   <tr><td>trigger.on-time-grace</td><td>10s</td><td>older fire times were missed (origin CATCHUP)</td></tr>
+ *   <tr><td>trigger.max-clock-skew</td><td>2s</td><td>an offset between this host's clock and
+ *       PostgreSQL's beyond this is logged and reported (the trigger ticks on PostgreSQL's time
+ *       either way)</td></tr>
  * </table>
  */
 public record TriggerSettings(
@@ -30,11 +33,13 @@ public record TriggerSettings(
     Duration ackTimeout,
     String topic,
     int maxWindowsPerTask,
-    Duration onTimeGrace) {
+    Duration onTimeGrace,
+    Duration maxClockSkew) {
 
   public static final Duration DEFAULT_TICK_INTERVAL = Duration.ofSeconds(1);
   public static final Duration DEFAULT_REDISPATCH_AFTER = Duration.ofSeconds(60);
   public static final Duration DEFAULT_DISPATCH_SWEEP = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofSeconds(2);
 
   /**
    * Every key {@link #from} reads, in the order of the table above (the trigger also reads {@link
@@ -49,7 +54,8 @@ public record TriggerSettings(
           "trigger.ack-timeout",
           "trigger.topic",
           "trigger.max-windows-per-task",
-          "trigger.on-time-grace");
+          "trigger.on-time-grace",
+          "trigger.max-clock-skew");
 
   public TriggerSettings {
     Objects.requireNonNull(tickInterval, "tickInterval");
@@ -57,6 +63,7 @@ public record TriggerSettings(
     Objects.requireNonNull(dispatchSweep, "dispatchSweep");
     Objects.requireNonNull(ackTimeout, "ackTimeout");
     Objects.requireNonNull(onTimeGrace, "onTimeGrace");
+    Objects.requireNonNull(maxClockSkew, "maxClockSkew");
     if (topic == null || topic.isBlank()) {
       throw new IllegalArgumentException("trigger.topic must not be blank, was '" + topic + "'");
     }
@@ -97,7 +104,12 @@ public record TriggerSettings(
             "trigger.on-time-grace",
             PlannerSettings.DEFAULT_ON_TIME_GRACE,
             Duration.ZERO,
-            Duration.ofMinutes(10)));
+            Duration.ofMinutes(10)),
+        c.duration(
+            "trigger.max-clock-skew",
+            DEFAULT_MAX_CLOCK_SKEW,
+            Duration.ofMillis(10),
+            Duration.ofHours(1)));
   }
 
   /** The planner's limits, with {@code actor} for the event log. */

@@ -18,6 +18,7 @@ import dev.carillon.store.FencedException;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
+import dev.carillon.trigger.clock.DatabaseClock;
 import dev.carillon.trigger.plan.DecisionKind;
 import dev.carillon.trigger.plan.SkipReason;
 import dev.carillon.trigger.plan.TaskTickSummary;
@@ -90,6 +91,9 @@ public final class TriggerLoop {
   private final BooleanSupplier mayCommit;
   private final Fencing fencing;
 
+  /** The most a tick waits for the database's clock to reach the multiple it was aligned to. */
+  static final Duration MAX_ALIGNMENT_WAIT = Duration.ofMillis(100);
+
   private final Object tickLock = new Object();
   private final Map<String, TriggerCursor> cursors = new HashMap<>();
   private final Map<String, NextFire> nextFires = new HashMap<>();
@@ -116,7 +120,8 @@ public final class TriggerLoop {
    * @param queries for task change detection, live instances and no-op windows
    * @param planner the rules
    * @param actor who the event log names, e.g. {@code trigger:host:42}
-   * @param clock the time source for "now"
+   * @param clock the time source for "now"; a {@link DatabaseClock} is synchronized with PostgreSQL
+   *     at the start of every tick
    * @param tickInterval time between ticks, at least 100 ms; ticks align to multiples of it
    * @param metrics where to count
    * @param dispatch receives the new PENDING instances after each commit (of each chunk, from the
@@ -185,10 +190,36 @@ public final class TriggerLoop {
    *     the next tick evaluates the same fire times again
    */
   public TickResult tickOnce() {
+    try {
+      return tickNotBefore(null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new NotLeaderException("trigger", "interrupted before the tick");
+    }
+  }
+
+  /**
+   * A tick at the clock's current instant, or, when {@code due} is given and the clock (just
+   * synchronized with the database) is not there yet, once it is: the database clock's offset may
+   * have moved since the wait until {@code due} was computed.
+   */
+  private TickResult tickNotBefore(Instant due) throws InterruptedException {
     synchronized (tickLock) {
       Fence fence = fencing.fence();
+      Instant now = now();
+      // Only the jitter of a measured offset is waited out; a clock that was far off (the first
+      // measurement, or a host clock that stepped) ticks at once at the time it now reads.
+      for (int wait = 0;
+          due != null
+              && now.isBefore(due)
+              && Duration.between(now, due).compareTo(MAX_ALIGNMENT_WAIT) <= 0
+              && wait < 3;
+          wait++) {
+        Thread.sleep(Math.max(1, Duration.between(now, due).toMillis()));
+        now = now();
+      }
       try {
-        return tick(fence);
+        return tick(fence, now);
       } catch (FencedException e) {
         fencing.fenced(e);
         throw e;
@@ -196,9 +227,13 @@ public final class TriggerLoop {
     }
   }
 
-  private TickResult tick(Fence fence) {
+  /** "Now": the database's time, measured afresh, when the clock is a {@link DatabaseClock}. */
+  private Instant now() {
+    return clock instanceof DatabaseClock db ? db.sync() : clock.instant();
+  }
+
+  private TickResult tick(Fence fence, Instant now) {
     long t0 = System.nanoTime();
-    Instant now = clock.instant();
     if (!cursorsLoaded) {
       tasks.clear();
       cursors.clear();
@@ -492,9 +527,12 @@ public final class TriggerLoop {
    * failure; a failed tick is counted and makes the next one plan again from the cursors the
    * database kept (a chunk that failed committed nothing), and the loop logs it.
    */
-  private void tickRound() {
+  private void tickRound() throws InterruptedException {
+    // The multiple of the interval the pace waited for, on this clock.
+    long intervalMs = tickInterval.toMillis();
+    Instant due = Instant.ofEpochMilli(Math.floorDiv(clock.millis(), intervalMs) * intervalMs);
     try {
-      tickOnce();
+      tickNotBefore(due);
     } catch (NotLeaderException e) {
       log.debug("Tick skipped: {}", e.getMessage());
     } catch (FencedException e) {
