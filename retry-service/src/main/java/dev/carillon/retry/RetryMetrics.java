@@ -27,8 +27,10 @@ public final class RetryMetrics {
   private final Counter alertsFailed;
   private final Map<Verdict, Counter> heldBack = new EnumMap<>(Verdict.class);
   private final AtomicLong lastScanEpochMillis = new AtomicLong();
+  private final MeterRegistry registry;
 
   public RetryMetrics(MeterRegistry registry) {
+    this.registry = registry;
     scanned = counter(registry, "carillon.retry.scanned", "instances examined by the scanners");
     timedOut =
         counter(registry, "carillon.retry.timed_out", "RUNNING instances whose lease expired");
@@ -59,6 +61,36 @@ public final class RetryMetrics {
 
   private static Counter counter(MeterRegistry registry, String name, String description) {
     return Counter.builder(name).description(description).register(registry);
+  }
+
+  /** Counts a row a scanner set aside ({@code carillon.retry.quarantined{scanner}}). */
+  public void quarantined(String scanner) {
+    Counter.builder("carillon.retry.quarantined")
+        .description("rows set aside by a scanner until an operator clears them")
+        .tag("scanner", scanner)
+        .register(registry)
+        .increment();
+  }
+
+  /** Counts a scanner's failed round ({@code carillon.retry.scan.failures{scanner}}). */
+  public void scanFailed(String scanner) {
+    Counter.builder("carillon.retry.scan.failures")
+        .description("scanner rounds that failed; the other scanners went on")
+        .tag("scanner", scanner)
+        .register(registry)
+        .increment();
+  }
+
+  /** Rows {@code scanner} has quarantined since start. */
+  public double quarantinedBy(String scanner) {
+    Counter c = registry.find("carillon.retry.quarantined").tag("scanner", scanner).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  /** Failed rounds of {@code scanner} since start. */
+  public double failuresOf(String scanner) {
+    Counter c = registry.find("carillon.retry.scan.failures").tag("scanner", scanner).counter();
+    return c == null ? 0 : c.count();
   }
 
   public void scanned(int n) {

@@ -44,6 +44,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
@@ -81,6 +82,7 @@ public final class RetryService implements AutoCloseable {
   private final PeriodicLoop scanning;
   private final PeriodicLoop heartbeat;
   private final Object passLock = new Object();
+  private final ScannerFailures failures = new ScannerFailures();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicReference<RetryMetrics.Totals> lastHeartbeat;
   private final long startedNanos = System.nanoTime();
@@ -317,7 +319,15 @@ public final class RetryService implements AutoCloseable {
     }
   }
 
+  /**
+   * One pass under {@code fence}. Each scanner is a failure domain of its own: one that throws (its
+   * statement failed, the database is slow) is logged and counted and the pass goes on with the
+   * next, so a failing decision scan does not stop due retries, stranded instances or the archive.
+   * Only a refused write (this instance was deposed) ends the pass.
+   */
   private ScanReport pass(BooleanSupplier keepGoing, Fence fence) {
+    ScanBudget budget = new ScanBudget(limiter.settings().maxPerScan());
+    boolean complete = true;
     int timedOut = 0;
     int retried = 0;
     int dead = 0;
@@ -325,43 +335,66 @@ public final class RetryService implements AutoCloseable {
     int republished = 0;
     int heldBack = 0;
     int archived = 0;
-    boolean complete = false;
-    ScanBudget budget = new ScanBudget(limiter.settings().maxPerScan());
-    done:
-    {
-      if (!keepGoing.getAsBoolean()) {
-        break done;
-      }
-      timedOut = timeouts.scan(fence);
-      if (!keepGoing.getAsBoolean()) {
-        break done;
-      }
-      DecisionScanner.Result d = decisions.scan(keepGoing, fence);
-      retried = d.retried();
-      dead = d.dead();
-      if (!keepGoing.getAsBoolean()) {
-        break done;
-      }
-      DueRetryScanner.Result due = dueRetries.scan(budget, fence);
-      promoted = due.promoted();
-      republished = due.republished();
-      heldBack = due.heldBack();
-      if (!keepGoing.getAsBoolean()) {
-        break done;
-      }
-      StrandedScanner.Result s = stranded.scan(budget, fence);
-      republished += s.republished();
-      heldBack += s.heldBack();
-      if (!keepGoing.getAsBoolean()) {
-        break done;
-      }
-      archived = archive.scan(fence);
-      complete = true;
+    // Checked before every scanner: leadership may end mid-pass.
+    boolean going = keepGoing.getAsBoolean();
+    if (going) {
+      Integer t = inOwnDomain("timeout", () -> timeouts.scan(fence));
+      complete &= t != null;
+      timedOut = t == null ? 0 : t;
     }
+    going = going && keepGoing.getAsBoolean();
+    if (going) {
+      DecisionScanner.Result d =
+          inOwnDomain(DecisionScanner.SCANNER, () -> decisions.scan(keepGoing, fence));
+      complete &= d != null;
+      retried = d == null ? 0 : d.retried();
+      dead = d == null ? 0 : d.dead();
+    }
+    going = going && keepGoing.getAsBoolean();
+    if (going) {
+      DueRetryScanner.Result due = inOwnDomain("due-retry", () -> dueRetries.scan(budget, fence));
+      complete &= due != null;
+      promoted = due == null ? 0 : due.promoted();
+      republished = due == null ? 0 : due.republished();
+      heldBack = due == null ? 0 : due.heldBack();
+    }
+    going = going && keepGoing.getAsBoolean();
+    if (going) {
+      StrandedScanner.Result st = inOwnDomain("stranded", () -> stranded.scan(budget, fence));
+      complete &= st != null;
+      republished += st == null ? 0 : st.republished();
+      heldBack += st == null ? 0 : st.heldBack();
+    }
+    going = going && keepGoing.getAsBoolean();
+    if (going) {
+      Integer a = inOwnDomain("archive", () -> archive.scan(fence));
+      complete &= a != null;
+      archived = a == null ? 0 : a;
+    }
+    complete &= going;
     lastPassNanos = System.nanoTime();
     metrics.scanFinished(clock.millis());
     return new ScanReport(
         timedOut, retried, dead, promoted, republished, heldBack, archived, complete);
+  }
+
+  /**
+   * Runs one scanner; returns its result, or null when it failed (logged by streak, counted as
+   * {@code carillon.retry.scan.failures{scanner}}). A refused write is not the scanner's failure:
+   * it ends the pass.
+   */
+  private <T> T inOwnDomain(String scanner, Supplier<T> scan) {
+    try {
+      T result = scan.get();
+      failures.succeeded(scanner);
+      return result;
+    } catch (FencedException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      metrics.scanFailed(scanner);
+      failures.failed(scanner, e);
+      return null;
+    }
   }
 
   private void logHeartbeat() {

@@ -55,6 +55,7 @@ import picocli.CommandLine.Spec;
       PauseCommand.class,
       ResumeCommand.class,
       CancelCommand.class,
+      QuarantineCommand.class,
       ConfigCommand.class,
       RetryPlanCommand.class,
       CommandLine.HelpCommand.class

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
@@ -330,5 +331,36 @@ class InstanceCommandsTest {
     Cli.Result missing = Cli.run(env.vars(), "pause", "ghost");
     assertThat(missing.code()).isEqualTo(Schedctl.BAD_INPUT);
     assertThat(missing.err()).contains("no task 'ghost'");
+  }
+
+  @Test
+  void quarantine_lists_the_rows_a_scanner_set_aside_and_clear_puts_one_back() {
+    Instance i = pending("ops-b", "2026-05-17");
+    Instance running = leases.claim(List.of(i.id()), "worker-7").get(0);
+    leases.complete(
+        new Lease(i.id(), running.attempt()), Outcome.failure("malformed", false), "worker-7");
+    Instance failed = instances.find(i.id()).orElseThrow();
+    assertThat(
+            retries.quarantine(
+                failed, "decision", "IllegalArgumentException: x", "retry", retryLeader))
+        .isTrue();
+
+    Cli.Result list = Cli.run(env.vars(), "quarantine", "list");
+    assertThat(list.code()).as(list.toString()).isZero();
+    assertThat(list.out()).contains(Long.toString(i.id())).contains("ops-b").contains("FAILED");
+
+    Cli.Result clear =
+        Cli.run(
+            env.vars(), "quarantine", "clear", Long.toString(i.id()), "--reason", "window fixed");
+    assertThat(clear.code()).as(clear.toString()).isZero();
+    assertThat(instances.quarantined(10)).extracting(Instance::id).doesNotContain(i.id());
+    assertThat(instances.events(i.id()))
+        .extracting(InstanceEvent::reason)
+        .anySatisfy(r -> assertThat(r).contains("quarantined by the decision scanner"))
+        .anySatisfy(
+            r -> assertThat(r).contains("quarantine cleared: cleared by operator: window fixed"));
+    assertThat(Cli.run(env.vars(), "quarantine", "clear", Long.toString(i.id())).code())
+        .as("nothing left to clear")
+        .isEqualTo(Schedctl.BAD_INPUT);
   }
 }

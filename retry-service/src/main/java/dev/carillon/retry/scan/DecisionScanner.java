@@ -33,6 +33,9 @@ import org.slf4j.LoggerFactory;
  * decide the same failure only one move lands, and only the winner reports a DEAD.
  */
 public final class DecisionScanner {
+  /** This scanner's name in metrics, logs and quarantine records. */
+  public static final String SCANNER = "decision";
+
   private static final Logger log = LoggerFactory.getLogger(DecisionScanner.class);
 
   private final RetryStore store;
@@ -72,6 +75,12 @@ public final class DecisionScanner {
   /**
    * One batch, oldest failure first.
    *
+   * <p>A row whose decision cannot be made (its window is malformed, the policy throws) or whose
+   * write is refused for its data is quarantined ({@link RetryStore#quarantine}): recorded in its
+   * event log, counted ({@code carillon.retry.quarantined{scanner=decision}}), logged once, and
+   * left out of every later batch until an operator clears it. The rest of the batch goes on.
+   * Trouble around the rows (the database down, a deposed leader) ends the batch instead.
+   *
    * @param keepGoing checked before each instance; false stops the batch (leadership lost)
    * @param fence the leader's fence, which every move carries
    */
@@ -85,44 +94,81 @@ public final class DecisionScanner {
         break;
       }
       metrics.scanned(1);
-      LoadedTask task = definitions.computeIfAbsent(i.taskId(), this::load);
-      Optional<RetryPolicy> own = task.definition().map(TaskDefinition::retry);
-      EffectivePolicy policy = tuning.effectivePolicy(i.taskId(), own, task.version());
-      RetryDecision decision;
       try {
-        decision =
-            policy
-                .policy()
-                .decide(
-                    i.updatedAt(),
-                    i.retryCount(),
-                    new Window(i.windowKey(), i.windowStart(), i.windowEnd()),
-                    i.nonRetryable(),
-                    jitterSample());
-      } catch (IllegalArgumentException e) {
-        log.error("Cannot decide instance {} of task {}: {}", i.id(), i.taskId(), e.toString());
-        continue;
-      }
-      String why =
-          decision.reason()
-              + " ["
-              + policy.describe(i.taskId())
-              + (task.error().isPresent() ? "; task definition invalid" : "")
-              + "]";
-      if (decision.isDead()) {
-        // The row's fail_reason becomes the decision, so keep the last failure in it too.
-        String stored = Outcome.clip(why + "; last failure: " + i.failReason());
-        if (store.markDead(i, policy.version(), actor, stored, !deadLetters.sendsAlerts(), fence)) {
-          dead++;
-          deadLetters.report(i, why, policy, clock.instant());
+        switch (decide(i, definitions, fence)) {
+          case RETRIED -> retried++;
+          case DEAD -> dead++;
+          case LOST -> {}
         }
-      } else if (store.scheduleRetry(
-          i, decision.retryAt().orElseThrow(), policy.version(), actor, why, fence)) {
-        retried++;
-        metrics.retried();
+      } catch (RuntimeException e) {
+        if (!RowFailure.isTheRows(e)) {
+          throw e;
+        }
+        quarantine(i, e, fence);
       }
     }
     return new Result(retried, dead);
+  }
+
+  private enum Moved {
+    RETRIED,
+    DEAD,
+    /** Another actor moved the row first. */
+    LOST
+  }
+
+  private Moved decide(Instance i, Map<String, LoadedTask> definitions, Fence fence) {
+    LoadedTask task = definitions.computeIfAbsent(i.taskId(), this::load);
+    Optional<RetryPolicy> own = task.definition().map(TaskDefinition::retry);
+    EffectivePolicy policy = tuning.effectivePolicy(i.taskId(), own, task.version());
+    RetryDecision decision =
+        policy
+            .policy()
+            .decide(
+                i.updatedAt(),
+                i.retryCount(),
+                new Window(i.windowKey(), i.windowStart(), i.windowEnd()),
+                i.nonRetryable(),
+                jitterSample());
+    String why =
+        decision.reason()
+            + " ["
+            + policy.describe(i.taskId())
+            + (task.error().isPresent() ? "; task definition invalid" : "")
+            + "]";
+    if (decision.isDead()) {
+      // The row's fail_reason becomes the decision, so keep the last failure in it too.
+      String stored = Outcome.clip(why + "; last failure: " + i.failReason());
+      if (store.markDead(i, policy.version(), actor, stored, !deadLetters.sendsAlerts(), fence)) {
+        deadLetters.report(i, why, policy, clock.instant());
+        return Moved.DEAD;
+      }
+    } else if (store.scheduleRetry(
+        i, decision.retryAt().orElseThrow(), policy.version(), actor, why, fence)) {
+      metrics.retried();
+      return Moved.RETRIED;
+    }
+    return Moved.LOST;
+  }
+
+  private void quarantine(Instance i, RuntimeException e, Fence fence) {
+    String problem = RowFailure.describe(e);
+    if (store.quarantine(i, SCANNER, problem, actor, fence)) {
+      metrics.quarantined(SCANNER);
+      log.error(
+          "Instance {} of task {} window {} ({} at attempt {}) cannot be decided and is"
+              + " quarantined: it stays {} and out of every batch until an operator clears it"
+              + " (schedctl quarantine clear {}): {}",
+          i.id(),
+          i.taskId(),
+          i.windowKey(),
+          i.status(),
+          i.attempt(),
+          i.status(),
+          i.id(),
+          problem,
+          e);
+    }
   }
 
   private LoadedTask load(String taskId) {
