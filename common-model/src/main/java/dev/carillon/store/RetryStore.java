@@ -307,6 +307,15 @@ public final class RetryStore {
         .toList();
   }
 
+  /** DEAD instances whose alert is still to send (not quarantined). */
+  public int countUnalerted() {
+    return dsl.fetchCount(
+        TASK_INSTANCE,
+        Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.DEAD)
+            .and(TASK_INSTANCE.ALERTED_AT.isNull())
+            .and(TASK_INSTANCE.QUARANTINED_AT.isNull()));
+  }
+
   /**
    * Records that the alert of DEAD instance {@code id} was acknowledged: {@code alerted_at = now}
    * if it is still empty.

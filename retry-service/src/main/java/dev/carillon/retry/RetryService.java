@@ -12,8 +12,9 @@ import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
+import dev.carillon.retry.alert.AlertOutbox;
+import dev.carillon.retry.alert.AlertWebhook;
 import dev.carillon.retry.alert.DeadLetters;
-import dev.carillon.retry.alert.WebhookAlerter;
 import dev.carillon.retry.archive.ArchiveScanner;
 import dev.carillon.retry.ratelimit.RepublishLimiter;
 import dev.carillon.retry.ratelimit.ScanBudget;
@@ -70,6 +71,9 @@ public final class RetryService implements AutoCloseable {
   /** The name under which the service is elected and acts in the event log. */
   public static final String SERVICE = "retry";
 
+  /** Pause between rounds of the alert outbox. */
+  static final Duration ALERT_ROUND = Duration.ofSeconds(1);
+
   private static final Logger log = LoggerFactory.getLogger(RetryService.class);
 
   private final RetrySettings settings;
@@ -90,7 +94,9 @@ public final class RetryService implements AutoCloseable {
 
   private Database database;
   private ConfigTopicListener configListener;
-  private Optional<WebhookAlerter> webhook = Optional.empty();
+  private Optional<AlertOutbox> alerts = Optional.empty();
+  private Optional<PeriodicLoop> alerting = Optional.empty();
+  private RetryStore store;
   private TimeoutScanner timeouts;
   private DecisionScanner decisions;
   private DueRetryScanner dueRetries;
@@ -205,17 +211,39 @@ public final class RetryService implements AutoCloseable {
     resources.push(publisher);
     Republisher republisher = new Republisher(publisher, clock, metrics);
 
-    webhook =
+    this.store = store;
+    alerts =
         settings
             .alertWebhook()
             .map(
                 u ->
-                    new WebhookAlerter(
-                        u,
-                        WebhookAlerter.DEFAULT_MAX_ATTEMPTS,
-                        WebhookAlerter.DEFAULT_FIRST_BACKOFF,
-                        metrics));
-    webhook.ifPresent(resources::push);
+                    new AlertOutbox(
+                        store,
+                        new AlertWebhook(u, settings.alertSecret()),
+                        term,
+                        metrics,
+                        actor,
+                        System::nanoTime));
+    if (alerts.isPresent() && settings.alertSecret().isEmpty()) {
+      log.warn(
+          "retry.alert-webhook is set without retry.alert-secret: alerts are sent unsigned, and"
+              + " the receiver cannot tell them from forged ones");
+    }
+    // Its own loop, so that a slow or absent webhook never delays a scan.
+    alerting =
+        alerts.map(
+            outbox ->
+                new PeriodicLoop(
+                    "retry-alerts",
+                    Pace.fixedDelay(ALERT_ROUND, ALERT_ROUND, ALERT_ROUND),
+                    StopMode.FINISH_ROUND,
+                    () -> {
+                      try {
+                        outbox.sendOnce();
+                      } catch (NotLeaderException | FencedException e) {
+                        log.debug("Alert round skipped: {}", e.getMessage());
+                      }
+                    }));
 
     int batch = settings.batchSize();
     timeouts = new TimeoutScanner(store, metrics, batch, actor);
@@ -225,9 +253,8 @@ public final class RetryService implements AutoCloseable {
             new TaskStore(database.dsl()),
             tuning,
             random,
-            new DeadLetters(webhook, metrics),
+            new DeadLetters(alerts.isPresent(), metrics),
             metrics,
-            clock,
             batch,
             actor);
     dueRetries = new DueRetryScanner(store, limiter, republisher, metrics, batch, actor);
@@ -275,11 +302,13 @@ public final class RetryService implements AutoCloseable {
 
   private void startScanning() {
     scanning.start();
+    alerting.ifPresent(PeriodicLoop::start);
     log.info("Leading: scanning every {}", settings.scanInterval());
   }
 
   private void stopScanning() {
     scanning.stop();
+    alerting.ifPresent(PeriodicLoop::stop);
     log.warn("Not leading: scanning stopped");
   }
 
@@ -480,9 +509,26 @@ public final class RetryService implements AutoCloseable {
     return admin.port();
   }
 
-  /** Alerts waiting for the webhook (0 without one). */
+  /** DEAD instances whose alert the webhook has not acknowledged yet (0 without a webhook). */
   public int pendingAlerts() {
-    return webhook.map(WebhookAlerter::pending).orElse(0);
+    return alerts.isPresent() ? store.countUnalerted() : 0;
+  }
+
+  /**
+   * One round of the alert outbox now, on the calling thread (tests); the leader's loop runs the
+   * same rounds every second.
+   *
+   * @return the alerts delivered, 0 without a webhook or when not leading
+   */
+  public int alertOnce() throws InterruptedException {
+    if (alerts.isEmpty()) {
+      return 0;
+    }
+    try {
+      return alerts.get().sendOnce();
+    } catch (NotLeaderException | FencedException e) {
+      return 0;
+    }
   }
 
   /** Leaves the election, stops the loop and closes every connection; idempotent. */
@@ -499,6 +545,7 @@ public final class RetryService implements AutoCloseable {
     if (!scanning.stopAndWait(Duration.ofSeconds(10))) {
       log.warn("A scan pass did not finish within 10s of close");
     }
+    alerting.ifPresent(l -> l.stopAndWait(Duration.ofSeconds(10)));
     synchronized (passLock) {
       // Waits for a scanOnce() running on another thread.
     }

@@ -119,6 +119,29 @@ final class Harness implements AutoCloseable {
     return start(extra, clock, 42);
   }
 
+  /**
+   * Starts a retry service configured through environment variables, as a deployment is: every key
+   * of {@link #config} as its {@code CARILLON_*} variable, plus {@code variables} (e.g. a {@code
+   * *_FILE} secret). Waits until it leads if it is the first.
+   */
+  RetryService startFromEnvironment(Map<String, String> variables, Clock clock) {
+    boolean first = services.isEmpty();
+    Map<String, String> env = new HashMap<>();
+    config(Map.of()).forEach((k, v) -> env.put(Config.envName(k), v));
+    env.putAll(variables);
+    RetryService s =
+        RetryService.start(
+            Config.load(java.util.Optional.empty(), env),
+            clock,
+            RandomGeneratorFactory.of("L64X128MixRandom").create(42));
+    open.add(s);
+    services.add(s);
+    if (first) {
+      await("the first retry service leads").atMost(Duration.ofSeconds(30)).until(s::isLeader);
+    }
+    return s;
+  }
+
   TaskDefinition define(TaskDefinition.Builder b) {
     TaskDefinition d = b.build();
     tasks.applyAll(List.of(d));

@@ -14,7 +14,6 @@ import dev.carillon.store.LoadedTask;
 import dev.carillon.store.Outcome;
 import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +43,6 @@ public final class DecisionScanner {
   private final RandomGenerator random;
   private final DeadLetters deadLetters;
   private final RetryMetrics metrics;
-  private final Clock clock;
   private final int batchSize;
   private final String actor;
 
@@ -58,7 +56,6 @@ public final class DecisionScanner {
       RandomGenerator random,
       DeadLetters deadLetters,
       RetryMetrics metrics,
-      Clock clock,
       int batchSize,
       String actor) {
     this.store = store;
@@ -67,7 +64,6 @@ public final class DecisionScanner {
     this.random = random;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
-    this.clock = clock;
     this.batchSize = batchSize;
     this.actor = actor;
   }
@@ -140,7 +136,7 @@ public final class DecisionScanner {
       // The row's fail_reason becomes the decision, so keep the last failure in it too.
       String stored = Outcome.clip(why + "; last failure: " + i.failReason());
       if (store.markDead(i, policy.version(), actor, stored, !deadLetters.sendsAlerts(), fence)) {
-        deadLetters.report(i, why, policy, clock.instant());
+        deadLetters.report(i, why);
         return Moved.DEAD;
       }
     } else if (store.scheduleRetry(
