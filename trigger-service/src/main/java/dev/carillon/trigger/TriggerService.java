@@ -360,6 +360,11 @@ public final class TriggerService implements AutoCloseable {
     };
   }
 
+  /** The trigger's meters. */
+  public TriggerMetrics metrics() {
+    return metrics;
+  }
+
   /** This instance's leadership terms and their epochs. */
   public LeaderTerm term() {
     return term;

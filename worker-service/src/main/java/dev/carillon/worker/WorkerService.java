@@ -1,6 +1,7 @@
 package dev.carillon.worker;
 
 import dev.carillon.admin.AdminServer;
+import dev.carillon.admin.DependencyProbe;
 import dev.carillon.admin.HealthReport;
 import dev.carillon.config.Config;
 import dev.carillon.kafka.InstanceMessage;
@@ -70,6 +71,7 @@ public final class WorkerService implements AutoCloseable {
   private final InstanceConsumer consumer;
   private final Thread consumerThread;
   private final AdminServer admin;
+  private final DependencyProbe postgres;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Clock clock;
   private final ExecAgents execAgents;
@@ -80,6 +82,12 @@ public final class WorkerService implements AutoCloseable {
     this.clock = clock;
     // Every worker statement finds its rows by primary key; see PRIMARY_KEY_PLANS for why.
     this.db = Database.open(settings.db(), Database.PRIMARY_KEY_PLANS);
+    this.postgres =
+        new DependencyProbe(
+            "postgres",
+            () -> db.ping(DependencyProbe.DEFAULT_TIMEOUT),
+            DependencyProbe.DEFAULT_EVERY,
+            DependencyProbe.DEFAULT_TIMEOUT);
     this.store = new LeaseStore(db.dsl());
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RunPool[] poolRef = new RunPool[1];
@@ -221,16 +229,22 @@ public final class WorkerService implements AutoCloseable {
     return admin.port();
   }
 
+  /**
+   * Live while the consumer thread runs (it survives a database or Kafka outage, retrying); ready
+   * while it runs and PostgreSQL answers (a worker that cannot claim should get no work).
+   */
   private HealthReport health() {
     boolean live = consumerThread.isAlive() || closed.get();
+    DependencyProbe.Status db = postgres.status();
     return new HealthReport(
         live,
-        live && !closed.get(),
+        live && !closed.get() && db.up(),
         Map.of(
             "workerId", settings.workerId(),
             "running", pool.running(),
             "freeSlots", pool.freeSlots(),
-            "plugins", List.copyOf(plugins.types())));
+            "plugins", List.copyOf(plugins.types()),
+            "postgres", db.detail()));
   }
 
   /** Graceful shutdown (see the class comment). Idempotent. */
@@ -280,6 +294,7 @@ public final class WorkerService implements AutoCloseable {
       closeQuietly("admin server", admin);
       closeQuietly("plugins", plugins);
       closeQuietly("exec agents", execAgents);
+      closeQuietly("postgres probe", postgres);
       closeQuietly("database", db);
       registry.close();
       log.info("Worker {} stopped", settings.workerId());
