@@ -447,6 +447,25 @@ public final class WindowStore {
   }
 
   /**
+   * How long the oldest PENDING instance that was never dispatched has waited (database time), or
+   * empty when there is none: the dispatch backlog's age, which grows while Kafka is away. Reads
+   * the first entry of the PENDING rows' dispatch index (oldest id first), not the table.
+   */
+  public Optional<Duration> oldestUndispatchedAge() {
+    return dsl.select(
+            DSL.field(
+                "extract(epoch from ({0} - {1}))",
+                SQLDataType.DOUBLE, Sql.NOW, TASK_INSTANCE.CREATED_AT))
+        .from(TASK_INSTANCE)
+        .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
+        .and(TASK_INSTANCE.DISPATCHED_AT.isNull())
+        .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
+        .limit(1)
+        .fetchOptional()
+        .map(r -> Duration.ofMillis(Math.max(0, Math.round(r.value1() * 1000))));
+  }
+
+  /**
    * Stamps {@code dispatched_at} on the instances among {@code ids} that are still PENDING, after
    * Kafka acknowledged their ids; rows another transaction holds are skipped, not waited for.
    *

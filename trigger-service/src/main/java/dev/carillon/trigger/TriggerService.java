@@ -190,7 +190,8 @@ public final class TriggerService implements AutoCloseable {
             settings.dispatchSweep(),
             this::isLeader,
             term,
-            metrics);
+            metrics,
+            settings.maxDispatchBacklog());
     dispatcher.start();
     resources.push(dispatcher);
 
@@ -380,6 +381,11 @@ public final class TriggerService implements AutoCloseable {
     return loop;
   }
 
+  /** The dispatcher; tests read its backlog. */
+  public Dispatcher dispatcher() {
+    return dispatcher;
+  }
+
   /** The dependency releaser; tests call {@link DependencyReleaser#releaseOnce()} on it. */
   public DependencyReleaser releaser() {
     return releaser;
@@ -430,6 +436,7 @@ public final class TriggerService implements AutoCloseable {
       details.put("lastTick", "never");
     }
     details.put("dispatchBacklog", dispatcher == null ? 0 : dispatcher.backlog());
+    details.put("oldestUndispatchedMs", metrics.oldestUndispatched().toMillis());
     if (clock != null) {
       details.put("clockSkewMs", clock.offset().toMillis());
       details.put("clockSkewed", clock.skewed());

@@ -3,6 +3,7 @@ package dev.carillon.trigger;
 import dev.carillon.config.Config;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.Topics;
+import dev.carillon.trigger.dispatch.Dispatcher;
 import dev.carillon.trigger.plan.PlannerSettings;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +19,8 @@ import java.util.Objects;
  *   <tr><td>trigger.redispatch-after</td><td>60s</td><td>a PENDING instance dispatched longer ago is published again</td></tr>
  *   <tr><td>trigger.dispatch-sweep</td><td>5s</td><td>how often undispatched instances are looked for</td></tr>
  *   <tr><td>trigger.ack-timeout</td><td>10s</td><td>how long one publish waits for Kafka</td></tr>
+ *   <tr><td>trigger.max-dispatch-backlog</td><td>100000</td><td>instances waiting for Kafka in
+ *       memory at most; the rest wait in the database for the sweep</td></tr>
  *   <tr><td>trigger.topic</td><td>carillon.instances</td><td>where instance ids are published</td></tr>
  *   <tr><td>trigger.max-windows-per-task</td><td>100</td><td>fire times one task has evaluated per tick</td></tr>
  *   <tr><td>trigger.on-time-grace</td><td>10s</td><td>older fire times were missed (origin CATCHUP)</td></tr>
@@ -31,6 +34,7 @@ public record TriggerSettings(
     Duration redispatchAfter,
     Duration dispatchSweep,
     Duration ackTimeout,
+    int maxDispatchBacklog,
     String topic,
     int maxWindowsPerTask,
     Duration onTimeGrace,
@@ -52,6 +56,7 @@ public record TriggerSettings(
           "trigger.redispatch-after",
           "trigger.dispatch-sweep",
           "trigger.ack-timeout",
+          "trigger.max-dispatch-backlog",
           "trigger.topic",
           "trigger.max-windows-per-task",
           "trigger.on-time-grace",
@@ -94,6 +99,8 @@ public record TriggerSettings(
             InstancePublisher.DEFAULT_ACK_TIMEOUT,
             Duration.ofSeconds(1),
             Duration.ofMinutes(2)),
+        c.integer(
+            "trigger.max-dispatch-backlog", Dispatcher.MAX_BACKLOG, 1, Dispatcher.MAX_BACKLOG * 10),
         c.string("trigger.topic", Topics.INSTANCES),
         c.integer(
             "trigger.max-windows-per-task",

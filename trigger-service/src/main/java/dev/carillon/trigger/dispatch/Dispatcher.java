@@ -21,6 +21,8 @@ import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,6 +83,8 @@ public final class Dispatcher implements AutoCloseable {
   private final Fencing fencing;
   private final TriggerMetrics metrics;
   private final LinkedBlockingQueue<Instance> queue;
+  private final AtomicInteger highWater = new AtomicInteger();
+  private final AtomicLong deferredInStreak = new AtomicLong();
   private final PeriodicLoop loop;
   private final ArrayDeque<Acked> unstamped = new ArrayDeque<>();
   private final long stampDelayNanos;
@@ -119,8 +123,11 @@ public final class Dispatcher implements AutoCloseable {
         MAX_BACKLOG);
   }
 
-  /** As the public constructor, with the most instances the queue holds. */
-  Dispatcher(
+  /**
+   * As the constructor above, with the most instances the queue holds ({@code
+   * trigger.max-dispatch-backlog}).
+   */
+  public Dispatcher(
       InstancePublisher publisher,
       WindowStore store,
       Clock clock,
@@ -130,7 +137,11 @@ public final class Dispatcher implements AutoCloseable {
       Fencing fencing,
       TriggerMetrics metrics,
       int maxBacklog) {
+    if (maxBacklog < 1) {
+      throw new IllegalArgumentException("maxBacklog must be at least 1, was " + maxBacklog);
+    }
     this.queue = new LinkedBlockingQueue<>(maxBacklog);
+    metrics.registry().gauge("carillon.trigger.dispatch.backlog", queue, LinkedBlockingQueue::size);
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -166,15 +177,30 @@ public final class Dispatcher implements AutoCloseable {
         }
       }
     }
+    highWater.accumulateAndGet(queue.size(), Math::max);
     if (deferred > 0) {
       metrics.deferred(deferred);
-      log.warn(
-          "Dispatch queue full ({} waiting for Kafka); {} new instance(s) stay undispatched and are"
-              + " published by the sweep (every {})",
-          queue.size(),
-          deferred,
-          sweepEvery);
+      // Once per streak: a Kafka that is away for minutes fills the queue on every tick.
+      if (deferredInStreak.getAndAdd(deferred) == 0) {
+        log.warn(
+            "Dispatch queue full ({} waiting for Kafka); new instances stay undispatched and are"
+                + " published by the sweep (every {}) until it has room again",
+            queue.size(),
+            sweepEvery);
+      }
+    } else {
+      long streak = deferredInStreak.getAndSet(0);
+      if (streak > 0) {
+        log.info(
+            "Dispatch queue has room again; {} instance(s) were left to the sweep meanwhile",
+            streak);
+      }
     }
+  }
+
+  /** The most instances the queue has held at once since start; never above its bound. */
+  public int backlogHighWater() {
+    return highWater.get();
   }
 
   /** How long after Kafka's acknowledgement the rows still PENDING are stamped. */
@@ -209,15 +235,19 @@ public final class Dispatcher implements AutoCloseable {
   private int dispatchAndSweep(boolean stampAll) {
     int acked = 0;
     List<Instance> batch = new ArrayList<>();
-    while (drain(batch, BATCH) > 0) {
+    // What is queued now, not what keeps arriving: while Kafka is slow or away the ticks refill
+    // the queue as fast as it drains, and the sweep (and the backlog's age) must still come.
+    int queued = queue.size();
+    for (int taken = 0; taken < queued && drain(batch, BATCH) > 0; batch.clear()) {
+      taken += batch.size();
       acked += publish(batch);
-      batch.clear();
     }
     stamp(stampAll);
     if (active.getAsBoolean()) {
       // A row left unstamped for a whole sweep interval was not published by this dispatcher's
       // queue (Kafka refused it, or it was created by a leader that died); younger ones are still
       // on their way.
+      metrics.oldestUndispatched(store.oldestUndispatchedAge().orElse(Duration.ZERO));
       List<Instance> stranded = store.undispatched(sweepEvery, redispatchAfter, BATCH);
       if (!stranded.isEmpty()) {
         log.info("Publishing {} undispatched PENDING instance(s)", stranded.size());

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The trigger's meters, named {@code carillon.trigger.*}. Thread-safe.
@@ -19,6 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code fire.lag}: now − fire time when a PENDING row was created
  *   <li>{@code publish{result}}: instance messages acknowledged ({@code ok}) or not ({@code
  *       failed})
+ *   <li>{@code dispatch.oldest.age}: seconds the oldest never-dispatched PENDING instance has
+ *       waited (the leader's sweep measures it; alert when it grows past a minute: Kafka is away)
+ *   <li>{@code dispatch.backlog}: instances waiting in the dispatch queue (its bound is {@code
+ *       trigger.max-dispatch-backlog})
  *   <li>{@code leader}: 1 while this instance leads
  *   <li>{@code tasks.invalid}: task rows that fail validation
  *   <li>{@code cursor.moved}: cursors moved because their zone's rules changed under them
@@ -34,6 +39,7 @@ public final class TriggerMetrics {
   private final Counter publishFailed;
   private final Counter publishDeferred;
   private final AtomicInteger leader = new AtomicInteger();
+  private final AtomicLong oldestUndispatchedMillis = new AtomicLong();
   private final AtomicInteger invalidTasks = new AtomicInteger();
 
   public TriggerMetrics(MeterRegistry registry) {
@@ -46,6 +52,8 @@ public final class TriggerMetrics {
     this.publishFailed = registry.counter("carillon.trigger.publish", "result", "failed");
     this.publishDeferred = registry.counter("carillon.trigger.publish", "result", "deferred");
     registry.gauge("carillon.trigger.leader", leader);
+    registry.gauge(
+        "carillon.trigger.dispatch.oldest.age", oldestUndispatchedMillis, a -> a.get() / 1000.0);
     registry.gauge("carillon.trigger.tasks.invalid", invalidTasks);
   }
 
@@ -96,6 +104,20 @@ public final class TriggerMetrics {
   /** Counts new instances left to the dispatch sweep because the dispatch queue was full. */
   public void deferred(int n) {
     publishDeferred.increment(n);
+  }
+
+  /**
+   * Sets the age of the oldest PENDING instance never dispatched ({@code
+   * carillon.trigger.dispatch.oldest.age}, seconds; 0 when there is none), as the leader's sweep
+   * last saw it.
+   */
+  public void oldestUndispatched(Duration age) {
+    oldestUndispatchedMillis.set(age.toMillis());
+  }
+
+  /** The dispatch backlog's age, as last set. */
+  public Duration oldestUndispatched() {
+    return Duration.ofMillis(oldestUndispatchedMillis.get());
   }
 
   /** Sets the leadership gauge. */
