@@ -175,6 +175,10 @@ class PostgresOutageTest {
     c.put("zk.connect", stack.zkConnect());
     c.put("zk.session-timeout", "10s");
     c.put("admin.port", "0");
+    // The control-plane API is not what these tests look at: any port, no tokens.
+    c.put("api.port", "0");
+    c.put("api.insecure-local", "true");
+    c.put("api.bind-address", "127.0.0.1");
     c.put("trigger.topic", topic);
     c.put("trigger.dispatch-sweep", "1s");
     c.put("worker.topic", topic);

@@ -116,6 +116,10 @@ class ClockSkewTest {
     c.put("zk.connect", DevStack.shared().zkConnect());
     c.put("zk.session-timeout", "3s");
     c.put("admin.port", "0");
+    // The control-plane API is not what these tests look at: any port, no tokens.
+    c.put("api.port", "0");
+    c.put("api.insecure-local", "true");
+    c.put("api.bind-address", "127.0.0.1");
     c.put("instance.id", "skewed");
     c.put("trigger.topic", "skew-" + UUID.randomUUID());
     TriggerService s = TriggerService.start(Config.of(c), clock);

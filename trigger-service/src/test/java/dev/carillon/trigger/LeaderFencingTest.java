@@ -137,6 +137,10 @@ class LeaderFencingTest {
     c.put("zk.connect", DevStack.shared().zkConnect());
     c.put("zk.session-timeout", "3s");
     c.put("admin.port", "0");
+    // The control-plane API is not what these tests look at: any port, no tokens.
+    c.put("api.port", "0");
+    c.put("api.insecure-local", "true");
+    c.put("api.bind-address", "127.0.0.1");
     c.put("instance.id", name);
     c.put("trigger.topic", topic);
     TriggerService s = TriggerService.start(Config.of(c), Clock.systemUTC());

@@ -190,18 +190,16 @@ public final class TriggerLoop {
    *     the next tick evaluates the same fire times again
    */
   public TickResult tickOnce() {
-    try {
-      return tickNotBefore(null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new NotLeaderException("trigger", "interrupted before the tick");
+    synchronized (tickLock) {
+      Fence fence = fencing.fence();
+      return tickUnder(fence, now());
     }
   }
 
   /**
-   * A tick at the clock's current instant, or, when {@code due} is given and the clock (just
-   * synchronized with the database) is not there yet, once it is: the database clock's offset may
-   * have moved since the wait until {@code due} was computed.
+   * A tick at the clock's current instant, or, when the clock (just synchronized with the database)
+   * has not reached {@code due} yet, once it has: the database clock's offset may have moved since
+   * the wait until {@code due} was computed.
    */
   private TickResult tickNotBefore(Instant due) throws InterruptedException {
     synchronized (tickLock) {
@@ -210,20 +208,24 @@ public final class TriggerLoop {
       // Only the jitter of a measured offset is waited out; a clock that was far off (the first
       // measurement, or a host clock that stepped) ticks at once at the time it now reads.
       for (int wait = 0;
-          due != null
-              && now.isBefore(due)
+          now.isBefore(due)
               && Duration.between(now, due).compareTo(MAX_ALIGNMENT_WAIT) <= 0
               && wait < 3;
           wait++) {
         Thread.sleep(Math.max(1, Duration.between(now, due).toMillis()));
         now = now();
       }
-      try {
-        return tick(fence, now);
-      } catch (FencedException e) {
-        fencing.fenced(e);
-        throw e;
-      }
+      return tickUnder(fence, now);
+    }
+  }
+
+  /** The tick at {@code now} under {@code fence}; a refused commit is reported, then thrown. */
+  private TickResult tickUnder(Fence fence, Instant now) {
+    try {
+      return tick(fence, now);
+    } catch (FencedException e) {
+      fencing.fenced(e);
+      throw e;
     }
   }
 
