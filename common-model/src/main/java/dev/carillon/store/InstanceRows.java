@@ -43,6 +43,7 @@ final class InstanceRows {
         t.getCreatedAt(),
         t.getUpdatedAt(),
         t.getProgress(),
-        t.getProgressAt());
+        t.getProgressAt(),
+        t.getParamsOverride());
   }
 }

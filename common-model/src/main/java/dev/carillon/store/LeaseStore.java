@@ -85,11 +85,12 @@ public final class LeaseStore {
           TASK_INSTANCE.ATTEMPT,
           TASK_INSTANCE.RETRY_COUNT,
           TASK_INSTANCE.TIMEOUT_MS,
-          TASK_INSTANCE.FAIL_REASON);
+          TASK_INSTANCE.FAIL_REASON,
+          TASK_INSTANCE.PARAMS_OVERRIDE);
 
   /**
-   * {@link #claim}, returning of each instance won only what its run needs: ten columns instead of
-   * twenty-eight, three timestamps instead of nine (see {@link ClaimedInstance}).
+   * {@link #claim}, returning of each instance won only what its run needs: eleven columns instead
+   * of twenty-nine, three timestamps instead of nine (see {@link ClaimedInstance}).
    */
   public List<ClaimedInstance> claimForRun(Collection<Long> ids, String workerId) {
     return claim(ids, workerId, RUN_FIELDS, LeaseStore::toClaimed);
@@ -154,7 +155,8 @@ public final class LeaseStore {
         (Integer) r.get(6),
         (Integer) r.get(7),
         Duration.ofMillis((Long) r.get(8)),
-        (String) r.get(9));
+        (String) r.get(9),
+        (String) r.get(10));
   }
 
   /**

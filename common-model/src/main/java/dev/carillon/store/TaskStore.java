@@ -11,6 +11,7 @@ import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TaskEvent;
 import dev.carillon.store.jooq.tables.records.TaskDefinitionRecord;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -227,6 +228,34 @@ public final class TaskStore {
   /** The valid definition of {@code id}, if it exists and is valid. */
   public Optional<TaskDefinition> find(String id) {
     return load(id).flatMap(LoadedTask::definition);
+  }
+
+  /**
+   * The zones of the tasks {@code ids}, in one query of two columns (deleted tasks included, so the
+   * instances they left still show their wall-clock times); a task without a zone (a dependency,
+   * event or condition task may have none) or with one that no longer parses is absent.
+   */
+  public Map<String, ZoneId> zones(Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, ZoneId> out = new HashMap<>();
+    dsl.select(TASK_DEFINITION.TASK_ID, TASK_DEFINITION.ZONE)
+        .from(TASK_DEFINITION)
+        .join(DSL.table("unnest({0}::varchar[]) as ids(id)", DSL.val(ids.toArray(String[]::new))))
+        .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
+        .fetch()
+        .forEach(
+            r -> {
+              if (r.value2() != null) {
+                try {
+                  out.put(r.value1(), ZoneId.of(r.value2()));
+                } catch (java.time.DateTimeException e) {
+                  // Shown in UTC only; the task's own validation reports the zone.
+                }
+              }
+            });
+    return out;
   }
 
   /**

@@ -83,6 +83,33 @@ public final class WindowStore {
   }
 
   /**
+   * Inserts one run-now row whose {@code (task_id, window_key)} is new, with the params it
+   * overrides, in one transaction: no worker can claim it before its override is there. Empty when
+   * the window exists (the UNIQUE index decides; the existing row is left untouched).
+   *
+   * @param paramsOverride a JSON object, already checked, or null for none
+   */
+  public Optional<Instance> createRun(NewInstance row, String paramsOverride, String actor) {
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          List<Instance> created = insertIn(tx, List.of(row), actor, null);
+          if (created.isEmpty()) {
+            return Optional.<Instance>empty();
+          }
+          Instance i = created.get(0);
+          if (paramsOverride == null) {
+            return Optional.of(i);
+          }
+          tx.update(TASK_INSTANCE)
+              .set(TASK_INSTANCE.PARAMS_OVERRIDE, paramsOverride)
+              .where(TASK_INSTANCE.ID.eq(i.id()))
+              .execute();
+          return Optional.of(i.withParamsOverride(paramsOverride));
+        });
+  }
+
+  /**
    * One trigger tick, atomically: inserts the new windows (the UNIQUE index decides), logs the
    * decisions that created nothing, and moves each task's cursor forward (never backwards, so two
    * leaders in a split brain cannot rewind each other), with the offset recorded for the instant
@@ -345,6 +372,7 @@ public final class WindowStore {
         null,
         now,
         now,
+        null,
         null,
         null);
   }

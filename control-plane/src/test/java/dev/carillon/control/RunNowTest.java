@@ -120,4 +120,34 @@ class RunNowTest {
       pool.shutdownNow();
     }
   }
+
+  @Test
+  void params_are_kept_with_the_instance_and_shown_beside_its_local_times() {
+    api.apply(
+        Tasks.daily("run-params")
+            .cron(
+                "0 0 8 * * ?",
+                java.time.ZoneId.of("Europe/Berlin"),
+                dev.carillon.model.schedule.WindowKind.DAILY)
+            .paramsJson("{\"user\":\"u-1\",\"lang\":\"en\"}")
+            .build());
+    Response r =
+        api.call(
+            "POST",
+            "/api/v1/tasks/run-params/runs",
+            api.operatorToken,
+            "{\"params\":{\"user\":\"u-2\"}}");
+    assertThat(r.status()).as(r.toString()).isEqualTo(201);
+    RunResult run = r.as(RunResult.class);
+    assertThat(run.instance().paramsOverride().toString()).isEqualTo("{\"user\":\"u-2\"}");
+    assertThat(api.operator.find(run.instance().id()).orElseThrow().paramsOverride())
+        .isEqualTo("{\"user\":\"u-2\"}");
+    // The fixture's clock is 2026-03-29T12:00:00Z, 14:00 in Berlin (summer time since 02:00).
+    assertThat(run.instance().zone()).isEqualTo("Europe/Berlin");
+    assertThat(run.instance().local())
+        .containsEntry("scheduledAt", "2026-03-29T14:00:00+02:00")
+        .containsEntry("windowStart", "2026-03-29T00:00:00+01:00");
+    Response got = api.call("GET", "/api/v1/instances/" + run.instance().id(), api.viewer);
+    assertThat(got.json().get("paramsOverride").get("user").asText()).isEqualTo("u-2");
+  }
 }

@@ -1,5 +1,6 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.client.model.ApplyResult;
 import dev.carillon.model.schedule.ZoneWarnings;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TaskGraph;
@@ -58,6 +59,21 @@ final class ApplyCommand implements Callable<Integer> {
           .ifPresent(w -> session.err.println("warning: task '" + d.id() + "': " + w));
     }
     Output out = session.output();
+    if (session.remote()) {
+      // Read here first for the file's name in messages; the API reads it again, with the stored
+      // tasks, and applies it all or nothing as the caller.
+      ApplyResult r = session.api().applyYaml(text(), dryRun);
+      List<Applied> results =
+          r.tasks().stream().map(a -> new Applied(a.id(), a.outcome())).toList();
+      if (out.json()) {
+        out.printJson(Map.of(dryRun ? "valid" : "applied", results));
+      } else {
+        out.table(
+            List.of("TASK", "RESULT"),
+            results.stream().map(a -> List.of(a.id(), a.result())).toList());
+      }
+      return Schedctl.OK;
+    }
     if (dryRun) {
       checkGraph(defs, List.of());
       if (out.json()) {
@@ -115,6 +131,14 @@ final class ApplyCommand implements Callable<Integer> {
               + " in "
               + file);
       throw CliException.badInput(lines);
+    }
+  }
+
+  private String text() {
+    try {
+      return java.nio.file.Files.readString(file);
+    } catch (java.io.IOException e) {
+      throw CliException.badInput("schedctl: cannot read " + file + ": " + e.getMessage());
     }
   }
 

@@ -75,6 +75,42 @@ final class BackfillCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    if (session.remote()) {
+      dev.carillon.client.model.BackfillResult r =
+          session
+              .api()
+              .backfill(
+                  task, new dev.carillon.client.model.BackfillRequest(fromText, toText, dryRun));
+      Output out = session.output();
+      if (out.json()) {
+        out.printJson(r);
+      } else if (r.dryRun()) {
+        out.line(
+            r.windows()
+                + " window(s) in ["
+                + r.from()
+                + ", "
+                + r.to()
+                + "); nothing written (dry run)");
+        r.windowKeys().forEach(k -> out.line("  " + k));
+      } else {
+        out.line(
+            "created "
+                + r.created()
+                + ", already there "
+                + r.existed()
+                + ", published "
+                + r.published()
+                + " of "
+                + r.windows()
+                + " window(s) in ["
+                + r.from()
+                + ", "
+                + r.to()
+                + ") (paced by the server's api.bulk-per-second; --rate applies without --server)");
+      }
+      return Schedctl.OK;
+    }
     if (!(rate > 0) || rate > MAX_RATE) {
       throw CliException.badInput(
           "--rate " + rate + " must be more than 0 and at most " + (int) MAX_RATE);

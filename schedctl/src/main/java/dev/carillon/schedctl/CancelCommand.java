@@ -1,5 +1,6 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.client.model.InstanceChange;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import picocli.CommandLine.Command;
@@ -27,6 +28,25 @@ final class CancelCommand implements java.util.concurrent.Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (session.remote()) {
+      InstanceChange c = session.api().cancel(id, reason);
+      Output out = session.output();
+      if (out.json()) {
+        out.printJson(c);
+      } else {
+        out.line(
+            "instance "
+                + id
+                + ": "
+                + c.previousStatus()
+                + " -> "
+                + c.instance().status()
+                + ("cancel".equals("rerun")
+                    ? (c.published() ? ", published" : ", to be published by the stranded scan")
+                    : ""));
+      }
+      return Schedctl.OK;
+    }
     Db db = session.db();
     Instance seen =
         db.operator()

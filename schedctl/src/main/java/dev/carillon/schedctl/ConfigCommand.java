@@ -1,6 +1,11 @@
 package dev.carillon.schedctl;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.carillon.client.model.ConfigChange;
+import dev.carillon.client.model.ConfigEntry;
+import dev.carillon.client.model.ConfigKeyView;
+import dev.carillon.client.model.ConfigView;
+import dev.carillon.client.model.RejectedRecord;
 import dev.carillon.kafka.Topics;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -63,6 +68,9 @@ final class ConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+      if (session.remote()) {
+        return remoteGet();
+      }
       if (key != null) {
         List<String> problems = ConfigValues.checkKey(key);
         if (!problems.isEmpty()) {
@@ -101,6 +109,66 @@ final class ConfigCommand implements Callable<Integer> {
       return Schedctl.OK;
     }
 
+    /**
+     * Through the API: the value in force (the last record the retry service accepts) and, apart,
+     * the records it refuses.
+     */
+    private int remoteGet() {
+      Output out = session.output();
+      List<ConfigEntry> entries;
+      List<RejectedRecord> rejected;
+      if (key != null) {
+        ConfigKeyView v = session.api().config(key);
+        entries = v.inForce() == null ? List.of() : List.of(v.inForce());
+        rejected = v.rejected();
+        if (out.json()) {
+          out.printJson(v);
+          return Schedctl.OK;
+        }
+      } else {
+        ConfigView v = session.api().config();
+        entries = v.entries();
+        rejected = v.rejected();
+        if (out.json()) {
+          out.printJson(v);
+          return Schedctl.OK;
+        }
+      }
+      if (key != null && entries.isEmpty()) {
+        out.line(key + " is not set (the services' built-in default applies)");
+      } else {
+        out.table(
+            List.of("KEY", "VALUE IN FORCE", "OFFSET", "SET BY", "AT"),
+            entries.stream()
+                .map(
+                    e ->
+                        List.of(
+                            e.key(),
+                            String.valueOf(e.value()),
+                            Long.toString(e.offset()),
+                            e.actor() == null ? "" : e.actor(),
+                            String.valueOf(e.at())))
+                .toList());
+      }
+      if (!rejected.isEmpty()) {
+        out.line("");
+        out.line("Refused by the retry service (the value before each stays in force):");
+        out.table(
+            List.of("KEY", "OFFSET", "VALUE", "WHY", "SET BY"),
+            rejected.stream()
+                .map(
+                    r ->
+                        List.of(
+                            r.key(),
+                            Long.toString(r.offset()),
+                            Output.abbreviate(String.valueOf(r.value()), 80),
+                            String.join("; ", r.problems()),
+                            r.actor() == null ? "" : r.actor()))
+                .toList());
+      }
+      return Schedctl.OK;
+    }
+
     private static Current current(String key, ConfigTopic.Entry e) {
       if (e == null) {
         return new Current(key, null, true, List.of(), null, null);
@@ -112,7 +180,10 @@ final class ConfigCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "set", description = "Validate VALUE (JSON) for KEY and publish it.")
+  @Command(
+      mixinStandardHelpOptions = true,
+      name = "set",
+      description = "Validate VALUE (JSON) for KEY and publish it.")
   static final class Set implements Callable<Integer> {
     private final Session session;
 
@@ -131,6 +202,16 @@ final class ConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+      if (session.remote()) {
+        ConfigChange c = session.api().setConfig(key, value);
+        Output out = session.output();
+        if (out.json()) {
+          out.printJson(c);
+        } else {
+          out.line(c.key() + " = " + c.value() + " (offset " + c.offset() + ")");
+        }
+        return Schedctl.OK;
+      }
       ConfigValues.Checked checked = ConfigValues.check(key, value);
       if (!checked.valid()) {
         List<String> lines = new ArrayList<>(checked.problems());
@@ -168,6 +249,16 @@ final class ConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+      if (session.remote()) {
+        ConfigChange c = session.api().unsetConfig(key);
+        Output out = session.output();
+        if (out.json()) {
+          out.printJson(c);
+        } else {
+          out.line(c.key() + " unset (tombstone at offset " + c.offset() + ")");
+        }
+        return Schedctl.OK;
+      }
       List<String> problems = ConfigValues.checkKey(key);
       if (!problems.isEmpty()) {
         throw CliException.badInput(problems);

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     name = "get",
     description = "List tasks or instances.",
-    subcommands = {GetCommand.Tasks.class, GetCommand.Instances.class})
+    subcommands = {GetCommand.Tasks.class, GetCommand.Instances.class, GetCommand.One.class})
 final class GetCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -113,6 +113,16 @@ final class GetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+      if (session.remote()) {
+        List<dev.carillon.client.model.TaskView> all = session.api().allTasks().toList();
+        Output out = session.output();
+        if (out.json()) {
+          out.printJson(all);
+        } else {
+          Remote.tasks(out, all);
+        }
+        return Schedctl.OK;
+      }
       List<TaskView> views = session.db().tasks().loadAll().stream().map(TaskView::of).toList();
       Output out = session.output();
       if (out.json()) {
@@ -148,7 +158,6 @@ final class GetCommand implements Callable<Integer> {
   @Command(
       mixinStandardHelpOptions = true,
       name = "instances",
-      aliases = "instance",
       description = "List instances, newest scheduled first.")
   static final class Instances implements Callable<Integer> {
     static final int MAX_LIMIT = 10_000;
@@ -178,14 +187,42 @@ final class GetCommand implements Callable<Integer> {
         description = "at most N rows (1.." + MAX_LIMIT + ", default 50)")
     int limit;
 
+    @Option(
+        names = {"-w", "--watch"},
+        description =
+            "redraw when the list changes (polled every --interval) until Ctrl-C or --watch-for;"
+                + " through the API")
+    boolean watch;
+
+    @Option(
+        names = "--interval",
+        defaultValue = "2s",
+        paramLabel = "DURATION",
+        description = "how often --watch polls (1s..1m, default 2s)")
+    java.time.Duration interval;
+
+    @Option(
+        names = "--watch-for",
+        defaultValue = "1h",
+        paramLabel = "DURATION",
+        description = "how long --watch runs at most (default 1h)")
+    java.time.Duration watchFor;
+
     Instances(Session session) {
       this.session = session;
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
       if (limit < 1 || limit > MAX_LIMIT) {
         throw CliException.badInput("--limit " + limit + " must be between 1 and " + MAX_LIMIT);
+      }
+      if (session.remote()) {
+        return remote();
+      }
+      if (watch) {
+        throw CliException.badInput(
+            "--watch needs the API: pass --server URL or set CARILLON_API_URL");
       }
       Instant from =
           since == null ? null : Times.parse("--since", since, ZoneOffset.UTC, session.clock);
@@ -230,6 +267,59 @@ final class GetCommand implements Callable<Integer> {
       return Schedctl.OK;
     }
 
+    private int remote() throws InterruptedException {
+      Instant from =
+          since == null ? null : Times.parse("--since", since, ZoneOffset.UTC, session.clock);
+      dev.carillon.client.InstanceQuery q =
+          dev.carillon.client.InstanceQuery.all()
+              .withTask(task)
+              .between(from, null)
+              .withPageSize(Math.min(limit, dev.carillon.client.InstanceQuery.MAX_PAGE));
+      if (status != null) {
+        q = q.withStatus(status.name());
+      }
+      Output out = session.output();
+      if (!watch) {
+        print(out, fetch(q));
+        return Schedctl.OK;
+      }
+      if (interval.compareTo(java.time.Duration.ofSeconds(1)) < 0
+          || interval.compareTo(java.time.Duration.ofMinutes(1)) > 0) {
+        throw CliException.badInput("--interval " + interval + " must be between 1s and 1m");
+      }
+      // Redraws only when something changed; ends at --watch-for, or when Ctrl-C ends the JVM
+      // (exit 0: watching is the whole job, and an interrupted watch did it).
+      Instant end = session.clock.instant().plus(watchFor);
+      List<dev.carillon.client.model.InstanceView> shown = null;
+      while (true) {
+        List<dev.carillon.client.model.InstanceView> now = fetch(q);
+        if (!now.equals(shown)) {
+          if (!out.json()) {
+            out.line("\u001b[H\u001b[2J" + "Every " + interval + ": " + session.clock.instant());
+          }
+          print(out, now);
+          shown = now;
+        }
+        if (!session.clock.instant().isBefore(end)) {
+          return Schedctl.OK;
+        }
+        session.sleeper.sleep(interval);
+      }
+    }
+
+    private List<dev.carillon.client.model.InstanceView> fetch(
+        dev.carillon.client.InstanceQuery q) {
+      return session.api().listInstances(q).limit(limit).toList();
+    }
+
+    private static void print(Output out, List<dev.carillon.client.model.InstanceView> list) {
+      if (out.json()) {
+        out.printJson(list);
+        return;
+      }
+      out.table(Remote.instanceHeaders(), list.stream().map(Remote::instanceRow).toList());
+    }
+
     /** The zones of the listed instances' tasks: scheduled times are shown on their clocks too. */
     private Map<String, ZoneId> zonesOf(List<Instance> list) {
       Map<String, ZoneId> zones = new HashMap<>();
@@ -238,6 +328,33 @@ final class GetCommand implements Callable<Integer> {
           .distinct()
           .forEach(id -> session.taskZone(id).ifPresent(z -> zones.put(id, z)));
       return zones;
+    }
+  }
+
+  @Command(
+      mixinStandardHelpOptions = true,
+      name = "instance",
+      description = "Show one instance (through the API; describe instance adds its history).")
+  static final class One implements Callable<Integer> {
+    private final Session session;
+
+    @picocli.CommandLine.Parameters(paramLabel = "ID", description = "the instance id")
+    long id;
+
+    One(Session session) {
+      this.session = session;
+    }
+
+    @Override
+    public Integer call() {
+      dev.carillon.client.model.InstanceView i = session.api().instance(id);
+      Output out = session.output();
+      if (out.json()) {
+        out.printJson(i);
+      } else {
+        Remote.instance(out, i, null);
+      }
+      return Schedctl.OK;
     }
   }
 }

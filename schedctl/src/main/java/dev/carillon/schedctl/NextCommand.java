@@ -92,6 +92,9 @@ final class NextCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (session.remote()) {
+      return remote();
+    }
     if (count < 1 || count > MAX_COUNT) {
       throw CliException.badInput("--count " + count + " must be between 1 and " + MAX_COUNT);
     }
@@ -223,5 +226,46 @@ final class NextCommand implements Callable<Integer> {
               f.note() == null ? "" : f.note()));
     }
     return rows;
+  }
+
+  private int remote() {
+    if (count < 1 || count > MAX_COUNT) {
+      throw CliException.badInput("--count " + count + " must be between 1 and " + MAX_COUNT);
+    }
+    if (task != null && (cronText != null || zoneText != null || windowText != null)) {
+      throw CliException.badInput("give a TASK or --cron (with --zone, --window), not both");
+    }
+    if (task == null && cronText == null) {
+      throw CliException.badInput("give a TASK or --cron EXPR");
+    }
+    dev.carillon.client.model.NextFiresView v =
+        task != null
+            ? session.api().next(task, count)
+            : session
+                .api()
+                .preview(cronText, zoneText, windowText == null ? "DAILY" : windowText, count);
+    Output out = session.output();
+    if (out.json()) {
+      out.printJson(v);
+      return Schedctl.OK;
+    }
+    out.line(
+        (v.taskId() == null ? "" : v.taskId() + ": ")
+            + v.cron()
+            + " in "
+            + v.zone()
+            + (v.paused() ? " (paused: these fire only once it is resumed)" : ""));
+    out.table(
+        List.of("UTC", "LOCAL", "WINDOW", "NOTE"),
+        v.fires().stream()
+            .map(
+                f ->
+                    List.of(
+                        f.utc().toString(),
+                        f.local(),
+                        f.window(),
+                        f.note() == null ? "" : f.note()))
+            .toList());
+    return Schedctl.OK;
   }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -14,7 +16,8 @@ final class Output {
   /** The {@code -o} choices. */
   enum Format {
     TABLE,
-    JSON
+    JSON,
+    YAML
   }
 
   /** Instants as ISO-8601 text, durations as {@code PT5M}: what scripts parse without guessing. */
@@ -26,6 +29,16 @@ final class Output {
           .enable(SerializationFeature.INDENT_OUTPUT)
           .build();
 
+  /** The same shapes as {@link #JSON}, as a YAML document. */
+  static final ObjectMapper YAML =
+      YAMLMapper.builder()
+          .addModule(new JavaTimeModule())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+          .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+          .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+          .build();
+
   private final PrintStream out;
   private final Format format;
 
@@ -34,13 +47,18 @@ final class Output {
     this.format = format;
   }
 
+  /** Whether the output is for scripts: JSON or YAML, printed by {@link #printJson}. */
   boolean json() {
-    return format == Format.JSON;
+    return format == Format.JSON || format == Format.YAML;
   }
 
-  /** Prints {@code value} as JSON. */
+  /** Prints {@code value} as JSON, or as YAML with {@code -o yaml}. */
   void printJson(Object value) {
     try {
+      if (format == Format.YAML) {
+        out.print(YAML.writeValueAsString(value));
+        return;
+      }
       out.println(JSON.writeValueAsString(value));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON output: " + e.getOriginalMessage(), e);

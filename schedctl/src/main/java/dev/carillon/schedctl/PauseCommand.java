@@ -1,5 +1,6 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.client.model.TaskStateView;
 import dev.carillon.store.LoadedTask;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -24,6 +25,23 @@ final class PauseCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (session.remote()) {
+      TaskStateView v = session.api().pause(task);
+      Output out = session.output();
+      if (out.json()) {
+        out.printJson(v);
+      } else {
+        out.line(
+            "task "
+                + v.taskId()
+                + (v.changed() ? " is now " : " was already ")
+                + (v.paused() ? "paused" : "active")
+                + " (version "
+                + v.version()
+                + ")");
+      }
+      return Schedctl.OK;
+    }
     return setPaused(session, task, true);
   }
 

@@ -1,5 +1,7 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.client.CarillonApiException;
+import dev.carillon.client.CarillonUnreachableException;
 import dev.carillon.config.ConfigException;
 import dev.carillon.model.Durations;
 import dev.carillon.model.InvalidValueException;
@@ -34,10 +36,13 @@ import picocli.CommandLine.Spec;
  * files, values, unknown ids, state changes the instance state machine refuses), one line per
  * problem on stderr.
  *
- * <p>Connection settings come from the same configuration as the services ({@code CARILLON_DB_URL},
- * {@code CARILLON_DB_USER}, {@code CARILLON_DB_PASSWORD[_FILE]}, {@code CARILLON_KAFKA_BOOTSTRAP},
- * {@code CARILLON_KAFKA_PROPERTIES_*}, or {@code --config FILE}); a command opens only the
- * connections it needs. Secrets are never printed.
+ * <p>With {@code --server URL} (or {@code CARILLON_API_URL}) and a token in {@code
+ * CARILLON_API_TOKEN}, every command the control-plane API serves goes through it, with the
+ * caller's token as the actor and the API's validation. Without a server, commands reach PostgreSQL
+ * and Kafka directly with the services' configuration ({@code CARILLON_DB_URL}, {@code
+ * CARILLON_DB_USER}, {@code CARILLON_DB_PASSWORD[_FILE]}, {@code CARILLON_KAFKA_BOOTSTRAP}, {@code
+ * CARILLON_KAFKA_PROPERTIES_*}, or {@code --config FILE}): for bootstrap, before a trigger runs. A
+ * command opens only the connections it needs. Secrets are never printed.
  */
 @Command(
     name = "schedctl",
@@ -58,13 +63,17 @@ import picocli.CommandLine.Spec;
       QuarantineCommand.class,
       ConfigCommand.class,
       RetryPlanCommand.class,
+      RunCommand.class,
+      DeleteCommand.class,
+      TokenCommand.class,
+      CompletionCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
-      "1:PostgreSQL or Kafka could not be reached or failed (the message names which)",
-      "2:bad input: arguments, files, values, unknown ids, refused state changes"
+      "1:the API (or PostgreSQL or Kafka) could not be reached or failed (the message names which)",
+      "2:bad input: arguments, files, values, unknown ids, refused state changes, a refused token"
     })
 public final class Schedctl implements Callable<Integer> {
   /** Exit code: success. */
@@ -84,8 +93,18 @@ public final class Schedctl implements Callable<Integer> {
       scope = ScopeType.INHERIT,
       defaultValue = "table",
       paramLabel = "FORMAT",
-      description = "table (default) or json")
+      description = "table (default), json or yaml")
   Output.Format output;
+
+  @Option(
+      names = "--server",
+      scope = ScopeType.INHERIT,
+      paramLabel = "URL",
+      description =
+          "the control-plane API, e.g. http://127.0.0.1:8080 (default: $CARILLON_API_URL); the"
+              + " token comes from $CARILLON_API_TOKEN. Without it, commands use PostgreSQL and"
+              + " Kafka directly")
+  String server;
 
   @Option(
       names = "--config",
@@ -99,7 +118,7 @@ public final class Schedctl implements Callable<Integer> {
       scope = ScopeType.INHERIT,
       defaultValue = "10s",
       paramLabel = "DURATION",
-      description = "how long to wait for PostgreSQL or Kafka (1s..5m, default 10s)")
+      description = "how long to wait for the API, PostgreSQL or Kafka (1s..5m, default 10s)")
   Duration timeout;
 
   @Spec CommandSpec spec;
@@ -160,6 +179,7 @@ public final class Schedctl implements Callable<Integer> {
           return BAD_INPUT;
         });
     cmd.setExecutionExceptionHandler((ex, c, parsed) -> handle(ex, session));
+    withHelp(cmd);
     try {
       return cmd.execute(args);
     } finally {
@@ -174,6 +194,15 @@ public final class Schedctl implements Callable<Integer> {
   public Integer call() {
     spec.commandLine().usage(spec.commandLine().getErr());
     return BAD_INPUT;
+  }
+
+  /** Every command answers {@code -h/--help} and {@code -V/--version}, declared or not. */
+  private static void withHelp(CommandLine c) {
+    if (!(c.getCommand() instanceof CommandLine.HelpCommand)
+        && !c.getCommandSpec().mixinStandardHelpOptions()) {
+      c.getCommandSpec().mixinStandardHelpOptions(true);
+    }
+    c.getSubcommands().values().forEach(Schedctl::withHelp);
   }
 
   private static String qualifiedName(CommandLine c) {
@@ -200,6 +229,13 @@ public final class Schedctl implements Callable<Integer> {
     if (ex instanceof CliException e) {
       e.lines().forEach(err::println);
       return e.exitCode();
+    }
+    if (ex instanceof CarillonApiException e) {
+      return Remote.report(e, err);
+    }
+    if (ex instanceof CarillonUnreachableException e) {
+      err.println("schedctl: " + e.getMessage());
+      return UNREACHABLE;
     }
     if (ex instanceof ConfigException || ex instanceof InvalidValueException) {
       err.println("schedctl: " + ex.getMessage());

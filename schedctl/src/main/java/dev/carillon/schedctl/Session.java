@@ -1,5 +1,6 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.client.CarillonClient;
 import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
 import dev.carillon.kafka.KafkaSettings;
@@ -32,6 +33,7 @@ final class Session implements AutoCloseable {
   private final Schedctl options;
   private Config config;
   private Db db;
+  private CarillonClient api;
 
   Session(
       Schedctl options,
@@ -73,6 +75,47 @@ final class Session implements AutoCloseable {
       config = Config.load(Optional.ofNullable(options.configFile), env);
     }
     return config;
+  }
+
+  /** Whether an API server was named ({@code --server} or {@code CARILLON_API_URL}). */
+  boolean remote() {
+    return serverUrl().isPresent();
+  }
+
+  private Optional<String> serverUrl() {
+    if (options.server != null && !options.server.isBlank()) {
+      return Optional.of(options.server);
+    }
+    return Optional.ofNullable(env.get(CarillonClient.ENV_URL)).filter(u -> !u.isBlank());
+  }
+
+  /**
+   * The API client ({@code --server} or {@code CARILLON_API_URL}, token from {@code
+   * CARILLON_API_TOKEN}), each request bounded by {@code --timeout}.
+   */
+  CarillonClient api() {
+    if (api == null) {
+      String url =
+          serverUrl()
+              .orElseThrow(
+                  () ->
+                      CliException.badInput(
+                          "no API server: pass --server URL or set "
+                              + CarillonClient.ENV_URL
+                              + " (the local stack prints it)"));
+      try {
+        api =
+            CarillonClient.builder()
+                .baseUrl(url)
+                .token(env.get(CarillonClient.ENV_TOKEN))
+                .connectTimeout(timeout())
+                .requestTimeout(timeout())
+                .build();
+      } catch (IllegalArgumentException e) {
+        throw CliException.badInput("--server: " + e.getMessage());
+      }
+    }
+    return api;
   }
 
   /** The database connection, opened on first use. */

@@ -33,6 +33,9 @@ final class WhyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (session.remote()) {
+      return remote();
+    }
     Db db = session.db();
     List<InstanceEvent> events = db.operator().windowEvents(task, window);
     Optional<LoadedTask> loaded = db.tasks().load(task);
@@ -51,6 +54,45 @@ final class WhyCommand implements Callable<Integer> {
     out.line(story.heading());
     story.hint().ifPresent(h -> out.line("Hint: " + h));
     story.lines().forEach(l -> out.line("  " + l));
+    return Schedctl.OK;
+  }
+
+  /** The most instances of the task read to find the window's instance through the API. */
+  static final int MAX_SCANNED = 10_000;
+
+  /**
+   * Through the API, which explains a window by one of its instances: the task's instances are read
+   * newest first until the window's is found.
+   */
+  private int remote() {
+    dev.carillon.client.model.InstanceView found =
+        session
+            .api()
+            .listInstances(dev.carillon.client.InstanceQuery.all().withTask(task).withPageSize(500))
+            .limit(MAX_SCANNED)
+            .filter(i -> i.windowKey().equals(window))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    CliException.badInput(
+                        "no instance of task '"
+                            + task
+                            + "' has window '"
+                            + window
+                            + "' among its newest "
+                            + MAX_SCANNED
+                            + " (decisions about a window that never got an instance are"
+                            + " shown without --server)"));
+    dev.carillon.client.model.WhyView why = session.api().why(found.id());
+    Output out = session.output();
+    if (out.json()) {
+      out.printJson(why);
+      return Schedctl.OK;
+    }
+    why.lines().forEach(out::line);
+    if (why.hint() != null) {
+      out.line(why.hint());
+    }
     return Schedctl.OK;
   }
 }

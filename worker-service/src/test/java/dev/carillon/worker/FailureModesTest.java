@@ -10,6 +10,7 @@ import dev.carillon.store.EpochStore;
 import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
+import dev.carillon.testsupport.Tasks;
 import dev.carillon.worker.run.Outcomes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -134,7 +135,7 @@ class FailureModesTest {
     assertThat(done.status()).isEqualTo(InstanceStatus.FAILED);
     assertThat(done.nonRetryable()).isFalse();
     assertThat(done.failReason())
-        .startsWith("no plugin for handler 'nope' on worker faults-1; known: [counting]")
+        .startsWith("no plugin for handler 'nope' on worker faults-1; known: [counting, resuming]")
         .contains("retryable");
   }
 
@@ -197,5 +198,36 @@ class FailureModesTest {
     assertThat(seen.retryCount()).isEqualTo(1);
     assertThat(seen.previousFailureReason()).contains("boom 1");
     assertThat(seen.paramsJson()).isEqualTo("{\"duration\":\"0s\"}");
+  }
+
+  @Test
+  void a_run_now_params_override_is_merged_over_the_task_params_for_that_instance_only() {
+    kit.task("overridden", "counting", "{\"duration\":\"0s\",\"user\":\"u-1\",\"lang\":\"en\"}");
+    Instance plain = kit.instance("overridden", "plain", Duration.ofMinutes(1));
+    Instance run =
+        kit.windows
+            .createRun(
+                Tasks.pendingKey("overridden", "manual-1", Duration.ofMinutes(1)),
+                "{\"user\":\"u-2\",\"extra\":{\"n\":1}}",
+                "test")
+            .orElseThrow();
+    assertThat(run.paramsOverride()).isEqualTo("{\"user\":\"u-2\",\"extra\":{\"n\":1}}");
+    assertThat(kit.find(run.id()).paramsOverride()).isEqualTo(run.paramsOverride());
+
+    kit.publish(run);
+    await("the overridden run to succeed")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> assertThat(kit.find(run.id()).status()).isEqualTo(InstanceStatus.SUCCESS));
+    assertThat(CountingAgent.probe("overridden").lastContext.get().paramsJson())
+        .isEqualTo("{\"duration\":\"0s\",\"user\":\"u-2\",\"lang\":\"en\",\"extra\":{\"n\":1}}");
+
+    kit.publish(plain);
+    await("the scheduled run to succeed")
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> assertThat(kit.find(plain.id()).status()).isEqualTo(InstanceStatus.SUCCESS));
+    assertThat(CountingAgent.probe("overridden").lastContext.get().paramsJson())
+        .isEqualTo("{\"duration\":\"0s\",\"user\":\"u-1\",\"lang\":\"en\"}");
   }
 }

@@ -1,7 +1,10 @@
 package dev.carillon.client.model;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.carillon.api.Stability;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 
 /**
  * One instance: one window of one task, and where its run stands.
@@ -29,6 +32,21 @@ import java.time.Instant;
  * @param resultTruncated whether the summary was cut
  * @param resultUri where the plugin put a larger result
  * @param failReason why it failed, was skipped or cancelled
+ * @param progress the latest progress its agent reported (e.g. {@code summarised 40 of 120 files}),
+ *     or null
+ * @param progressAt when the agent reported it
+ * @param paramsOverride for a run-now with params: the JSON object whose top-level fields replace
+ *     the task's params of the same name for this instance; null when it runs with the task's
+ * @param zone the task's zone, in which {@code local} shows the times; null when unknown (a task
+ *     without a zone, or one that was archived away)
+ * @param local the instants above that are set, on the task's wall clock with their offset (e.g.
+ *     {@code "scheduledAt": "2026-03-29T10:00:00+02:00"}), keyed by the field's name: {@code
+ *     windowStart}, {@code windowEnd}, {@code scheduledAt}, {@code nextAttemptAt}, {@code
+ *     leaseUntil}, {@code startedAt}, {@code finishedAt}, {@code progressAt}; empty without a zone
+ * @param checkpoints the last checkpoint of each attempt that saved one, oldest attempt first; only
+ *     in {@code GET /instances/{id}} (absent from lists)
+ * @param effects every attempt's record of every side effect, by attempt; only in {@code GET
+ *     /instances/{id}} (absent from lists)
  */
 @Stability.Evolving
 public record InstanceView(
@@ -56,4 +74,15 @@ public record InstanceView(
     Instant finishedAt,
     Instant dispatchedAt,
     Instant createdAt,
-    Instant updatedAt) {}
+    Instant updatedAt,
+    String progress,
+    Instant progressAt,
+    JsonNode paramsOverride,
+    String zone,
+    Map<String, String> local,
+    List<CheckpointView> checkpoints,
+    List<EffectView> effects) {
+  public InstanceView {
+    local = local == null ? Map.of() : Map.copyOf(local);
+  }
+}

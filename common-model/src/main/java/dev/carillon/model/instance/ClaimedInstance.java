@@ -13,6 +13,8 @@ import java.time.Instant;
  * @param retryCount retries consumed before this attempt
  * @param timeout the lease length, and the run's deadline from its start
  * @param previousFailure why the previous attempt failed, or {@code null}
+ * @param paramsOverride the params a run-now gave this instance ({@link Instance#paramsOverride}),
+ *     or {@code null}
  */
 public record ClaimedInstance(
     long id,
@@ -24,7 +26,34 @@ public record ClaimedInstance(
     int attempt,
     int retryCount,
     Duration timeout,
-    String previousFailure) {
+    String previousFailure,
+    String paramsOverride) {
+
+  /** A claimed instance without a params override. */
+  public ClaimedInstance(
+      long id,
+      String taskId,
+      String windowKey,
+      Instant windowStart,
+      Instant windowEnd,
+      Instant scheduledAt,
+      int attempt,
+      int retryCount,
+      Duration timeout,
+      String previousFailure) {
+    this(
+        id,
+        taskId,
+        windowKey,
+        windowStart,
+        windowEnd,
+        scheduledAt,
+        attempt,
+        retryCount,
+        timeout,
+        previousFailure,
+        null);
+  }
 
   /**
    * The idempotency key agents see: {@code taskId/windowKey}, as {@link Instance#idempotencyKey}.

@@ -11,6 +11,9 @@ import java.time.Instant;
  * @param timeout the lease length a claim gets, copied from the task when the row was created
  * @param progress the latest progress an attempt reported ({@link Progress}), or {@code null}
  * @param progressAt when that attempt's agent reported it, or {@code null}
+ * @param paramsOverride the JSON object a run-now gave to replace some of the task's params for
+ *     this instance (top-level fields, merged by {@code dev.carillon.spec.ParamsOverride}), or
+ *     {@code null}
  */
 public record Instance(
     long id,
@@ -40,7 +43,42 @@ public record Instance(
     Instant createdAt,
     Instant updatedAt,
     String progress,
-    Instant progressAt) {
+    Instant progressAt,
+    String paramsOverride) {
+
+  /** This instance with {@code paramsOverride} set. */
+  public Instance withParamsOverride(String paramsOverride) {
+    return new Instance(
+        id,
+        taskId,
+        windowKey,
+        windowStart,
+        windowEnd,
+        scheduledAt,
+        status,
+        attempt,
+        retryCount,
+        maxRetry,
+        nextAttemptAt,
+        leaseUntil,
+        timeout,
+        workerId,
+        origin,
+        nonRetryable,
+        policyVersion,
+        resultSummary,
+        resultTruncated,
+        resultUri,
+        failReason,
+        startedAt,
+        finishedAt,
+        dispatchedAt,
+        createdAt,
+        updatedAt,
+        progress,
+        progressAt,
+        paramsOverride);
+  }
 
   /** The idempotency key agents see: {@code taskId/windowKey}. */
   public String idempotencyKey() {

@@ -121,6 +121,10 @@ public final class CronSchedule {
       new java.util.concurrent.ConcurrentHashMap<>();
 
   private static CronSchedule parseUncached(String expression, ZoneId zone) {
+    String[] fields = expression.trim().split("\\s+");
+    if (fields.length == 5) {
+      throw invalid(expression, fiveFieldHint(fields));
+    }
     Cron cron;
     ExecutionTime executionTime;
     try {
@@ -135,6 +139,34 @@ public final class CronSchedule {
           expression, "never fires: no date between 1970 and 2099 matches (e.g. 30 February)");
     }
     return new CronSchedule(expression, zone, executionTime, hourFieldMatchesEveryHour(cron));
+  }
+
+  /**
+   * What to write instead of a classic 5-field (Unix) expression: Carillon's cron starts with a
+   * seconds field, and Quartz wants {@code ?} in one of the two day fields and counts weekdays from
+   * 1 = Sunday.
+   */
+  static String fiveFieldHint(String[] f) {
+    String dom = f[2];
+    String dow = f[4];
+    if (dom.equals("*") || dom.equals("?")) {
+      dom = dow.equals("*") || dow.equals("?") ? "*" : "?";
+    }
+    if (dow.equals("*") || dow.equals("?")) {
+      dow = "?";
+    }
+    String suggestion = "0 " + f[0] + " " + f[1] + " " + dom + " " + f[3] + " " + dow;
+    String numbers =
+        dow.chars().anyMatch(Character::isDigit)
+            ? "; Quartz numbers weekdays 1-7 from Sunday (Unix 0-6): check the day-of-week field"
+            : "";
+    return "has 5 fields, but Carillon's cron starts with a seconds field (6 fields, or 7 with a"
+        + " year): for a Unix '"
+        + String.join(" ", f)
+        + "' write '"
+        + suggestion
+        + "'"
+        + numbers;
   }
 
   /**

@@ -39,7 +39,6 @@ class CronScheduleParseTest {
       delimiter = '|',
       value = {
         "bogus                 | contains 1 parts but we expect one of [6, 7]",
-        "0 8 * * *             | contains 5 parts but we expect one of [6, 7]",
         "0 0 25 * * ?          | Value 25 not in range [0, 23]",
         "0 61 8 * * ?          | Value 61 not in range [0, 59]",
         "0 0 8 * * *           | Both, a day-of-week AND a day-of-month parameter, are not supported",
@@ -59,6 +58,34 @@ class CronScheduleParseTest {
                   .startsWith("is not a valid Quartz cron expression")
                   .contains(reason);
             });
+  }
+
+  @ParameterizedTest(name = "''{0}'' gets the hint ''{1}''")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "0 8 * * *       | for a Unix '0 8 * * *' write '0 0 8 * * ?'",
+        "*/15 * * * *    | write '0 */15 * * * ?'",
+        "30 2 1 * *      | write '0 30 2 1 * ?'",
+        "0 9 * * 1-5     | write '0 0 9 ? * 1-5'; Quartz numbers weekdays 1-7 from Sunday",
+        "0 9 * * MON-FRI | write '0 0 9 ? * MON-FRI'",
+      })
+  void a_five_field_unix_expression_is_refused_with_the_seconds_field_hint(
+      String text, String hint) {
+    assertThatThrownBy(() -> CronSchedule.parse(text, SHANGHAI))
+        .isInstanceOf(InvalidValueException.class)
+        .extracting(e -> ((InvalidValueException) e).problem(), type(Problem.class))
+        .satisfies(
+            problem -> {
+              assertThat(problem.field()).isEqualTo("schedule.cron");
+              assertThat(problem.value()).isEqualTo(text);
+              assertThat(problem.message())
+                  .startsWith("has 5 fields, but Carillon's cron starts with a seconds field")
+                  .contains(hint);
+            });
+    // The suggestion itself parses.
+    String suggested = hint.replaceAll(".*write '([^']*)'.*", "$1");
+    assertThat(CronSchedule.parse(suggested, SHANGHAI).expression()).isEqualTo(suggested);
   }
 
   @ParameterizedTest(name = "''{0}'' is rejected")

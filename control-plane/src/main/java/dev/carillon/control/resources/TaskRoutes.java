@@ -1,6 +1,7 @@
 package dev.carillon.control.resources;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.carillon.auth.Role;
 import dev.carillon.client.model.BackfillRequest;
 import dev.carillon.client.model.BackfillResult;
@@ -32,8 +33,10 @@ import dev.carillon.model.schedule.Window;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TaskRules;
 import dev.carillon.spec.Format;
 import dev.carillon.spec.InvalidSpecException;
+import dev.carillon.spec.ParamsOverride;
 import dev.carillon.spec.SpecReader;
 import dev.carillon.store.LoadedTask;
 import dev.carillon.store.TaskStore;
@@ -342,12 +345,7 @@ public final class TaskRoutes {
   private Reply runNow(ApiRequest r) {
     TaskDefinition d = valid(load(r));
     Optional<RunRequest> body = r.body(RunRequest.class);
-    if (body.isPresent() && body.get().params() != null) {
-      throw ApiException.badRequest(
-          "params",
-          body.get().params().toString(),
-          "overriding params is not supported yet: a run-now uses the task's params");
-    }
+    String override = body.map(RunRequest::params).map(p -> paramsOverride(p, d)).orElse(null);
     Optional<String> key = r.header("Idempotency-Key");
     if (key.isPresent() && !IDEMPOTENCY_KEY.matcher(key.get()).matches()) {
       throw ApiException.badRequest(
@@ -366,7 +364,7 @@ public final class TaskRoutes {
             Origin.MANUAL,
             d.timeout(),
             d.retry().maxRetries());
-    List<Instance> created = plane.windows().create(List.of(row), r.actor());
+    Optional<Instance> created = plane.windows().createRun(row, override, r.actor());
     if (created.isEmpty()) {
       // The key was used before: the UNIQUE (task, window) index kept the first instance.
       Instance existing =
@@ -380,11 +378,45 @@ public final class TaskRoutes {
                           key.orElse(""),
                           "names a run that was archived; use a new key"));
       return Reply.ok(
-          new RunResult(false, existing.dispatchedAt() != null, Views.instance(existing)));
+          new RunResult(
+              false, existing.dispatchedAt() != null, Views.instance(existing, plane.tasks())));
     }
-    Instance instance = created.get(0);
-    boolean published = !plane.dispatch().publish(created).isEmpty();
-    return Reply.created(new RunResult(true, published, Views.instance(instance)));
+    Instance instance = created.get();
+    boolean published = !plane.dispatch().publish(List.of(instance)).isEmpty();
+    return Reply.created(new RunResult(true, published, Views.instance(instance, plane.tasks())));
+  }
+
+  /**
+   * A run-now's params, checked: a JSON object of at most {@link TaskDefinition#MAX_PARAMS_BYTES}
+   * bytes that names no agent-kind setting ({@link ParamsOverride#check}), and merged over the
+   * task's params still within that size. Answers its compact JSON text.
+   */
+  private static String paramsOverride(JsonNode params, TaskDefinition d) {
+    String text = params.toString();
+    List<dev.carillon.model.task.Problem> problems = ParamsOverride.check(text);
+    if (problems.isEmpty()) {
+      String merged = ParamsOverride.merge(d.paramsJson(), text);
+      TaskRules.params("params", merged)
+          .ifPresent(
+              p ->
+                  problems.add(
+                      new dev.carillon.model.task.Problem(
+                          "params",
+                          p.value(),
+                          "merged over task '" + d.id() + "''s params, " + p.message())));
+    }
+    if (!problems.isEmpty()) {
+      throw ApiException.badRequest(
+          problems.stream()
+              .map(p -> FieldProblem.of(p.field(), abbreviate(p.value()), p.message()))
+              .toList());
+    }
+    return text;
+  }
+
+  private static String abbreviate(Object value) {
+    String v = String.valueOf(value);
+    return v.length() > 200 ? v.substring(0, 200) + "..." : v;
   }
 
   /** A window key part from an idempotency key: 32 hex digits of its SHA-256. */

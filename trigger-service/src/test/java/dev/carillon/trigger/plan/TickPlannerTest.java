@@ -435,6 +435,7 @@ class TickPlannerTest {
         start,
         start,
         null,
+        null,
         null);
   }
 }

@@ -3,7 +3,9 @@ package dev.carillon.worker.run;
 import dev.carillon.api.AgentTask;
 import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.model.instance.ClaimedInstance;
+import dev.carillon.model.task.InvalidTaskException;
 import dev.carillon.model.task.RunSpec;
+import dev.carillon.spec.ParamsOverride;
 import dev.carillon.store.Outcome;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.plugin.PluginRegistry;
@@ -117,11 +119,16 @@ final class Admission implements AutoCloseable {
               + " invalid state); retryable");
       return;
     }
-    String handler = def.get().handler();
+    Optional<RunSpec> spec = withOverride(claimed, def.get());
+    if (spec.isEmpty()) {
+      return;
+    }
+    RunSpec run = spec.get();
+    String handler = run.handler();
     Optional<BuiltInHandler> builtIn = BuiltInHandler.of(handler);
     if (builtIn.isPresent() && builtIns.contains(builtIn.get())) {
       // No plugin: the Runner runs it by its kind.
-      queue(Run.queued(claimed, def.get(), null, claimedNanos));
+      queue(Run.queued(claimed, run, null, claimedNanos));
       return;
     }
     if (builtIn.isPresent()) {
@@ -147,12 +154,39 @@ final class Admission implements AutoCloseable {
               + "; retryable, since a worker with that plugin may run it");
       return;
     }
-    queue(Run.queued(claimed, def.get(), task.get(), claimedNanos));
+    queue(Run.queued(claimed, run, task.get(), claimedNanos));
   }
 
   private void queue(Run run) {
     runs.add(run);
     queue.add(run);
+  }
+
+  /**
+   * The spec this instance runs with: the task's, with a run-now's params override merged over its
+   * params ({@link ParamsOverride#merge}). Empty, with the instance failed, when the merged params
+   * break a rule (the task's params grew past the limit since the run was asked for).
+   */
+  private Optional<RunSpec> withOverride(ClaimedInstance claimed, RunSpec def) {
+    if (claimed.paramsOverride() == null) {
+      return Optional.of(def);
+    }
+    try {
+      return Optional.of(
+          new RunSpec(
+              def.taskId(),
+              def.handler(),
+              ParamsOverride.merge(def.paramsJson(), claimed.paramsOverride()),
+              def.version()));
+    } catch (InvalidTaskException | IllegalArgumentException e) {
+      failAtOnce(
+          claimed,
+          "the run's params override merged over task '"
+              + claimed.taskId()
+              + "''s params is not valid: "
+              + e.getMessage());
+      return Optional.empty();
+    }
   }
 
   private void failAtOnce(ClaimedInstance claimed, String reason) {
