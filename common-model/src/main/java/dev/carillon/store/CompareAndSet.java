@@ -34,7 +34,8 @@ final class CompareAndSet {
 
   /**
    * A re-run's changes ({@code → PENDING} from a finished status), the same whoever asks for it:
-   * see {@link OperatorStore#rerun}.
+   * see {@link OperatorStore#rerun}. A quarantine mark goes too: it was about the attempt that
+   * failed, and left on the re-run it would keep that run's failure out of every scan.
    */
   static final Changes RERUN =
       u ->
@@ -49,7 +50,8 @@ final class CompareAndSet {
               .set(TASK_INSTANCE.FAIL_REASON, (String) null)
               .set(TASK_INSTANCE.RESULT_SUMMARY, (String) null)
               .set(TASK_INSTANCE.RESULT_TRUNCATED, false)
-              .set(TASK_INSTANCE.RESULT_URI, (String) null);
+              .set(TASK_INSTANCE.RESULT_URI, (String) null)
+              .set(TASK_INSTANCE.QUARANTINED_AT, (Instant) null);
 
   /**
    * More work a transition does in its transaction once the row moved (and only then), before its

@@ -417,7 +417,7 @@ class InstanceCommandsTest {
 
   @Test
   void quarantine_lists_the_rows_a_scanner_set_aside_and_clear_puts_one_back() {
-    Instance i = pending("ops-b", "2026-05-17");
+    Instance i = pending("ops-b", "2026-06-17");
     Instance running = leases.claim(List.of(i.id()), "worker-7").get(0);
     leases.complete(
         new Lease(i.id(), running.attempt()), Outcome.failure("malformed", false), "worker-7");
@@ -444,5 +444,23 @@ class InstanceCommandsTest {
     assertThat(Cli.run(env.vars(), "quarantine", "clear", Long.toString(i.id())).code())
         .as("nothing left to clear")
         .isEqualTo(Schedctl.BAD_INPUT);
+  }
+
+  @Test
+  void a_quarantined_row_cancelled_and_rerun_is_no_longer_set_aside() {
+    Instance i = pending("ops-b", "2026-06-18");
+    Instance running = leases.claim(List.of(i.id()), "worker-7").get(0);
+    leases.complete(
+        new Lease(i.id(), running.attempt()), Outcome.failure("malformed", false), "worker-7");
+    Instance failed = instances.find(i.id()).orElseThrow();
+    assertThat(
+            retries.quarantine(failed, "decision", "IllegalStateException", "retry", retryLeader))
+        .isTrue();
+    Instance cancelled = instances.cancel(failed, "ops", "stuck").orElseThrow();
+    assertThat(instances.quarantined(10_000)).extracting(Instance::id).contains(i.id());
+
+    assertThat(instances.rerun(cancelled, "ops", "fixed")).isPresent();
+
+    assertThat(instances.quarantined(10_000)).extracting(Instance::id).doesNotContain(i.id());
   }
 }
