@@ -111,7 +111,9 @@ class TriggerServiceTest {
         .contains("carillon_trigger_leader 1.0")
         .contains("carillon_trigger_ticks_total")
         .contains("carillon_leader_epoch{service=\"trigger\"}")
-        .contains("carillon_trigger_clock_skew");
+        .contains("carillon_trigger_clock_skew")
+        .contains("carillon_trigger_dispatch_backlog")
+        .contains("carillon_trigger_dispatch_oldest_age");
   }
 
   @Test

@@ -254,6 +254,9 @@ public final class Dispatcher implements AutoCloseable {
         acked += publish(stranded);
         stamp(stampAll);
       }
+    } else {
+      // The backlog is the leader's to report; a former leader's last reading would alert forever.
+      metrics.oldestUndispatched(Duration.ZERO);
     }
     return acked;
   }
