@@ -16,7 +16,8 @@
 --   worker    reads definitions and instances; claims, renews, ends and releases instances (only
 --             the columns a run changes), writes their events
 --   retry     reads definitions; moves instances through timeouts, retries, promotions and
---             republication; archives finished instances into the history tables
+--             republication; stamps DEAD alerts sent and quarantines rows; archives finished
+--             instances into the history tables
 --   api       the control plane and schedctl: applies and pauses definitions, creates manual and
 --             backfill instances, cancels and re-runs, reads everything
 --   readonly  dashboards: reads everything, changes nothing (also read-only by session default)
@@ -69,6 +70,9 @@ GRANT SELECT, INSERT, UPDATE ON trigger_cursor, trigger_offset, condition_state
 GRANT USAGE ON SEQUENCE task_instance_id_seq, instance_event_id_seq TO ${rolePrefix}trigger;
 -- The undispatched sweep leaves alone an instance no live worker serves (V12).
 GRANT SELECT ON worker_presence, worker_capability TO ${rolePrefix}trigger;
+-- Its leader epoch (V11): a new leader bumps it; every leader-only write checks it FOR SHARE,
+-- which PostgreSQL allows only with UPDATE on the table.
+GRANT SELECT, INSERT, UPDATE ON leader_epoch TO ${rolePrefix}trigger;
 
 -- worker: plugins run in its process, so it may change only the columns of a run.
 GRANT SELECT ON task_definition TO ${rolePrefix}worker;
@@ -89,8 +93,9 @@ GRANT SELECT, INSERT, UPDATE ON instance_checkpoint, instance_effect TO ${rolePr
 -- retry
 GRANT SELECT ON task_definition TO ${rolePrefix}retry;
 GRANT SELECT, DELETE ON task_instance TO ${rolePrefix}retry;
+-- alerted_at: the DEAD-alert outbox; quarantined_at: rows a scanner set aside (V11).
 GRANT UPDATE (status, retry_count, next_attempt_at, lease_until, worker_id, finished_at,
-              updated_at, dispatched_at, policy_version, fail_reason)
+              updated_at, dispatched_at, policy_version, fail_reason, alerted_at, quarantined_at)
     ON task_instance TO ${rolePrefix}retry;
 GRANT SELECT, INSERT, DELETE ON instance_event TO ${rolePrefix}retry;
 GRANT SELECT, INSERT ON task_instance_history, instance_event_history TO ${rolePrefix}retry;
@@ -102,6 +107,8 @@ GRANT SELECT, DELETE ON instance_checkpoint, instance_effect TO ${rolePrefix}ret
 GRANT SELECT, INSERT ON instance_checkpoint_history, instance_effect_history TO ${rolePrefix}retry;
 -- Its scan passes, for the console's overview (V18).
 GRANT SELECT, INSERT, UPDATE ON retry_scan TO ${rolePrefix}retry;
+-- Its leader epoch (V11), as for the trigger.
+GRANT SELECT, INSERT, UPDATE ON leader_epoch TO ${rolePrefix}retry;
 
 -- api (and schedctl). Definitions are deleted softly (deleted_at), so no DELETE anywhere.
 GRANT SELECT, INSERT, UPDATE ON task_definition TO ${rolePrefix}api;
@@ -127,6 +134,6 @@ GRANT SELECT ON task_definition, task_definition_change, task_event, task_instan
                 instance_event, trigger_cursor, trigger_offset, condition_state,
                 task_instance_history, instance_event_history, worker_presence,
                 worker_capability, instance_checkpoint, instance_effect,
-                instance_checkpoint_history, instance_effect_history, retry_scan
+                instance_checkpoint_history, instance_effect_history, retry_scan, leader_epoch
     TO ${rolePrefix}readonly;
 /* [jooq ignore stop] */

@@ -19,6 +19,8 @@ import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
@@ -303,13 +305,16 @@ public final class AgentHarness implements AutoCloseable {
                 () ->
                     new IllegalStateException(
                         "no instance of " + previous.taskId() + "/" + previous.windowKey()));
+    // The retry service's writes are fenced by its leader's epoch; on its own database the harness
+    // plays a retry leader that has just taken over.
+    Fence retryLeader = new EpochStore(db.dsl()).begin("retry", "testkit-retry");
     if (now.status() == InstanceStatus.RUNNING) {
       await("the dead worker's lease on " + now.idempotencyKey() + " to expire")
           .atMost(now.timeout().plus(END_GRACE))
           .pollInterval(Duration.ofMillis(200))
           .until(
               () ->
-                  retries.expireLeases(100, "testkit-retry").stream()
+                  retries.expireLeases(100, "testkit-retry", retryLeader).stream()
                       .anyMatch(i -> i.id() == now.id()));
     }
     Instance failed = instances.find(now.id()).orElseThrow();
@@ -317,8 +322,9 @@ public final class AgentHarness implements AutoCloseable {
       throw new IllegalStateException(
           now.idempotencyKey() + " is " + failed.status() + ", not waiting for a retry");
     }
-    if (!retries.scheduleRetry(failed, Instant.now(), null, "testkit-retry", "testkit retry")
-        || retries.promoteDueRetries(100, "testkit-retry").stream()
+    if (!retries.scheduleRetry(
+            failed, Instant.now(), null, "testkit-retry", "testkit retry", retryLeader)
+        || retries.promoteDueRetries(100, "testkit-retry", retryLeader).stream()
             .noneMatch(i -> i.id() == now.id())) {
       throw new IllegalStateException(
           now.idempotencyKey() + " changed while it was retried: " + instances.find(now.id()));

@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * Where a service raises alerts: each alert is counted ({@code carillon.alerts{kind}}), logged once
  * (WARN) and handed to the {@link AlertSink}. An alert that can repeat (a late fire, skipped
  * windows, a backlog) goes through {@link #raise}, which lets one alert per kind and key through
- * per {@code repeatAfter} and counts the others as suppressed; a DEAD instance is news every time
- * ({@link #raiseEach}).
+ * per {@code repeatAfter} and counts the others as suppressed; an alert that is news every time
+ * goes through {@link #raiseEach}. The retry service's DEAD alerts do not come here: they are
+ * delivered from a durable outbox and only counted ({@link #countRaised}).
  *
  * <p>Thread-safe. Owns the sink: {@link #close()} closes it.
  */
@@ -91,6 +92,14 @@ public final class Alerts implements AutoCloseable {
   public CompletableFuture<Boolean> raiseEach(Alert alert) {
     raised(alert.kind()).increment();
     return sink.send(alert);
+  }
+
+  /**
+   * Counts an alert of {@code kind} that another channel delivers ({@code carillon.alerts{kind}}):
+   * a DEAD instance's alert goes through the retry service's durable outbox, not this sink.
+   */
+  public void countRaised(AlertKind kind) {
+    raised(kind).increment();
   }
 
   /** The channel, for the startup log. */

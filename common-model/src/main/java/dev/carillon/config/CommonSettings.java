@@ -4,10 +4,12 @@ import dev.carillon.election.ZkDigest;
 import dev.carillon.http.HttpServerSettings;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.kafka.TopicAdmin;
+import dev.carillon.model.Durations;
 import dev.carillon.model.tuning.ConfigSigner;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.Schema;
 import java.lang.management.ManagementFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +27,9 @@ import java.util.Optional;
  *   <tr><td>db.connection-timeout</td><td>CARILLON_DB_CONNECTION_TIMEOUT</td><td>10s</td></tr>
  *   <tr><td>db.migrate</td><td>CARILLON_DB_MIGRATE</td><td>false: only check the schema</td></tr>
  *   <tr><td>db.role-prefix</td><td>CARILLON_DB_ROLE_PREFIX</td><td>carillon_</td></tr>
+ *   <tr><td>db.connect-timeout</td><td>CARILLON_DB_CONNECT_TIMEOUT</td><td>5s</td></tr>
+ *   <tr><td>db.socket-timeout</td><td>CARILLON_DB_SOCKET_TIMEOUT</td><td>20s</td></tr>
+ *   <tr><td>db.statement-timeout</td><td>CARILLON_DB_STATEMENT_TIMEOUT</td><td>15s</td></tr>
  *   <tr><td>kafka.bootstrap</td><td>CARILLON_KAFKA_BOOTSTRAP</td><td>required</td></tr>
  *   <tr><td>kafka.properties.*</td><td>CARILLON_KAFKA_PROPERTIES_*</td><td>client pass-through (SASL/TLS)</td></tr>
  *   <tr><td>kafka.instances-partitions</td><td>CARILLON_KAFKA_INSTANCES_PARTITIONS</td><td>6</td></tr>
@@ -38,7 +43,11 @@ import java.util.Optional;
  *   <tr><td>admin.header-timeout</td><td>CARILLON_ADMIN_HEADER_TIMEOUT</td><td>5s</td></tr>
  *   <tr><td>admin.max-connections</td><td>CARILLON_ADMIN_MAX_CONNECTIONS</td><td>256</td></tr>
  *   <tr><td>instance.id</td><td>CARILLON_INSTANCE_ID</td><td>host:pid</td></tr>
+ *   <tr><td>clock.offset</td><td>CARILLON_CLOCK_OFFSET</td><td>0s (fault injection only)</td></tr>
  * </table>
+ *
+ * @param clockOffset added to this process's clock: a seam for fault injection (a host whose clock
+ *     is skewed), zero in production
  */
 public record CommonSettings(
     DbSettings db,
@@ -48,7 +57,8 @@ public record CommonSettings(
     Duration zkSessionTimeout,
     Optional<ZkDigest> zkDigest,
     HttpServerSettings admin,
-    String instanceId) {
+    String instanceId,
+    Duration clockOffset) {
 
   public static final Duration DEFAULT_ZK_SESSION_TIMEOUT = Duration.ofSeconds(15);
 
@@ -66,6 +76,9 @@ public record CommonSettings(
           "db.connection-timeout",
           "db.migrate",
           "db.role-prefix",
+          "db.connect-timeout",
+          "db.socket-timeout",
+          "db.statement-timeout",
           "kafka.bootstrap",
           "kafka.properties.*",
           "kafka.instances-partitions",
@@ -78,7 +91,8 @@ public record CommonSettings(
           "admin.idle-timeout",
           "admin.header-timeout",
           "admin.max-connections",
-          "instance.id");
+          "instance.id",
+          "clock.offset");
 
   /**
    * @throws ConfigException naming the key, its source and the value when one is missing or wrong
@@ -98,7 +112,41 @@ public record CommonSettings(
             Duration.ofMinutes(5)),
         zkDigest(c),
         HttpServerSettings.admin(c, c.integer("admin.port", defaultAdminPort, 0, 65535)),
-        c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()));
+        c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()),
+        clockOffset(c));
+  }
+
+  /**
+   * The {@code clock.offset} key: how far this process's clock is moved, for fault injection (a
+   * host whose clock runs fast or slow). Zero unless set.
+   *
+   * @throws ConfigException naming the key and value when it is not a duration within a day
+   */
+  public static Duration clockOffset(Config c) {
+    Optional<String> raw = c.optional("clock.offset");
+    if (raw.isEmpty()) {
+      return Duration.ZERO;
+    }
+    String text = raw.get().strip();
+    boolean negative = text.startsWith("-");
+    Duration magnitude =
+        Durations.tryParse(negative ? text.substring(1) : text)
+            .orElseThrow(
+                () ->
+                    new ConfigException(
+                        "configuration clock.offset must be a duration such as 30s or -30s, was '"
+                            + raw.get()
+                            + "'"));
+    if (magnitude.compareTo(Duration.ofDays(1)) > 0) {
+      throw new ConfigException(
+          "configuration clock.offset must be within a day either way, was '" + raw.get() + "'");
+    }
+    return negative ? magnitude.negated() : magnitude;
+  }
+
+  /** {@code clock} moved by {@link #clockOffset()}. */
+  public Clock offsetClock(Clock clock) {
+    return clockOffset.isZero() ? clock : Clock.offset(clock, clockOffset);
   }
 
   /** The admin port (0: any free port). */
@@ -123,6 +171,21 @@ public record CommonSettings(
               DbSettings.DEFAULT_CONNECTION_TIMEOUT,
               Duration.ofMillis(250),
               Duration.ofMinutes(5)),
+          c.duration(
+              "db.connect-timeout",
+              DbSettings.DEFAULT_CONNECT_TIMEOUT,
+              Duration.ofSeconds(1),
+              Duration.ofMinutes(5)),
+          c.duration(
+              "db.socket-timeout",
+              DbSettings.DEFAULT_SOCKET_TIMEOUT,
+              Duration.ofSeconds(1),
+              Duration.ofHours(1)),
+          c.duration(
+              "db.statement-timeout",
+              DbSettings.DEFAULT_STATEMENT_TIMEOUT,
+              Duration.ofMillis(100),
+              Duration.ofHours(1)),
           c.bool("db.migrate", false),
           c.string("db.role-prefix", Schema.DEFAULT_ROLE_PREFIX));
     } catch (IllegalArgumentException e) {
@@ -215,6 +278,7 @@ public record CommonSettings(
         + ":"
         + admin.port()
         + " instanceId="
-        + instanceId;
+        + instanceId
+        + (clockOffset.isZero() ? "" : " clockOffset=" + clockOffset + " (fault injection)");
   }
 }

@@ -1,5 +1,7 @@
 package dev.carillon.election;
 
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -8,8 +10,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.leader.Participant;
+import org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.curator.utils.ZKPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +53,9 @@ public final class LeaderElection implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
   private static final Pattern SERVICE = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+
+  /** The part of a LeaderLatch node's name before its sequence number. */
+  private static final String LATCH_NODE = "latch-";
 
   private final CuratorFramework client;
   private final String path;
@@ -141,6 +148,41 @@ public final class LeaderElection implements AutoCloseable {
   /** Whether this candidate leads now. False as soon as the connection is suspended. */
   public boolean isLeader() {
     return leader;
+  }
+
+  /**
+   * Asks ZooKeeper now, rather than trusting the last event ({@link #isLeader()}), whether this
+   * candidate leads: its latch node exists and comes first among the candidates' nodes. A candidate
+   * whose session expired while it was frozen has lost that node (and, reconnected, waits at the
+   * back with a new one), so it is not confirmed even before Curator has told it so.
+   *
+   * @return false when it does not lead, or ZooKeeper cannot be asked (within Curator's retries)
+   */
+  public boolean confirm() {
+    if (!leader || state.get() != State.STARTED) {
+      return false;
+    }
+    String ours = latch.getOurPath();
+    if (ours == null) {
+      return false;
+    }
+    try {
+      List<String> children = client.getChildren().forPath(path);
+      Optional<String> first =
+          children.stream()
+              .filter(c -> c.contains(LATCH_NODE))
+              .min(
+                  Comparator.comparing(
+                      c -> StandardLockInternalsDriver.standardFixForSorting(c, LATCH_NODE)));
+      return first.isPresent() && first.get().equals(ZKPaths.getNodeFromPath(ours));
+    } catch (Exception e) {
+      log.warn(
+          "{} cannot confirm its leadership at {} with ZooKeeper: {}",
+          participantId,
+          path,
+          e.toString());
+      return false;
+    }
   }
 
   /** This candidate's id. */

@@ -4,6 +4,10 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -103,7 +107,15 @@ public final class Database implements AutoCloseable {
     return db;
   }
 
-  /** Opens the pool without looking at the schema. */
+  /**
+   * Opens the pool without looking at the schema.
+   *
+   * <p>Every connection of the pool carries the timeouts of {@code settings} (see {@link
+   * DbSettings}): the driver's connect, login and socket timeouts, and the session's {@code
+   * statement_timeout} and {@code idle_in_transaction_session_timeout}. The migrations ({@link
+   * Schema#migrate}) run on connections of their own without the statement and socket timeouts (a
+   * migration that builds an index may rightly take longer than any service statement).
+   */
   public static Database connect(DbSettings settings, String connectionInitSql) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.url());
@@ -111,6 +123,12 @@ public final class Database implements AutoCloseable {
     config.setPassword(settings.password());
     config.setMaximumPoolSize(settings.poolSize());
     config.setConnectionTimeout(settings.connectionTimeout().toMillis());
+    // The liveness check of a pooled connection before it is handed out; a frozen server must fail
+    // it within the time a caller is prepared to wait for a connection at all.
+    config.setValidationTimeout(
+        Math.max(
+            DbSettings.MIN_CONNECTION_TIMEOUT.toMillis(),
+            Math.min(VALIDATION_TIMEOUT.toMillis(), settings.connectionTimeout().toMillis() / 2)));
     config.setPoolName("carillon-db");
     // Instants are written as UTC; the session zone must not matter, and tests set it to an odd
     // zone on purpose to prove that.
@@ -121,10 +139,29 @@ public final class Database implements AutoCloseable {
     // results in binary. The driver's default (5) ran a busy statement's first four executions on
     // each new connection as text, parsed every time. A URL that sets prepareThreshold wins.
     config.addDataSourceProperty("prepareThreshold", PREPARE_THRESHOLD);
-    if (connectionInitSql != null) {
-      config.setConnectionInitSql(connectionInitSql);
-    }
+    connectTimeouts(settings).forEach(config::addDataSourceProperty);
+    config.addDataSourceProperty("socketTimeout", settings.socketTimeout().toSeconds());
+    // SET rather than the driver's "options" parameter: a URL that sets options would silently
+    // replace it, and these timeouts must hold whatever the URL says.
+    String timeouts = sessionTimeouts(settings.statementTimeout());
+    config.setConnectionInitSql(
+        connectionInitSql == null ? timeouts : timeouts + "; " + connectionInitSql);
     return new Database(new HikariDataSource(config));
+  }
+
+  /** The longest a pooled connection's liveness check may take. */
+  static final Duration VALIDATION_TIMEOUT = Duration.ofSeconds(2);
+
+  /** The session settings that bound every statement and every open transaction. */
+  static String sessionTimeouts(Duration statementTimeout) {
+    long ms = statementTimeout.toMillis();
+    return "SET statement_timeout = " + ms + "; SET idle_in_transaction_session_timeout = " + ms;
+  }
+
+  /** The driver's connect and login timeouts (whole seconds). */
+  private static Map<String, Object> connectTimeouts(DbSettings settings) {
+    long seconds = settings.connectTimeout().toSeconds();
+    return Map.of("connectTimeout", seconds, "loginTimeout", seconds);
   }
 
   /**
@@ -133,6 +170,23 @@ public final class Database implements AutoCloseable {
    */
   public void bindMetrics(MeterRegistry registry) {
     dataSource.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
+  }
+
+  /**
+   * Asks PostgreSQL for a sign of life through the pool: a connection (waiting at most the pool's
+   * connection timeout) that answers the driver's validity check within {@code timeout} (rounded up
+   * to whole seconds). For readiness probes.
+   *
+   * @throws SQLException naming why when there is no answer
+   */
+  public void ping(Duration timeout) throws SQLException {
+    int seconds = (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
+    try (Connection c = dataSource.getConnection()) {
+      if (!c.isValid(seconds)) {
+        throw new SQLException(
+            "PostgreSQL did not answer a validity check within " + seconds + "s");
+      }
+    }
   }
 
   public DSLContext dsl() {

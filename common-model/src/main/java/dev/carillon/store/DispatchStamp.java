@@ -25,9 +25,12 @@ final class DispatchStamp {
    * published again by a later sweep, which costs a duplicate message (its claim is lost), not a
    * lost run.
    *
+   * @param fence the publishing leader's fence, or {@code null} for a publisher that is not a
+   *     leader (a worker, {@code schedctl}); with one, the stamp is applied only while it is
+   *     current
    * @return the rows stamped
    */
-  static int mark(DSLContext dsl, Collection<Long> ids) {
+  static int mark(DSLContext dsl, Collection<Long> ids, Fence fence) {
     if (ids.isEmpty()) {
       return 0;
     }
@@ -44,6 +47,7 @@ final class DispatchStamp {
                     .of(TASK_INSTANCE)
                     .skipLocked()))
         .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+        .and(fence == null ? DSL.noCondition() : Fences.current(fence))
         .execute();
   }
 }

@@ -122,8 +122,18 @@ final class EventRows {
 
   /** Writes {@code events} in one statement, however many. */
   static void insert(DSLContext tx, List<Row> events) {
+    insert(tx, events, null);
+  }
+
+  /**
+   * Writes {@code events} in one statement, however many; with a {@code fence}, only while it is
+   * current.
+   *
+   * @return the events written: all of them, or none when the fence stopped the statement
+   */
+  static int insert(DSLContext tx, List<Row> events, Fence fence) {
     if (events.isEmpty()) {
-      return;
+      return 0;
     }
     // As for instances: one array bind value per column, however many events.
     int n = events.size();
@@ -163,7 +173,7 @@ final class EventRows {
             DSL.val(attempts),
             DSL.val(actors),
             DSL.val(reasons));
-    insertEvent(tx)
+    return insertEvent(tx)
         .select(
             DSL.select(
                     DSL.field(DSL.name("t", "instance_id"), Long.class),
@@ -175,7 +185,8 @@ final class EventRows {
                     DSL.field(DSL.name("t", "attempt"), Integer.class),
                     DSL.field(DSL.name("t", "actor"), String.class),
                     DSL.field(DSL.name("t", "reason"), String.class))
-                .from(t))
+                .from(t)
+                .where(fence == null ? DSL.noCondition() : Fences.current(fence)))
         .execute();
   }
 

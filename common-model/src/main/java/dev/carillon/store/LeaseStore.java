@@ -53,9 +53,16 @@ public final class LeaseStore {
    * @param workerId the worker of its current or last claim, or null
    * @param queue its task's queue, or null when the task has no definition
    * @param handler its task's handler, or null when the task has no definition
+   * @param notDueUntil its {@code scheduled_at} when that is still ahead of the database's clock (a
+   *     claim never starts an instance before it), or null
    */
   public record ClaimState(
-      String status, int attempt, String workerId, String queue, String handler) {}
+      String status,
+      int attempt,
+      String workerId,
+      String queue,
+      String handler,
+      Instant notDueUntil) {}
 
   private final DSLContext dsl;
 
@@ -67,7 +74,11 @@ public final class LeaseStore {
    * Claims the PENDING instances among {@code ids} in one compare-and-set: {@code PENDING →
    * RUNNING}, {@code attempt + 1}, {@code lease_until = db now + timeout}. Returns the instances
    * this call won, whole, with their new attempt; ids that are not PENDING (duplicate delivery,
-   * already running or done) are simply absent. A worker claims with {@link #claimForRun}.
+   * already running or done) are simply absent, and so are instances whose {@code scheduled_at} is
+   * still ahead of the database's clock: whatever clock published them early, a run never starts
+   * before its time. Such an instance stays PENDING and is published again by the dispatch sweeps
+   * ({@code trigger.redispatch-after}, {@code retry.stranded-after}). A worker claims with {@link
+   * #claimForRun}.
    */
   public List<Instance> claim(Collection<Long> ids, String workerId) {
     return claim(
@@ -154,6 +165,8 @@ public final class LeaseStore {
                     .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
                     .and(TASK_INSTANCE.STATUS.eq(Sql.EXPECTED_COLUMN))
                     .and(served)
+                    // Never before its time by the database's clock, whoever published it early.
+                    .and(TASK_INSTANCE.SCHEDULED_AT.le(Sql.NOW))
                     .returning(returned));
     CommonTableExpression<?> events =
         EventRows.eventsOf(
@@ -457,7 +470,7 @@ public final class LeaseStore {
    * @return the rows stamped
    */
   public int markDispatched(Collection<Long> ids) {
-    return DispatchStamp.mark(dsl, ids);
+    return DispatchStamp.mark(dsl, ids, null);
   }
 
   /**
@@ -469,13 +482,17 @@ public final class LeaseStore {
     if (ids.isEmpty()) {
       return out;
     }
+    Field<Instant> notDue =
+        DSL.when(TASK_INSTANCE.SCHEDULED_AT.gt(Sql.NOW), TASK_INSTANCE.SCHEDULED_AT)
+            .else_(DSL.val((Instant) null, SQLDataType.INSTANT));
     dsl.select(
             TASK_INSTANCE.ID,
             TASK_INSTANCE.STATUS,
             TASK_INSTANCE.ATTEMPT,
             TASK_INSTANCE.WORKER_ID,
             TASK_DEFINITION.QUEUE,
-            TASK_DEFINITION.HANDLER)
+            TASK_DEFINITION.HANDLER,
+            notDue)
         .from(TASK_INSTANCE)
         .join(Sql.idTable(ids))
         .on(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
@@ -486,7 +503,8 @@ public final class LeaseStore {
             r ->
                 out.put(
                     r.value1(),
-                    new ClaimState(r.value2(), r.value3(), r.value4(), r.value5(), r.value6())));
+                    new ClaimState(
+                        r.value2(), r.value3(), r.value4(), r.value5(), r.value6(), r.value7())));
     return out;
   }
 }

@@ -332,4 +332,48 @@ public final class OperatorStore {
             u.set(TASK_INSTANCE.LEASE_UNTIL, (Instant) null)
                 .set(TASK_INSTANCE.NEXT_ATTEMPT_AT, (Instant) null));
   }
+
+  /** Instances set aside by a scanner ({@link RetryStore#quarantine}), oldest mark first. */
+  public List<Instance> quarantined(int limit) {
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(TASK_INSTANCE.QUARANTINED_AT.isNotNull())
+        .orderBy(TASK_INSTANCE.QUARANTINED_AT, TASK_INSTANCE.ID)
+        .limit(limit)
+        .fetch()
+        .map(InstanceRows::toInstance);
+  }
+
+  /**
+   * Clears the quarantine mark of instance {@code id} (after fixing what made it undecidable), so
+   * that the scanners take it up again, and records who did in its event log.
+   *
+   * @return whether it was quarantined (false: nothing to clear, nothing written)
+   */
+  public boolean clearQuarantine(long id, String actor, String reason) {
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          Optional<Instance> cleared =
+              tx.update(TASK_INSTANCE)
+                  .set(TASK_INSTANCE.QUARANTINED_AT, (Instant) null)
+                  .where(TASK_INSTANCE.ID.eq(id))
+                  .and(TASK_INSTANCE.QUARANTINED_AT.isNotNull())
+                  .returning()
+                  .fetchOptional()
+                  .map(InstanceRows::toInstance);
+          cleared.ifPresent(
+              i ->
+                  EventRows.insert(
+                      tx,
+                      List.of(
+                          EventRows.decision(
+                              new Decision(
+                                  i.taskId(),
+                                  i.windowKey(),
+                                  i.id(),
+                                  actor,
+                                  Outcome.clip("quarantine cleared: " + reason))))));
+          return cleared.isPresent();
+        });
+  }
 }

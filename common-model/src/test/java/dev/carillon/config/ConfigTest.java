@@ -166,4 +166,19 @@ class ConfigTest {
     assertThat(Config.isSecret("kafka.properties.sasl.jaas.config")).isTrue();
     assertThat(Config.isSecret("api.tokens-file")).isFalse();
   }
+
+  @Test
+  void clock_offset_is_a_signed_duration_within_a_day_and_zero_unless_set() {
+    assertThat(CommonSettings.clockOffset(Config.of(Map.of()))).isZero();
+    assertThat(CommonSettings.clockOffset(Config.of(Map.of("clock.offset", "30s"))))
+        .isEqualTo(java.time.Duration.ofSeconds(30));
+    assertThat(CommonSettings.clockOffset(Config.of(Map.of("clock.offset", "-30s"))))
+        .isEqualTo(java.time.Duration.ofSeconds(-30));
+    assertThatThrownBy(() -> CommonSettings.clockOffset(Config.of(Map.of("clock.offset", "soon"))))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("clock.offset")
+        .hasMessageContaining("soon");
+    assertThatThrownBy(() -> CommonSettings.clockOffset(Config.of(Map.of("clock.offset", "2d"))))
+        .hasMessageContaining("within a day");
+  }
 }

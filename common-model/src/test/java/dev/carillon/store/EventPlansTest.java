@@ -29,11 +29,13 @@ class EventPlansTest {
   private static Database db;
   private static List<Long> finished;
   private static long running;
+  private static Fence fence;
 
   @BeforeAll
   static void open() {
     db = TestDatabase.genericPlans("event_plans");
     WindowStore windows = new WindowStore(db.dsl());
+    fence = new EpochStore(db.dsl()).begin("retry", "test");
     LeaseStore leases = new LeaseStore(db.dsl());
     new TaskStore(db.dsl())
         .applyAll(
@@ -104,7 +106,7 @@ class EventPlansTest {
         session -> {
           ArchiveStore archive = new ArchiveStore(session);
           TableReads before = reads(session);
-          assertThat(archive.archiveFinished(Duration.ZERO, 50))
+          assertThat(archive.archiveFinished(Duration.ZERO, 50, fence))
               .containsExactlyInAnyOrderElementsOf(finished);
           TableReads read = reads(session).minus(before);
           assertThat(read.sequential()).as("rows read sequentially").isZero();

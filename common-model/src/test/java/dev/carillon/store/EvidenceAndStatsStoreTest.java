@@ -72,7 +72,12 @@ class EvidenceAndStatsStoreTest {
     Instance dead = s.claimOne(task, "2026-11-04", "w");
     s.leases.complete(new Lease(dead.id(), 1), Outcome.failure("x", true), "w");
     s.retries.markDead(
-        s.operator.find(dead.id()).orElseThrow(), 1L, "retry", "non-retryable failure");
+        s.operator.find(dead.id()).orElseThrow(),
+        1L,
+        "retry",
+        "non-retryable failure",
+        true,
+        s.retryFence);
     Instance waiting = s.claimOne(task, "2026-11-05", "w");
     s.leases.complete(new Lease(waiting.id(), 1), Outcome.failure("x", false), "w");
     s.retries.scheduleRetry(
@@ -80,7 +85,8 @@ class EvidenceAndStatsStoreTest {
         Instant.parse("2000-01-01T00:00:00Z"),
         1L,
         "retry",
-        "retry 1");
+        "retry 1",
+        s.retryFence);
     // Age the rows on the database clock: PENDING for an hour, the retry due for ten minutes.
     s.db
         .dsl()

@@ -8,7 +8,10 @@ import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
 import dev.carillon.model.instance.Progress;
+import dev.carillon.model.schedule.Window;
 import dev.carillon.model.worker.Serves;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
@@ -186,9 +189,10 @@ class LeaseStoreTest {
                 Instant.parse("2000-01-01T00:00:00Z"),
                 1L,
                 "retry",
-                "retry 1 of 3"))
+                "retry 1 of 3",
+                s.retryFence))
         .isTrue();
-    assertThat(s.retries.promoteDueRetries(100, "retry"))
+    assertThat(s.retries.promoteDueRetries(100, "retry", s.retryFence))
         .extracting(Instance::id)
         .contains(first.id());
 
@@ -309,9 +313,9 @@ class LeaseStoreTest {
     assertThat(leases.claimStates(List.of(running.id(), pending.id(), Long.MAX_VALUE)))
         .containsOnlyKeys(running.id(), pending.id())
         .containsEntry(
-            running.id(), new LeaseStore.ClaimState("RUNNING", 1, "w1", "default", "noop"))
+            running.id(), new LeaseStore.ClaimState("RUNNING", 1, "w1", "default", "noop", null))
         .containsEntry(
-            pending.id(), new LeaseStore.ClaimState("PENDING", 0, null, "default", "noop"));
+            pending.id(), new LeaseStore.ClaimState("PENDING", 0, null, "default", "noop", null));
     assertThat(leases.claimStates(List.of())).isEmpty();
   }
 
@@ -477,7 +481,8 @@ class LeaseStoreTest {
     assertThat(operator.find(gpuSummarize.id()).orElseThrow().status()).isEqualTo(PENDING);
     assertThat(leases.claimStates(List.of(gpuSummarize.id())))
         .containsEntry(
-            gpuSummarize.id(), new LeaseStore.ClaimState("PENDING", 0, null, "gpu", "summarize"));
+            gpuSummarize.id(),
+            new LeaseStore.ClaimState("PENDING", 0, null, "gpu", "summarize", null));
 
     Serves none = new Serves(Set.of("gpu"), Set.of());
     assertThat(leases.claimForRun(all, "w-empty", none)).isEmpty();
@@ -523,5 +528,37 @@ class LeaseStoreTest {
 
   private static void tasks(String id, String queue, String handler) {
     s.tasks.applyAll(List.of(Tasks.daily(id).queue(queue).handler(handler).build()));
+  }
+
+  @Test
+  void an_instance_is_not_claimed_before_its_scheduled_time_by_the_databases_clock() {
+    String task = s.newTask("early");
+    Instant start = Instant.now().plus(Duration.ofHours(1));
+    Instance early =
+        s.windows
+            .create(
+                List.of(
+                    NewInstance.pending(
+                        task,
+                        new Window("later", start, start.plus(Duration.ofHours(1))),
+                        start,
+                        Origin.SCHEDULE,
+                        Duration.ofMinutes(5),
+                        0)),
+                "a trigger whose clock runs fast")
+            .get(0);
+
+    assertThat(leases.claimForRun(List.of(early.id()), "w1", NOOP)).as("not due yet").isEmpty();
+    LeaseStore.ClaimState state = leases.claimStates(List.of(early.id())).get(early.id());
+    assertThat(state.status()).isEqualTo("PENDING");
+    assertThat(state.notDueUntil()).isEqualTo(early.scheduledAt());
+
+    s.db
+        .dsl()
+        .execute(
+            "update task_instance set scheduled_at = now() - interval '1 second' where id = ?",
+            early.id());
+    assertThat(leases.claimForRun(List.of(early.id()), "w1", NOOP)).as("due now").hasSize(1);
+    assertThat(leases.claimStates(List.of(early.id())).get(early.id()).notDueUntil()).isNull();
   }
 }

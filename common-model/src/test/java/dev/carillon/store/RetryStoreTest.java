@@ -46,8 +46,11 @@ class RetryStoreTest {
         .isTrue();
     Instance failed = operator.find(i.id()).orElseThrow();
     assertThat(retries.awaitingDecision(100)).extracting(Instance::id).contains(i.id());
-    assertThat(retries.scheduleRetry(failed, LONG_AGO, 1L, "retry", "retry 1 of 3")).isTrue();
-    assertThat(retries.promoteDueRetries(100, "retry")).extracting(Instance::id).contains(i.id());
+    assertThat(retries.scheduleRetry(failed, LONG_AGO, 1L, "retry", "retry 1 of 3", s.retryFence))
+        .isTrue();
+    assertThat(retries.promoteDueRetries(100, "retry", s.retryFence))
+        .extracting(Instance::id)
+        .contains(i.id());
     Instance again = s.leases.claim(List.of(i.id()), "w2").get(0);
     assertThat(again.attempt()).isEqualTo(2);
     assertThat(again.retryCount()).isEqualTo(1);
@@ -84,7 +87,7 @@ class RetryStoreTest {
         .execute(
             "update task_instance set lease_until = now() - interval '1 second' where id = ?",
             running.id());
-    List<Instance> expired = retries.expireLeases(100, "retry");
+    List<Instance> expired = retries.expireLeases(100, "retry", s.retryFence);
     assertThat(expired).extracting(Instance::id).containsExactly(running.id());
     assertThat(operator.find(running.id()).orElseThrow().status()).isEqualTo(TIMEOUT);
     assertThat(operator.find(fresh.id()).orElseThrow().status()).isEqualTo(RUNNING);
@@ -107,10 +110,12 @@ class RetryStoreTest {
         .execute(
             "update task_instance set lease_until = now() - interval '1 second' where task_id = ?",
             task);
-    List<List<Instance>> results = Stores.race(4, () -> retries.expireLeases(15, "retry"));
+    List<List<Instance>> results =
+        Stores.race(4, () -> retries.expireLeases(15, "retry", s.retryFence));
     List<Long> moved = results.stream().flatMap(List::stream).map(Instance::id).toList();
     assertThat(moved).doesNotHaveDuplicates();
-    List<Long> rest = retries.expireLeases(100, "retry").stream().map(Instance::id).toList();
+    List<Long> rest =
+        retries.expireLeases(100, "retry", s.retryFence).stream().map(Instance::id).toList();
     List<Long> all = new ArrayList<>(moved);
     all.addAll(rest);
     assertThat(new HashSet<>(all)).containsExactlyInAnyOrderElementsOf(ids);
@@ -123,10 +128,11 @@ class RetryStoreTest {
     for (int k = 0; k < 30; k++) {
       Instance claimed = s.claimKey(task, "k-" + k, "w");
       s.leases.complete(new Lease(claimed.id(), 1), Outcome.failure("boom", false), "w");
-      retries.scheduleRetry(operator.find(claimed.id()).orElseThrow(), LONG_AGO, 1L, "retry", "r");
+      retries.scheduleRetry(
+          operator.find(claimed.id()).orElseThrow(), LONG_AGO, 1L, "retry", "r", s.retryFence);
     }
     assertThat(retries.countDueRetries()).isGreaterThanOrEqualTo(30);
-    assertThat(retries.promoteDueRetries(7, "retry")).hasSize(7);
+    assertThat(retries.promoteDueRetries(7, "retry", s.retryFence)).hasSize(7);
     assertThat(operator.countByStatus(task))
         .containsEntry(PENDING, 7)
         .containsEntry(RETRY_WAIT, 23);
@@ -140,8 +146,10 @@ class RetryStoreTest {
         .isTrue();
     Instance failed = operator.find(claimed.id()).orElseThrow();
 
-    assertThat(retries.markDead(failed, 7L, "retry", "non-retryable: boom")).isTrue();
-    assertThat(retries.scheduleRetry(failed, LONG_AGO, 7L, "retry", "late")).isFalse();
+    assertThat(retries.markDead(failed, 7L, "retry", "non-retryable: boom", false, s.retryFence))
+        .isTrue();
+    assertThat(retries.scheduleRetry(failed, LONG_AGO, 7L, "retry", "late", s.retryFence))
+        .isFalse();
 
     Instance dead = operator.find(claimed.id()).orElseThrow();
     assertThat(dead.status()).isEqualTo(DEAD);
@@ -167,18 +175,18 @@ class RetryStoreTest {
     List<Instance> found = retries.stranded(undispatchedAfter, redispatchAfter, 1000);
     assertThat(found).extracting(Instance::id).contains(old.id()).doesNotContain(young.id());
     List<Long> ids = List.of(old.id(), young.id());
-    assertThat(retries.claimForDispatch(ids, undispatchedAfter, redispatchAfter))
+    assertThat(retries.claimForDispatch(ids, undispatchedAfter, redispatchAfter, s.retryFence))
         .extracting(Instance::id)
         .containsExactly(old.id());
-    assertThat(retries.claimForDispatch(ids, undispatchedAfter, redispatchAfter))
+    assertThat(retries.claimForDispatch(ids, undispatchedAfter, redispatchAfter, s.retryFence))
         .as("claimed once per round")
         .isEmpty();
 
-    assertThat(retries.unmarkDispatched(List.of(old.id()))).isEqualTo(1);
+    assertThat(retries.unmarkDispatched(List.of(old.id()), s.retryFence)).isEqualTo(1);
     assertThat(retries.stranded(undispatchedAfter, redispatchAfter, 1000))
         .extracting(Instance::id)
         .contains(old.id());
-    assertThat(retries.markDispatched(List.of(old.id()))).isEqualTo(1);
+    assertThat(retries.markDispatched(List.of(old.id()), s.retryFence)).isEqualTo(1);
     assertThat(retries.stranded(undispatchedAfter, redispatchAfter, 1000))
         .extracting(Instance::id)
         .doesNotContain(old.id());
@@ -199,7 +207,8 @@ class RetryStoreTest {
     assertThat(retries.stranded(after, after, 1000))
         .extracting(Instance::id)
         .contains(waiting.id());
-    assertThat(retries.claimForDispatch(List.of(waiting.id()), after, after)).hasSize(1);
+    assertThat(retries.claimForDispatch(List.of(waiting.id()), after, after, s.retryFence))
+        .hasSize(1);
     s.db
         .dsl()
         .execute(

@@ -108,6 +108,11 @@ class ServiceRolesTest {
     return newPending(task, day);
   }
 
+  /** A fresh leader epoch of {@code service}, taken by the owner (for another role's statement). */
+  private static Fence ownerFence(String service) {
+    return new EpochStore(owner.dsl()).begin(service, "owner");
+  }
+
   /** An instance claimed and ended with {@code outcome} by the owner; as read afterwards. */
   private static Instance ended(String task, String day, Outcome outcome) {
     Instance claimed = ownerLeases.claim(List.of(newPending(task, day).id()), "w").get(0);
@@ -123,6 +128,8 @@ class ServiceRolesTest {
     WindowStore windows = new WindowStore(dsl(r));
     DependencyQueries dependencies = new DependencyQueries(dsl(r));
     ConditionStore conditions = new ConditionStore(dsl(r));
+    // A new leader takes its epoch on its own connection; every leader-only write carries it.
+    Fence fence = new EpochStore(dsl(r)).begin("trigger", "trigger:t");
     assertThatCode(
             () -> {
               queries.taskFingerprint();
@@ -140,28 +147,31 @@ class ServiceRolesTest {
                           "trig-a",
                           TriggerCursor.at(
                               Instant.parse("2026-01-02T00:00:00Z"), ZoneId.of("UTC"))),
-                      "trigger:t");
+                      "trigger:t",
+                      fence);
               windows.undispatched(Duration.ZERO, Duration.ofMinutes(1), 10);
               assertThat(windows.markDispatched(List.of(created.get(0).id()))).isEqualTo(1);
               dependencies.completionsAfter(0, 10);
               dependencies.lateCompletions(0, 100, List.of(), 10);
               dependencies.dbNow();
               dependencies.newestCompletion();
-              dependencies.saveOffset("dependency:events", 7);
+              dependencies.saveOffset("dependency:events", 7, fence);
               assertThat(dependencies.offset("dependency:events")).isEqualTo(7);
               conditions.save(
                   "trig-a",
-                  new ConditionStore.State("2026-01-01", Instant.parse("2026-01-01T00:00:00Z"), 1));
+                  new ConditionStore.State("2026-01-01", Instant.parse("2026-01-01T00:00:00Z"), 1),
+                  fence);
               conditions.all();
             })
         .doesNotThrowAnyException();
     Instance done = ended("trig-a", "2026-02-01", Outcome.success("ok", false, null));
-    assertThat(windows.rerun(done, "trigger:t", "upstream ran again")).isPresent();
+    assertThat(windows.rerun(done, "trigger:t", "upstream ran again", fence)).isPresent();
 
     refused(() -> new TaskStore(dsl(r)).applyAll(List.of(Tasks.daily("trig-b").build())));
     refused(() -> new TaskStore(dsl(r)).setPaused("trig-a", true));
     ended("trig-a", "2026-02-02", Outcome.success("ok", false, null));
-    refused(() -> new ArchiveStore(dsl(r)).archiveFinished(Duration.ZERO, 10));
+    Fence retryFence = ownerFence("retry");
+    refused(() -> new ArchiveStore(dsl(r)).archiveFinished(Duration.ZERO, 10, retryFence));
     refused(() -> dsl(r).execute("DELETE FROM task_instance WHERE id = {0}", DSL.val(done.id())));
     refused(() -> dsl(r).execute("CREATE TABLE trigger_was_here (id int)"));
   }
@@ -208,9 +218,12 @@ class ServiceRolesTest {
                 .execute(
                     "UPDATE task_instance SET retry_count = 0 WHERE id = {0}", DSL.val(b.id())));
     Instance failed = ended("work-a", "2026-01-04", Outcome.failure("boom", false));
+    Fence retryFence = ownerFence("retry");
     new RetryStore(owner.dsl())
-        .scheduleRetry(failed, Instant.parse("2020-01-01T00:00:00Z"), 1L, "retry:t", "due");
-    refused(() -> new RetryStore(dsl(r)).promoteDueRetries(10, "worker-1"));
+        .scheduleRetry(
+            failed, Instant.parse("2020-01-01T00:00:00Z"), 1L, "retry:t", "due", retryFence);
+    refused(() -> new RetryStore(dsl(r)).promoteDueRetries(10, "worker-1", retryFence));
+    refused(() -> new EpochStore(dsl(r)).begin("retry", "worker-1"));
     refused(() -> dsl(r).execute("DELETE FROM instance_event WHERE false"));
     refused(() -> new OperatorStore(dsl(r)).events(a.id()));
   }
@@ -223,32 +236,44 @@ class ServiceRolesTest {
     Instance dead = ended("retry-a", "2026-01-02", Outcome.failure("boom", false));
     Instance old = ended("retry-a", "2026-01-03", Outcome.success("ok", false, null));
     Instance stranded = newPending("retry-a", "2026-01-04");
+    Instance poison = ended("retry-a", "2026-01-06", Outcome.failure("boom", false));
     RetryStore retries = new RetryStore(dsl(r));
+    Fence fence = new EpochStore(dsl(r)).begin("retry", "retry:t");
     assertThatCode(
             () -> {
-              retries.expireLeases(10, "retry:t");
-              List<Instance> waiting = retries.awaitingDecision(10);
+              retries.expireLeases(10, "retry:t", fence);
+              List<Instance> waiting = retries.awaitingDecision(100);
               assertThat(waiting).extracting(Instance::id).contains(failed.id(), dead.id());
               Instance f = waiting.stream().filter(i -> i.id() == failed.id()).findFirst().get();
               Instance d = waiting.stream().filter(i -> i.id() == dead.id()).findFirst().get();
               assertThat(
                       retries.scheduleRetry(
-                          f, Instant.parse("2020-01-01T00:00:00Z"), 1L, "retry:t", "again"))
+                          f, Instant.parse("2020-01-01T00:00:00Z"), 1L, "retry:t", "again", fence))
                   .isTrue();
-              assertThat(retries.markDead(d, 1L, "retry:t", "no more")).isTrue();
-              assertThat(retries.promoteDueRetries(10, "retry:t"))
+              assertThat(retries.markDead(d, 1L, "retry:t", "no more", false, fence)).isTrue();
+              // The DEAD-alert outbox: read what waits, stamp what the webhook acknowledged.
+              assertThat(retries.unalertedDead(10))
+                  .extracting(a -> a.instance().id())
+                  .contains(dead.id());
+              assertThat(retries.markAlerted(dead.id(), fence)).isTrue();
+              retries.countUnalerted();
+              Instance p = waiting.stream().filter(i -> i.id() == poison.id()).findFirst().get();
+              assertThat(
+                      retries.quarantine(p, "decision", "IllegalStateException", "retry:t", fence))
+                  .isTrue();
+              assertThat(retries.promoteDueRetries(10, "retry:t", fence))
                   .extracting(Instance::id)
                   .contains(failed.id());
               retries.countDueRetries();
               retries.stranded(Duration.ZERO, Duration.ofMinutes(1), 10);
               List<Instance> mine =
                   retries.claimForDispatch(
-                      List.of(stranded.id()), Duration.ZERO, Duration.ofMinutes(1));
-              retries.unmarkDispatched(List.of(stranded.id()));
-              retries.markDispatched(List.of(stranded.id()));
+                      List.of(stranded.id()), Duration.ZERO, Duration.ofMinutes(1), fence);
+              retries.unmarkDispatched(List.of(stranded.id()), fence);
+              retries.markDispatched(List.of(stranded.id()), fence);
               assertThat(mine).isNotNull();
               new TaskStore(dsl(r)).find("retry-a");
-              assertThat(new ArchiveStore(dsl(r)).archiveFinished(Duration.ZERO, 10))
+              assertThat(new ArchiveStore(dsl(r)).archiveFinished(Duration.ZERO, 10, fence))
                   .contains(old.id());
             })
         .doesNotThrowAnyException();
@@ -280,6 +305,8 @@ class ServiceRolesTest {
     Instance cancelled = operator.cancel(manual, "api:alice", "not needed").orElseThrow();
     assertThat(cancelled.status()).isEqualTo(InstanceStatus.CANCELLED);
     assertThat(operator.rerun(cancelled, "api:alice", "needed after all")).isPresent();
+    assertThat(operator.quarantined(10)).extracting(Instance::id).doesNotContain(manual.id());
+    assertThat(operator.clearQuarantine(manual.id(), "api:alice", "not quarantined")).isFalse();
     assertThat(operator.events(manual.id())).isNotEmpty();
     operator.list("api-a", null, null, 10);
     operator.countByStatus("api-a");
@@ -287,7 +314,8 @@ class ServiceRolesTest {
     tasks.cursors();
 
     ended("api-a", "2026-01-01", Outcome.success("ok", false, null));
-    refused(() -> new ArchiveStore(dsl(r)).archiveFinished(Duration.ZERO, 10));
+    refused(() -> new ArchiveStore(dsl(r)).archiveFinished(Duration.ZERO, 10, ownerFence("retry")));
+    refused(() -> new EpochStore(dsl(r)).begin("trigger", "api:alice"));
     refused(() -> dsl(r).execute("DELETE FROM task_definition WHERE task_id = 'api-a'"));
     refused(() -> dsl(r).execute("TRUNCATE instance_event"));
     refused(() -> dsl(r).execute("CREATE TABLE api_was_here (id int)"));
@@ -330,7 +358,8 @@ class ServiceRolesTest {
             "trigger_offset", "INSERT SELECT UPDATE",
             "condition_state", "INSERT SELECT UPDATE",
             "worker_presence", "SELECT",
-            "worker_capability", "SELECT"));
+            "worker_capability", "SELECT",
+            "leader_epoch", "INSERT SELECT UPDATE"));
     expected.put(
         DbRole.WORKER,
         Map.of(
@@ -345,7 +374,7 @@ class ServiceRolesTest {
         DbRole.RETRY,
         Map.ofEntries(
             Map.entry("task_definition", "SELECT"),
-            Map.entry("task_instance", "DELETE SELECT UPDATE(10 columns)"),
+            Map.entry("task_instance", "DELETE SELECT UPDATE(12 columns)"),
             Map.entry("instance_event", "DELETE INSERT SELECT"),
             Map.entry("task_instance_history", "INSERT SELECT"),
             Map.entry("instance_event_history", "INSERT SELECT"),
@@ -355,7 +384,8 @@ class ServiceRolesTest {
             Map.entry("instance_effect", "DELETE SELECT"),
             Map.entry("instance_checkpoint_history", "INSERT SELECT"),
             Map.entry("instance_effect_history", "INSERT SELECT"),
-            Map.entry("retry_scan", "INSERT SELECT UPDATE")));
+            Map.entry("retry_scan", "INSERT SELECT UPDATE"),
+            Map.entry("leader_epoch", "INSERT SELECT UPDATE")));
     expected.put(
         DbRole.API,
         Map.ofEntries(

@@ -89,20 +89,22 @@ class WindowStoreTest {
         List.of(Tasks.pending(task, "2026-11-29", Duration.ofMinutes(1))),
         List.of(),
         Map.of(task, later),
-        "trigger");
+        "trigger",
+        s.triggerFence);
     List<Instance> again =
         windows.commitTick(
             List.of(Tasks.pending(task, "2026-11-29", Duration.ofMinutes(1))),
             List.of(
                 new Decision(task, "2026-11-29", null, "trigger", "window exists, status PENDING")),
             Map.of(task, earlier),
-            "trigger");
+            "trigger",
+            s.triggerFence);
     assertThat(again).isEmpty();
     assertThat(s.tasks.cursors()).containsEntry(task, later);
 
     TriggerCursor next =
         new TriggerCursor(Instant.parse("2026-11-29T11:00:00Z"), ZoneOffset.ofHoursMinutes(5, 45));
-    windows.commitTick(List.of(), List.of(), Map.of(task, next), "trigger");
+    windows.commitTick(List.of(), List.of(), Map.of(task, next), "trigger", s.triggerFence);
     assertThat(s.tasks.cursors()).containsEntry(task, next);
     assertThat(s.operator.windowEvents(task, "2026-11-29"))
         .extracting(InstanceEvent::kind)
@@ -116,8 +118,9 @@ class WindowStoreTest {
     windows.recordDecisions(
         List.of(
             new Decision(task, "2026-11-29", pending.id(), "trigger", "window exists"),
-            new Decision(task, "2026-11-30", null, "trigger", "task paused")));
-    windows.recordDecisions(List.of());
+            new Decision(task, "2026-11-30", null, "trigger", "task paused")),
+        s.triggerFence);
+    windows.recordDecisions(List.of(), s.triggerFence);
 
     assertThat(s.operator.windowEvents(task, "2026-11-29"))
         .extracting(InstanceEvent::kind, InstanceEvent::instanceId, InstanceEvent::reason)
@@ -247,7 +250,8 @@ class WindowStoreTest {
         .isTrue();
     Instance done = s.operator.find(claimed.id()).orElseThrow();
 
-    Instance reopened = windows.rerun(done, "trigger", "upstreams succeeded again").orElseThrow();
+    Instance reopened =
+        windows.rerun(done, "trigger", "upstreams succeeded again", s.triggerFence).orElseThrow();
 
     assertThat(reopened).isEqualTo(s.operator.find(done.id()).orElseThrow());
     assertThat(reopened.status()).isEqualTo(PENDING);
@@ -256,8 +260,10 @@ class WindowStoreTest {
     assertThat(reopened.resultUri()).isNull();
     assertThat(reopened.finishedAt()).isNull();
     assertThat(reopened.dispatchedAt()).isNull();
-    assertThat(windows.rerun(done, "trigger", "again")).as("seen is stale now").isEmpty();
-    assertThatThrownBy(() -> windows.rerun(reopened, "trigger", "not finished"))
+    assertThat(windows.rerun(done, "trigger", "again", s.triggerFence))
+        .as("seen is stale now")
+        .isEmpty();
+    assertThatThrownBy(() -> windows.rerun(reopened, "trigger", "not finished", s.triggerFence))
         .isInstanceOf(IllegalTransitionException.class);
     assertThat(s.operator.events(done.id()))
         .filteredOn(e -> e.from() == SUCCESS)

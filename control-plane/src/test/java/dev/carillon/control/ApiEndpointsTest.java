@@ -32,6 +32,8 @@ import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskEvent;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.store.ResumeStore;
@@ -80,8 +82,11 @@ class ApiEndpointsTest {
 
   /** FAILED -> DEAD as the retry service decides when no retry is allowed. */
   private static Instance deadFrom(Instance failed) {
+    // The retry leader's write: it carries the retry epoch, taken here for the test.
+    Fence retryLeader = new EpochStore(api.db.dsl()).begin("retry", "test");
     assertThat(
-            new RetryStore(api.db.dsl()).markDead(failed, null, "retry:test", "no retry allowed"))
+            new RetryStore(api.db.dsl())
+                .markDead(failed, null, "retry:test", "no retry allowed", false, retryLeader))
         .isTrue();
     return api.operator.find(failed.id()).orElseThrow();
   }

@@ -19,6 +19,8 @@ import dev.carillon.client.model.RunResult;
 import dev.carillon.client.model.TaskView;
 import dev.carillon.devstack.DevStackExtension;
 import dev.carillon.model.instance.Instance;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.store.RetryStore;
@@ -190,9 +192,13 @@ class CarillonClientTest {
   void dead_instances_are_listed_and_rerun_and_events_and_why_are_read() {
     api.apply(Tasks.daily("client-dead").build());
     List<Long> dead = new ArrayList<>();
+    // The retry leader's write: it carries the retry epoch, taken here for the test.
+    Fence retryLeader = new EpochStore(api.db.dsl()).begin("retry", "test");
     for (String day : List.of("2026-03-26", "2026-03-27", "2026-03-28")) {
       Instance failed = finished("client-dead", day, false);
-      assertThat(new RetryStore(api.db.dsl()).markDead(failed, null, "retry:test", "no retry"))
+      assertThat(
+              new RetryStore(api.db.dsl())
+                  .markDead(failed, null, "retry:test", "no retry", false, retryLeader))
           .isTrue();
       dead.add(failed.id());
     }

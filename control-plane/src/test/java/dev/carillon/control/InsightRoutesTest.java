@@ -17,6 +17,7 @@ import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.Window;
+import dev.carillon.store.EpochStore;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.store.RetryStore;
@@ -94,7 +95,13 @@ class InsightRoutesTest {
   private static Instance dead(Instance failed) {
     assertThat(
             new RetryStore(api.db.dsl())
-                .markDead(failed, null, "retry:test", DEAD + failed.failReason()))
+                .markDead(
+                    failed,
+                    null,
+                    "retry:test",
+                    DEAD + failed.failReason(),
+                    true,
+                    new EpochStore(api.db.dsl()).begin("retry", "test")))
         .isTrue();
     return api.operator.find(failed.id()).orElseThrow();
   }

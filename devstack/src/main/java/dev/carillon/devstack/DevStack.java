@@ -85,7 +85,11 @@ public final class DevStack implements AutoCloseable {
     this.ports = ports;
     Path dir = directory.path();
     this.postgres =
-        new PostgresNode(dir.resolve("pg"), ports.postgres(), options.postgresPasswords());
+        new PostgresNode(
+            dir.resolve("pg"),
+            ports.postgres(),
+            options.postgresPasswords(),
+            options.synchronousCommit());
     this.kafka =
         new KafkaNode(
             dir,
@@ -333,6 +337,28 @@ public final class DevStack implements AutoCloseable {
   }
 
   /**
+   * Crashes PostgreSQL: SIGKILL to its postmaster (see {@link PostgresNode#kill()}). Pair with
+   * {@link #startPostgres()}, which brings it back through crash recovery, in a {@code finally}
+   * block.
+   */
+  public void killPostgres() {
+    postgres.kill();
+  }
+
+  /**
+   * Makes PostgreSQL hang: every one of its processes SIGSTOPped (see {@link
+   * PostgresNode#freeze()}). Pair with {@link #thawPostgres()} in a {@code finally} block.
+   */
+  public void freezePostgres() {
+    postgres.freeze();
+  }
+
+  /** Resumes PostgreSQL after {@link #freezePostgres()} (SIGCONT). */
+  public void thawPostgres() {
+    postgres.thaw();
+  }
+
+  /**
    * Stops the Kafka node (broker and controller) and waits until it is down. Clients see the broker
    * disappear and keep retrying; {@link #startKafka()} brings it back on the same port. Does
    * nothing if Kafka is already stopped.
@@ -352,6 +378,11 @@ public final class DevStack implements AutoCloseable {
   /** Stops ZooKeeper; sessions are suspended until {@link #restartZooKeeper()}. */
   public void stopZooKeeper() {
     zooKeeper.stop();
+  }
+
+  /** Starts ZooKeeper again after {@link #stopZooKeeper()}; does nothing when it runs. */
+  public void startZooKeeper() {
+    zooKeeper.start();
   }
 
   /**

@@ -28,6 +28,10 @@ import java.util.Optional;
  *     automatically
  * @param postgresPasswords PostgreSQL checks passwords (SCRAM-SHA-256) of every user but the
  *     superuser {@value DevStack#DB_USER}, which keeps trust authentication for the stack's own use
+ * @param synchronousCommit PostgreSQL's {@code synchronous_commit}: off by default (faster, and
+ *     nothing the tests check depends on surviving an operating-system crash); on for a stack whose
+ *     PostgreSQL a test {@linkplain PostgresNode#kill() kills}, so that no acknowledged commit is
+ *     lost with it
  */
 public record DevStackOptions(
     Path dataDir,
@@ -38,7 +42,8 @@ public record DevStackOptions(
     int zooKeeperPort,
     int kafkaPartitions,
     boolean kafkaSasl,
-    boolean postgresPasswords) {
+    boolean postgresPasswords,
+    boolean synchronousCommit) {
 
   /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
   public static final int DEFAULT_KAFKA_PARTITIONS = 4;
@@ -59,7 +64,8 @@ public record DevStackOptions(
 
   /** A throw-away stack: temporary data directory, free ports, default partitions. */
   public static DevStackOptions defaults() {
-    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false);
+    return new DevStackOptions(
+        null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false, false);
   }
 
   /** The data directory, if data should persist between runs. */
@@ -78,7 +84,8 @@ public record DevStackOptions(
         zooKeeperPort,
         kafkaPartitions,
         kafkaSasl,
-        postgresPasswords);
+        postgresPasswords,
+        synchronousCommit);
   }
 
   /** A copy that wipes the data directory first when {@code wipe} is true. */
@@ -92,7 +99,8 @@ public record DevStackOptions(
         zooKeeperPort,
         kafkaPartitions,
         kafkaSasl,
-        postgresPasswords);
+        postgresPasswords,
+        synchronousCommit);
   }
 
   /** A copy with fixed ports ({@code 0} keeps "free port"). */
@@ -106,7 +114,8 @@ public record DevStackOptions(
         zooKeeper,
         kafkaPartitions,
         kafkaSasl,
-        postgresPasswords);
+        postgresPasswords,
+        synchronousCommit);
   }
 
   /** A copy whose auto-created Kafka topics get {@code partitions} partitions. */
@@ -120,7 +129,8 @@ public record DevStackOptions(
         zooKeeperPort,
         partitions,
         kafkaSasl,
-        postgresPasswords);
+        postgresPasswords,
+        synchronousCommit);
   }
 
   /**
@@ -137,7 +147,8 @@ public record DevStackOptions(
         zooKeeperPort,
         kafkaPartitions,
         sasl,
-        postgresPasswords);
+        postgresPasswords,
+        synchronousCommit);
   }
 
   /** A copy whose PostgreSQL checks the passwords of every user but the superuser. */
@@ -151,7 +162,23 @@ public record DevStackOptions(
         zooKeeperPort,
         kafkaPartitions,
         kafkaSasl,
-        check);
+        check,
+        synchronousCommit);
+  }
+
+  /** A copy whose PostgreSQL runs with {@code synchronous_commit} {@code on} when {@code on}. */
+  public DevStackOptions withSynchronousCommit(boolean on) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        on);
   }
 
   private static void checkPort(String field, int port) {

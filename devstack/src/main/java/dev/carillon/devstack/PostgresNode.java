@@ -11,9 +11,13 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The stack's PostgreSQL 15 (zonky's embedded binaries for this platform), with its data in one
@@ -22,25 +26,42 @@ import java.util.regex.Pattern;
  * service roles do in production.
  *
  * <p>Settings: {@code timezone} is {@value DevStack#POSTGRES_TIME_ZONE} (see {@link DevStack}),
- * {@code max_connections} 200, and {@code synchronous_commit} and {@code full_page_writes} off,
- * since durability is not what the dev stack tests. {@link #stop()} is {@code pg_ctl stop -m fast},
- * which ends open sessions.
+ * {@code max_connections} 200, {@code full_page_writes} off, and {@code synchronous_commit} off
+ * unless the stack asks for it ({@link DevStackOptions#synchronousCommit()}): durability across an
+ * operating-system crash is not what the dev stack tests, but a test that {@linkplain #kill()
+ * kills} the server must not lose commits the services were told about, so such a test runs with it
+ * on (or sets it on for its own database). {@link #stop()} is {@code pg_ctl stop -m fast}, which
+ * ends open sessions.
+ *
+ * <p>Fault hooks besides {@link #stop()} and {@link #restart()}: {@link #kill()} crashes the server
+ * (SIGKILL to the postmaster, named by {@value #PID_FILE}), and {@link #freeze()} / {@link #thaw()}
+ * make it hang (SIGSTOP / SIGCONT to the postmaster and every process under it).
  */
 public final class PostgresNode extends AbstractServerNode {
+  private static final Logger log = LoggerFactory.getLogger(PostgresNode.class);
   private static final Pattern DB_PREFIX = Pattern.compile("[a-z][a-z0-9_]{0,39}");
   private static final Duration STARTUP_WAIT = Duration.ofSeconds(30);
+
+  /** The lock file in the data directory whose first line is the postmaster's process id. */
+  public static final String PID_FILE = OrphanPostmaster.PID_FILE;
+
+  /** How long the backends of a killed postmaster get to notice and exit before they are killed. */
+  static final Duration BACKENDS_EXIT = Duration.ofSeconds(10);
 
   private final Path dataDir;
   private final int port;
   private final boolean checkPasswords;
+  private final boolean synchronousCommit;
   private final AtomicLong databaseCounter = new AtomicLong();
   private final SecureRandom random = new SecureRandom();
   private volatile EmbeddedPostgres postgres;
+  private volatile List<Long> frozen = List.of();
 
-  PostgresNode(Path dataDir, int port, boolean checkPasswords) {
+  PostgresNode(Path dataDir, int port, boolean checkPasswords, boolean synchronousCommit) {
     this.dataDir = dataDir;
     this.port = port;
     this.checkPasswords = checkPasswords;
+    this.synchronousCommit = synchronousCommit;
   }
 
   /** Whether the server checks the passwords of every user but the superuser. */
@@ -112,7 +133,7 @@ public final class PostgresNode extends AbstractServerNode {
               .setPort(port)
               .setServerConfig("timezone", DevStack.POSTGRES_TIME_ZONE)
               .setServerConfig("max_connections", "200")
-              .setServerConfig("synchronous_commit", "off")
+              .setServerConfig("synchronous_commit", synchronousCommit ? "on" : "off")
               .setServerConfig("full_page_writes", "off")
               .setPGStartupWait(STARTUP_WAIT)
               // The stack stops PostgreSQL itself, after the services that use it; zonky's own
@@ -201,8 +222,131 @@ public final class PostgresNode extends AbstractServerNode {
     }
   }
 
+  // ---------------------------------------------------------------- fault hooks
+
+  /**
+   * The postmaster's process id, the first line of {@value #PID_FILE} in the data directory.
+   *
+   * @throws DevStackException when the file cannot be read (the server does not run)
+   */
+  public long postmasterPid() {
+    Path pidFile = dataDir.resolve(PID_FILE);
+    try {
+      List<String> lines = Files.readAllLines(pidFile, StandardCharsets.UTF_8);
+      return Long.parseLong(lines.isEmpty() ? "" : lines.get(0).strip());
+    } catch (IOException | NumberFormatException e) {
+      throw new DevStackException("cannot read the postmaster's process id from " + pidFile, e);
+    }
+  }
+
+  /**
+   * Crashes the server: SIGKILL to the postmaster, as an out-of-memory killer would send it. Its
+   * backends notice that their parent died and exit (any still there after ten seconds are killed
+   * too, since PostgreSQL will not start while they hold its shared memory). Open connections break
+   * at once. The node then counts as stopped: {@link #start()} brings the server back on the same
+   * port, through crash recovery from its WAL. Transactions committed with {@code
+   * synchronous_commit} off shortly before may be lost.
+   *
+   * @throws IllegalStateException if the server does not run
+   * @throws DevStackException if the postmaster or its backends do not go away
+   */
+  public void kill() {
+    stopAbruptly(
+        "killed (SIGKILL to the postmaster)",
+        () -> {
+          thawQuietly();
+          long pid = postmasterPid();
+          ProcessHandle postmaster =
+              ProcessHandle.of(pid)
+                  .orElseThrow(() -> new DevStackException("postmaster " + pid + " is gone"));
+          List<ProcessHandle> children = postmaster.descendants().toList();
+          postmaster.destroyForcibly();
+          if (!Signals.awaitExit(postmaster, BACKENDS_EXIT)) {
+            throw new DevStackException("postmaster " + pid + " survived SIGKILL");
+          }
+          for (ProcessHandle child : children) {
+            if (!Signals.awaitExit(child, BACKENDS_EXIT)) {
+              child.destroyForcibly();
+              Signals.awaitExit(child, BACKENDS_EXIT);
+            }
+          }
+          // Releases zonky's lock on the data directory; its "pg_ctl stop" fails (there is no
+          // server left to stop) and it logs that failure as an error.
+          EmbeddedPostgres old = postgres;
+          postgres = null;
+          try {
+            old.close();
+          } catch (IOException e) {
+            throw new DevStackException("cannot release the killed PostgreSQL on port " + port, e);
+          }
+        });
+  }
+
+  /**
+   * Makes the server hang: SIGSTOP to the postmaster, then to every process under it (backends, WAL
+   * writer, checkpointer...). Connections stay open and nothing answers, as with a frozen host; new
+   * connections are accepted by the kernel and then wait. {@link #thaw()} resumes it; {@link
+   * #stop()} and {@link #close()} thaw it first.
+   *
+   * @throws IllegalStateException if the server does not run or is frozen already
+   * @throws DevStackException if a process cannot be stopped
+   */
+  public void freeze() {
+    whileRunning(
+        () -> {
+          if (!frozen.isEmpty()) {
+            throw new IllegalStateException("PostgreSQL on port " + port + " is frozen already");
+          }
+          long pid = postmasterPid();
+          // The postmaster first, so that it forks nothing after its children were listed.
+          if (!Signals.send("STOP", List.of(pid))) {
+            throw new DevStackException("cannot SIGSTOP the postmaster " + pid);
+          }
+          List<Long> all = new ArrayList<>();
+          all.add(pid);
+          ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> all.add(d.pid())));
+          frozen = List.copyOf(all);
+          if (!Signals.send("STOP", all.subList(1, all.size()))) {
+            throw new DevStackException("cannot SIGSTOP the backends of postmaster " + pid);
+          }
+          log.info("PostgreSQL on port {} frozen ({} processes stopped)", port, all.size());
+        });
+  }
+
+  /**
+   * Resumes a server frozen by {@link #freeze()}: SIGCONT to every process that was stopped.
+   *
+   * @throws IllegalStateException if it is not frozen
+   */
+  public void thaw() {
+    synchronized (lock) {
+      if (frozen.isEmpty()) {
+        throw new IllegalStateException("PostgreSQL on port " + port + " is not frozen");
+      }
+      thawQuietly();
+    }
+  }
+
+  /** Whether {@link #freeze()} stopped the server and {@link #thaw()} has not resumed it yet. */
+  public boolean isFrozen() {
+    return !frozen.isEmpty();
+  }
+
+  private void thawQuietly() {
+    List<Long> stopped = frozen;
+    if (stopped.isEmpty()) {
+      return;
+    }
+    frozen = List.of();
+    if (!Signals.send("CONT", stopped)) {
+      log.warn("SIGCONT to some of {} did not succeed (processes gone?)", stopped);
+    }
+    log.info("PostgreSQL on port {} thawed ({} processes resumed)", port, stopped.size());
+  }
+
   @Override
   void stopServer() {
+    thawQuietly();
     EmbeddedPostgres old = postgres;
     postgres = null;
     try {

@@ -176,7 +176,9 @@ class DeployFilesTest {
     Map<String, List<Integer>> published =
         Map.of(
             "trigger", List.of(Service.TRIGGER.defaultAdminPort, ApiSettings.DEFAULT_PORT),
-            "retry", List.of(Service.RETRY.defaultAdminPort));
+            "retry", List.of(Service.RETRY.defaultAdminPort),
+            // Prometheus's own UI (the alert rules and the scrape of the admin ports).
+            "prometheus", List.of(9090));
     for (Map.Entry<String, Object> e : services.entrySet()) {
       Object ports = map(e.getValue()).get("ports");
       if (ports == null) {

@@ -28,6 +28,8 @@ public final class RetryMetrics {
   private final Counter archived;
   private final Counter configApplied;
   private final Counter configRejected;
+  private final Counter alertsSent;
+  private final Counter alertsFailed;
   private final Map<Verdict, Counter> heldBack = new EnumMap<>(Verdict.class);
   private final AtomicLong lastScanEpochMillis = new AtomicLong();
   private final Map<String, AtomicInteger> waitingByQueue = new ConcurrentHashMap<>();
@@ -50,6 +52,16 @@ public final class RetryMetrics {
     configApplied = counter(registry, "carillon.retry.config.applied", "config records applied");
     configRejected =
         counter(registry, "carillon.retry.config.rejected", "config records rejected as invalid");
+    alertsSent =
+        counter(
+            registry,
+            "carillon.retry.alerts.sent",
+            "DEAD alerts the webhook acknowledged (the alert outbox)");
+    alertsFailed =
+        counter(
+            registry,
+            "carillon.retry.alerts.failed",
+            "failed deliveries of DEAD alerts (each stays in the outbox and is sent again)");
     for (Verdict v : Verdict.values()) {
       if (v != Verdict.GRANTED) {
         heldBack.put(
@@ -102,6 +114,46 @@ public final class RetryMetrics {
 
   private static Counter counter(MeterRegistry registry, String name, String description) {
     return Counter.builder(name).description(description).register(registry);
+  }
+
+  /** Counts a DEAD alert the webhook acknowledged. */
+  public void alertSent() {
+    alertsSent.increment();
+  }
+
+  /** Counts a failed delivery of a DEAD alert (it stays in the outbox). */
+  public void alertFailed() {
+    alertsFailed.increment();
+  }
+
+  /** Counts a row a scanner set aside ({@code carillon.retry.quarantined{scanner}}). */
+  public void quarantined(String scanner) {
+    Counter.builder("carillon.retry.quarantined")
+        .description("rows set aside by a scanner until an operator clears them")
+        .tag("scanner", scanner)
+        .register(registry)
+        .increment();
+  }
+
+  /** Counts a scanner's failed round ({@code carillon.retry.scan.failures{scanner}}). */
+  public void scanFailed(String scanner) {
+    Counter.builder("carillon.retry.scan.failures")
+        .description("scanner rounds that failed; the other scanners went on")
+        .tag("scanner", scanner)
+        .register(registry)
+        .increment();
+  }
+
+  /** Rows {@code scanner} has quarantined since start. */
+  public double quarantinedBy(String scanner) {
+    Counter c = registry.find("carillon.retry.quarantined").tag("scanner", scanner).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  /** Failed rounds of {@code scanner} since start. */
+  public double failuresOf(String scanner) {
+    Counter c = registry.find("carillon.retry.scan.failures").tag("scanner", scanner).counter();
+    return c == null ? 0 : c.count();
   }
 
   public void scanned(int n) {

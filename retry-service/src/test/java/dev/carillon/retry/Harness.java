@@ -1,6 +1,7 @@
 package dev.carillon.retry;
 
 import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
+import static org.awaitility.Awaitility.await;
 
 import dev.carillon.config.Config;
 import dev.carillon.devstack.DevStack;
@@ -60,6 +61,7 @@ final class Harness implements AutoCloseable {
   final String instancesTopic = "test.instances." + UUID.randomUUID();
   final String configTopic = "test.config." + UUID.randomUUID();
   private final List<AutoCloseable> open = new ArrayList<>();
+  private final List<RetryService> services = new ArrayList<>();
 
   Harness(String prefix) {
     dbUrl = stack.createDatabase(prefix);
@@ -119,13 +121,22 @@ final class Harness implements AutoCloseable {
     return c;
   }
 
+  /**
+   * Starts a retry service; the first of a test waits until it leads, since only a leader's passes
+   * write ({@link RetryService#scanOnce()} on a standby does nothing).
+   */
   RetryService start(Map<String, String> extra, Clock clock, long seed) {
+    boolean first = services.isEmpty();
     RetryService s =
         RetryService.start(
             Config.of(config(extra)),
             clock,
             RandomGeneratorFactory.of("L64X128MixRandom").create(seed));
     open.add(s);
+    services.add(s);
+    if (first) {
+      await("the first retry service leads").atMost(Duration.ofSeconds(30)).until(s::isLeader);
+    }
     return s;
   }
 
@@ -143,6 +154,29 @@ final class Harness implements AutoCloseable {
                 .build(),
             java.net.http.HttpResponse.BodyHandlers.ofString())
         .body();
+  }
+
+  /**
+   * Starts a retry service configured through environment variables, as a deployment is: every key
+   * of {@link #config} as its {@code CARILLON_*} variable, plus {@code variables} (e.g. a {@code
+   * *_FILE} secret). Waits until it leads if it is the first.
+   */
+  RetryService startFromEnvironment(Map<String, String> variables, Clock clock) {
+    boolean first = services.isEmpty();
+    Map<String, String> env = new HashMap<>();
+    config(Map.of()).forEach((k, v) -> env.put(Config.envName(k), v));
+    env.putAll(variables);
+    RetryService s =
+        RetryService.start(
+            Config.load(java.util.Optional.empty(), env),
+            clock,
+            RandomGeneratorFactory.of("L64X128MixRandom").create(42));
+    open.add(s);
+    services.add(s);
+    if (first) {
+      await("the first retry service leads").atMost(Duration.ofSeconds(30)).until(s::isLeader);
+    }
+    return s;
   }
 
   TaskDefinition define(TaskDefinition.Builder b) {

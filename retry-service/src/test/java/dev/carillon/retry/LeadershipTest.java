@@ -58,7 +58,10 @@ class LeadershipTest {
               HttpResponse.BodyHandlers.ofString());
       assertThat(metrics.body())
           .containsPattern("carillon_retry_retried_total\\{task=\"[^\"]+\"} 1\\.0")
-          .contains("carillon_retry_last_scan_timestamp_seconds");
+          .contains("carillon_retry_last_scan_timestamp_seconds")
+          .contains("carillon_leader_epoch{service=\"retry\"}")
+          .contains("carillon_retry_alerts_sent_total")
+          .contains("carillon_retry_alerts_failed_total");
 
       first.close();
       await("the second service to take over").atMost(WAIT).until(second::isLeader);

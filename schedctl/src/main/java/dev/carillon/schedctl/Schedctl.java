@@ -60,6 +60,7 @@ import picocli.CommandLine.Spec;
       PauseCommand.class,
       ResumeCommand.class,
       CancelCommand.class,
+      QuarantineCommand.class,
       ConfigCommand.class,
       RetryPlanCommand.class,
       RunCommand.class,

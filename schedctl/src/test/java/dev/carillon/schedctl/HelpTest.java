@@ -22,6 +22,7 @@ class HelpTest {
         "pause",
         "resume",
         "cancel",
+        "quarantine",
         "config",
         "retry-plan",
         "suggest-timeout"

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
@@ -12,6 +13,8 @@ import dev.carillon.model.instance.Progress;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
@@ -37,6 +40,8 @@ class InstanceCommandsTest {
   private static WindowStore windows;
   private static LeaseStore leases;
   private static RetryStore retries;
+  private static Fence triggerLeader;
+  private static Fence retryLeader;
   private static TaskStore tasks;
   private static ResumeStore resume;
 
@@ -49,6 +54,9 @@ class InstanceCommandsTest {
     leases = new LeaseStore(env.db().dsl());
     retries = new RetryStore(env.db().dsl());
     tasks = new TaskStore(env.db().dsl());
+    EpochStore epochs = new EpochStore(env.db().dsl());
+    triggerLeader = epochs.begin("trigger", "test");
+    retryLeader = epochs.begin("retry", "test");
     resume = new ResumeStore(env.db().dsl());
     tasks.applyAll(
         List.of(
@@ -77,7 +85,10 @@ class InstanceCommandsTest {
         Outcome.failure("search API returned 503", false),
         "worker-7");
     Instance failed = instances.find(i.id()).orElseThrow();
-    assertThat(retries.markDead(failed, 1L, "retry", "no retry allowed: policy NONE")).isTrue();
+    assertThat(
+            retries.markDead(
+                failed, 1L, "retry", "no retry allowed: policy NONE", false, retryLeader))
+        .isTrue();
     return instances.find(i.id()).orElseThrow();
   }
 
@@ -210,7 +221,7 @@ class InstanceCommandsTest {
     resume.saveCheckpoint(two, "worker-2", "{\"next\":80,\"of\":120}");
     leases.complete(two, Outcome.failure("model quota exceeded", false), "worker-2");
     Instance failed = instances.find(i.id()).orElseThrow();
-    assertThat(retries.markDead(failed, 1L, "retry", "no retry left")).isTrue();
+    assertThat(retries.markDead(failed, 1L, "retry", "no retry left", false, retryLeader)).isTrue();
     return instances.find(i.id()).orElseThrow();
   }
 
@@ -299,7 +310,8 @@ class InstanceCommandsTest {
     windows.recordDecisions(
         List.of(
             new Decision(
-                "ops-c", "2026-03-01", d.id(), "trigger", "window exists, status RUNNING")));
+                "ops-c", "2026-03-01", d.id(), "trigger", "window exists, status RUNNING")),
+        triggerLeader);
     windows.create(
         List.of(
             dev.carillon.model.instance.NewInstance.skipped(
@@ -438,5 +450,54 @@ class InstanceCommandsTest {
       presence.remove("w-cpu");
       presence.remove("w-gpu");
     }
+  }
+
+  @Test
+  void quarantine_lists_the_rows_a_scanner_set_aside_and_clear_puts_one_back() {
+    Instance i = pending("ops-b", "2026-06-17");
+    Instance running = leases.claim(List.of(i.id()), "worker-7").get(0);
+    leases.complete(
+        new Lease(i.id(), running.attempt()), Outcome.failure("malformed", false), "worker-7");
+    Instance failed = instances.find(i.id()).orElseThrow();
+    assertThat(
+            retries.quarantine(
+                failed, "decision", "IllegalArgumentException: x", "retry", retryLeader))
+        .isTrue();
+
+    Cli.Result list = Cli.run(env.vars(), "quarantine", "list");
+    assertThat(list.code()).as(list.toString()).isZero();
+    assertThat(list.out()).contains(Long.toString(i.id())).contains("ops-b").contains("FAILED");
+
+    Cli.Result clear =
+        Cli.run(
+            env.vars(), "quarantine", "clear", Long.toString(i.id()), "--reason", "window fixed");
+    assertThat(clear.code()).as(clear.toString()).isZero();
+    assertThat(instances.quarantined(10)).extracting(Instance::id).doesNotContain(i.id());
+    assertThat(instances.events(i.id()))
+        .extracting(InstanceEvent::reason)
+        .anySatisfy(r -> assertThat(r).contains("quarantined by the decision scanner"))
+        .anySatisfy(
+            r -> assertThat(r).contains("quarantine cleared: cleared by operator: window fixed"));
+    assertThat(Cli.run(env.vars(), "quarantine", "clear", Long.toString(i.id())).code())
+        .as("nothing left to clear")
+        .isEqualTo(Schedctl.BAD_INPUT);
+  }
+
+  @Test
+  void a_quarantined_row_cancelled_and_rerun_is_no_longer_set_aside() {
+    Instance i = pending("ops-b", "2026-06-18");
+    Instance running = leases.claim(List.of(i.id()), "worker-7").get(0);
+    leases.complete(
+        new Lease(i.id(), running.attempt()), Outcome.failure("malformed", false), "worker-7");
+    Instance failed = instances.find(i.id()).orElseThrow();
+    assertThat(
+            retries.quarantine(failed, "decision", "IllegalStateException", "retry", retryLeader))
+        .isTrue();
+    Instance cancelled = instances.cancel(failed, "ops", "stuck").orElseThrow();
+    assertThat(instances.quarantined(10_000)).extracting(Instance::id).contains(i.id());
+
+    assertThat(instances.rerun(cancelled, "ops", "fixed")).isPresent();
+
+    assertThat(instances.quarantined(10_000)).extracting(Instance::id).doesNotContain(i.id());
   }
 }

@@ -1,6 +1,7 @@
 package dev.carillon.trigger;
 
 import dev.carillon.admin.AdminServer;
+import dev.carillon.admin.DependencyProbe;
 import dev.carillon.admin.HealthReport;
 import dev.carillon.alert.AlertSettings;
 import dev.carillon.alert.AlertSink;
@@ -14,6 +15,8 @@ import dev.carillon.control.ControlPlane;
 import dev.carillon.control.Insight;
 import dev.carillon.control.KafkaDispatch;
 import dev.carillon.election.LeaderElection;
+import dev.carillon.election.LeaderTerm;
+import dev.carillon.election.NotLeaderException;
 import dev.carillon.election.Zk;
 import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.ConfigTopic;
@@ -27,7 +30,10 @@ import dev.carillon.metrics.ServiceMeters;
 import dev.carillon.metrics.TaskLabel;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
+import dev.carillon.store.DbSettings;
 import dev.carillon.store.DependencyQueries;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.FencedException;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.OverviewQueries;
 import dev.carillon.store.PresenceStore;
@@ -37,6 +43,7 @@ import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trace.Tracing;
+import dev.carillon.trigger.clock.DatabaseClock;
 import dev.carillon.trigger.condition.ConditionPoller;
 import dev.carillon.trigger.condition.ConditionRegistry;
 import dev.carillon.trigger.dependency.DependencyReleaser;
@@ -47,6 +54,7 @@ import dev.carillon.trigger.tick.TickResult;
 import dev.carillon.trigger.tick.TickTelemetry;
 import dev.carillon.trigger.tick.TriggerLoop;
 import dev.carillon.trigger.tick.TriggerMetrics;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -71,6 +79,10 @@ import org.slf4j.LoggerFactory;
  * the API (on its own port, threads and database connections). Leadership loss stops the tick loop
  * at once.
  *
+ * <p>Each leadership is a {@link LeaderTerm}: the leader's writes (ticks, dispatch stamps,
+ * dependency releases, event and condition instances) carry the epoch its term took in PostgreSQL,
+ * and a deposed leader's writes are refused there, whatever it believes.
+ *
  * <p>{@link #close()} leaves the election (a standby takes over at once) and releases everything in
  * reverse order. Idempotent.
  */
@@ -91,13 +103,16 @@ public final class TriggerService implements AutoCloseable {
 
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final Clock clock;
+  private final Clock hostClock;
+  private DatabaseClock clock;
   private final TriggerSettings settings;
   private final TriggerMetrics metrics;
   private Database database;
   private CuratorFramework curator;
   // Read by the API's threads (the overview names the leader); set once while wiring.
   private volatile LeaderElection election;
+  private LeaderTerm term;
+  private DependencyProbe postgres;
   private TriggerLoop loop;
   private DependencyReleaser releaser;
   private EventConsumer events;
@@ -109,8 +124,8 @@ public final class TriggerService implements AutoCloseable {
   private final ApiSettings apiSettings;
 
   private TriggerService(
-      Clock clock, TriggerSettings settings, ApiSettings apiSettings, TriggerMetrics metrics) {
-    this.clock = clock;
+      Clock hostClock, TriggerSettings settings, ApiSettings apiSettings, TriggerMetrics metrics) {
+    this.hostClock = hostClock;
     this.settings = settings;
     this.apiSettings = apiSettings;
     this.metrics = metrics;
@@ -121,7 +136,9 @@ public final class TriggerService implements AutoCloseable {
    * {@link ApiSettings} for the keys. Logs the effective configuration once, secrets masked.
    *
    * @param config the configuration
-   * @param clock the time source for fire times ({@code Clock.systemUTC()} in production)
+   * @param clock this host's clock ({@code Clock.systemUTC()} in production), moved by {@code
+   *     clock.offset}; the trigger ticks on PostgreSQL's time, measured against it every tick
+   *     ({@link DatabaseClock})
    * @return the running service; it joins the election at once
    * @throws dev.carillon.config.ConfigException if a setting is missing or wrong, including a
    *     missing {@code api.tokens-file} without {@code api.insecure-local=true}
@@ -152,7 +169,10 @@ public final class TriggerService implements AutoCloseable {
     ServiceMeters meters = ServiceMeters.create();
     TriggerService s =
         new TriggerService(
-            clock, settings, api, new TriggerMetrics(meters.registry(), TaskLabel.from(config)));
+            common.offsetClock(clock),
+            settings,
+            api,
+            new TriggerMetrics(meters.registry(), TaskLabel.from(config)));
     s.resources.push(meters);
     try {
       Tracing tracing = given.orElseGet(() -> Tracing.from(config, SERVICE, common.instanceId()));
@@ -174,10 +194,33 @@ public final class TriggerService implements AutoCloseable {
     database = Database.forService(common.db(), null);
     resources.push(database);
     database.bindMetrics(registry);
-    WindowStore windows = new WindowStore(database.dsl());
     TopicAdmin.require(
         common.kafka(),
         List.of(new TopicAdmin.Need(settings.topic(), common.instancePartitions(), false)));
+    postgres =
+        new DependencyProbe(
+            "postgres",
+            () -> database.ping(DependencyProbe.DEFAULT_TIMEOUT),
+            DependencyProbe.DEFAULT_EVERY,
+            DependencyProbe.DEFAULT_TIMEOUT);
+    resources.push(postgres);
+    WindowStore windows = new WindowStore(database.dsl());
+    TriggerQueries timeSource = new TriggerQueries(database.dsl());
+    clock = new DatabaseClock(hostClock, timeSource::databaseTime, settings.maxClockSkew());
+    // Known from the start, so that no loop reads this host's time uncorrected.
+    clock.sync();
+    Gauge.builder("carillon.trigger.clock.skew", clock, c -> c.offset().toNanos() / 1e9)
+        .description(
+            "seconds PostgreSQL's clock is ahead of this host's (negative: behind); the trigger"
+                + " ticks on PostgreSQL's")
+        .register(registry);
+    term =
+        new LeaderTerm(
+            SERVICE,
+            common.instanceId(),
+            new EpochStore(database.dsl()),
+            () -> election != null && election.confirm(),
+            registry);
     InstancePublisher publisher =
         new InstancePublisher(
             common.kafka(),
@@ -216,7 +259,9 @@ public final class TriggerService implements AutoCloseable {
             settings.redispatchAfter(),
             settings.dispatchSweep(),
             this::isLeader,
-            metrics);
+            term,
+            metrics,
+            settings.maxDispatchBacklog());
     dispatcher.start();
     resources.push(dispatcher);
 
@@ -231,7 +276,8 @@ public final class TriggerService implements AutoCloseable {
             settings.tickInterval(),
             metrics,
             dispatcher::submit,
-            this::isLeader,
+            this::mayCommit,
+            term,
             new TickTelemetry(tracing, alerts, alertSettings));
     resources.push(loop::stopTicking);
 
@@ -243,14 +289,15 @@ public final class TriggerService implements AutoCloseable {
             actor,
             clock,
             dispatcher::submit,
-            this::isLeader);
+            this::mayCommit,
+            term);
     leaderLoops.add(
         new PeriodicLoop(
             "trigger-dependencies",
             Pace.fixedDelay(settings.tickInterval()),
             StopMode.INTERRUPT,
             releaser::resync,
-            releaser::releaseOnce));
+            leaderOnly(releaser::releaseOnce)));
     events =
         new EventConsumer(
             common.kafka(),
@@ -260,7 +307,8 @@ public final class TriggerService implements AutoCloseable {
             actor,
             clock,
             dispatcher::submit,
-            this::isLeader,
+            this::mayCommit,
+            term,
             registry,
             settings.tickInterval());
     leaderLoops.add(
@@ -268,7 +316,7 @@ public final class TriggerService implements AutoCloseable {
             "trigger-events",
             Pace.fixedDelay(Duration.ofMillis(50)),
             StopMode.INTERRUPT,
-            () -> events.pollOnce(Duration.ofMillis(500))));
+            leaderOnly(() -> events.pollOnce(Duration.ofMillis(500)))));
     resources.push(events::stop);
 
     conditions =
@@ -280,13 +328,14 @@ public final class TriggerService implements AutoCloseable {
             actor,
             clock,
             dispatcher::submit,
-            this::isLeader);
+            this::mayCommit,
+            term);
     leaderLoops.add(
         new PeriodicLoop(
             "trigger-conditions",
             Pace.fixedDelay(settings.tickInterval()),
             StopMode.INTERRUPT,
-            conditions::pollOnce));
+            leaderOnly(conditions::pollOnce)));
     resources.push(
         () -> {
           leaderLoops.forEach(PeriodicLoop::stop);
@@ -299,11 +348,17 @@ public final class TriggerService implements AutoCloseable {
     // The API's own pool, each statement bounded by the request timeout: API load can neither take
     // the tick's connections nor hold one forever. It logs in as the API's own role when
     // api.db-user is set (docs/security.md), and changes no schema: the trigger's pool has checked
-    // it (or migrated it) already.
+    // it (or migrated it) already. Its socket timeout stays above that statement timeout (see
+    // DbSettings), so a slow statement is cancelled by the server, not cut off.
+    DbSettings apiDbSettings = apiSettings.db(common.db());
+    Duration requestTimeout = apiSettings.requestTimeout();
     Database apiDb =
         Database.connect(
-            apiSettings.db(common.db()),
-            "SET statement_timeout = " + apiSettings.requestTimeout().toMillis());
+            apiDbSettings.withTimeouts(
+                apiDbSettings.connectTimeout(),
+                Duration.ofSeconds(requestTimeout.toSeconds() + 5),
+                requestTimeout),
+            null);
     resources.push(apiDb);
     WindowStore apiWindows = new WindowStore(apiDb.dsl());
     ControlPlane plane =
@@ -350,6 +405,7 @@ public final class TriggerService implements AutoCloseable {
             new LeaderElection.Listener() {
               @Override
               public void onLeadership() {
+                term.begin();
                 metrics.leader(true);
                 loop.startTicking();
                 leaderLoops.forEach(PeriodicLoop::start);
@@ -357,6 +413,7 @@ public final class TriggerService implements AutoCloseable {
 
               @Override
               public void onLossOfLeadership() {
+                term.end();
                 loop.stopTicking();
                 leaderLoops.forEach(PeriodicLoop::stop);
                 events.stop();
@@ -377,6 +434,35 @@ public final class TriggerService implements AutoCloseable {
     return api.port();
   }
 
+  /** The last local check before a leader's write: leading, in a term. The fence decides. */
+  private boolean mayCommit() {
+    return isLeader() && term.isActive();
+  }
+
+  /**
+   * A leader loop's step that ends quietly when this instance does not lead (the step wrote
+   * nothing) or was fenced (the component reported it).
+   */
+  private static PeriodicLoop.Step leaderOnly(PeriodicLoop.Step step) {
+    return () -> {
+      try {
+        step.run();
+      } catch (NotLeaderException | FencedException e) {
+        log.debug("Leader round skipped: {}", e.getMessage());
+      }
+    };
+  }
+
+  /** The trigger's meters. */
+  public TriggerMetrics metrics() {
+    return metrics;
+  }
+
+  /** This instance's leadership terms and their epochs. */
+  public LeaderTerm term() {
+    return term;
+  }
+
   /** The admin server's port (useful with {@code admin.port=0}). */
   public int adminPort() {
     return admin.port();
@@ -385,6 +471,11 @@ public final class TriggerService implements AutoCloseable {
   /** The tick loop; tests call {@link TriggerLoop#tickOnce()} on it. */
   public TriggerLoop loop() {
     return loop;
+  }
+
+  /** The dispatcher; tests read its backlog. */
+  public Dispatcher dispatcher() {
+    return dispatcher;
   }
 
   /** The dependency releaser; tests call {@link DependencyReleaser#releaseOnce()} on it. */
@@ -403,18 +494,30 @@ public final class TriggerService implements AutoCloseable {
   }
 
   /**
-   * Leadership, last tick and lag. Live unless this leader's ticks stopped for a minute (or 30 tick
-   * intervals); ready while a standby, or while leading with ticks no older than 10 intervals (at
-   * least 10 s).
+   * Leadership, last tick and lag, and whether PostgreSQL answers. Live unless this leader's tick
+   * thread stopped finishing rounds for a minute (or 30 tick intervals): ticks that fail because a
+   * dependency is down still finish, and the service recovers by itself once it returns, so a
+   * restart would not help. Ready while PostgreSQL answers and, when leading, ticks succeed (the
+   * last no older than 10 intervals, at least 10 s); a standby is ready as long as PostgreSQL
+   * answers.
    */
   public HealthReport health() {
     boolean leading = isLeader();
     Optional<TickResult> last = loop == null ? Optional.empty() : loop.lastTick();
-    Instant now = clock.instant();
+    Instant now = clock == null ? hostClock.instant() : clock.instant();
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("leader", leading);
     details.put("participant", election == null ? "" : election.participantId());
     details.put("ticking", loop != null && loop.isTicking());
+    DependencyProbe.Status db =
+        postgres == null
+            ? new DependencyProbe.Status(false, "DOWN: not started")
+            : postgres.status();
+    details.put("postgres", db.detail());
+    if (term != null) {
+      term.current().ifPresent(f -> details.put("epoch", f.epoch()));
+      details.put("fencedWrites", term.fencedWrites());
+    }
     Duration lag = null;
     if (last.isPresent()) {
       lag = Duration.between(last.get().now(), now);
@@ -425,11 +528,17 @@ public final class TriggerService implements AutoCloseable {
       details.put("lastTick", "never");
     }
     details.put("dispatchBacklog", dispatcher == null ? 0 : dispatcher.backlog());
+    details.put("oldestUndispatchedMs", metrics.oldestUndispatched().toMillis());
+    if (clock != null) {
+      details.put("clockSkewMs", clock.offset().toMillis());
+      details.put("clockSkewed", clock.skewed());
+    }
     Duration interval = settings.tickInterval();
     Duration stuck = max(Duration.ofMinutes(1), interval.multipliedBy(30));
     Duration late = max(Duration.ofSeconds(10), interval.multipliedBy(10));
-    boolean live = !leading || last.isEmpty() || lag.compareTo(stuck) <= 0;
-    boolean ready = !closed.get() && (!leading || (last.isPresent() && lag.compareTo(late) <= 0));
+    boolean live = loop == null || !loop.isTicking() || loop.sinceLastRound().compareTo(stuck) <= 0;
+    boolean ready =
+        !closed.get() && db.up() && (!leading || (last.isPresent() && lag.compareTo(late) <= 0));
     return new HealthReport(live, ready, details);
   }
 

@@ -38,6 +38,7 @@ class ShippedLoggingTest {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
 
   private DbSettings db;
+  private final String topic = "logging-" + java.util.UUID.randomUUID();
   private TriggerService leader;
   private Process process;
   private final List<String> out = new CopyOnWriteArrayList<>();
@@ -57,6 +58,12 @@ class ShippedLoggingTest {
     c.put("api.port", "0");
     c.put("api.bind-address", "127.0.0.1");
     c.put("api.insecure-local", "true");
+    // Its own topic, created up front as the create-topics step does, and the schema migrated by
+    // this first service (the standby process only checks it).
+    c.put("trigger.topic", topic);
+    c.put("kafka.instances-partitions", "2");
+    c.put("db.migrate", "true");
+    stack.createTopic(topic, 2);
     leader = TriggerService.start(Config.of(c), Clock.systemUTC());
     await("the in-process trigger to lead").atMost(DEADLINE).until(leader::isLeader);
   }
@@ -100,6 +107,8 @@ class ShippedLoggingTest {
     env.put("CARILLON_API_PORT", "0");
     env.put("CARILLON_API_BIND_ADDRESS", "127.0.0.1");
     env.put("CARILLON_API_INSECURE_LOCAL", "true");
+    env.put("CARILLON_TRIGGER_TOPIC", topic);
+    env.put("CARILLON_KAFKA_INSTANCES_PARTITIONS", "2");
     if (logFormat != null) {
       env.put("CARILLON_LOG_FORMAT", logFormat);
     }

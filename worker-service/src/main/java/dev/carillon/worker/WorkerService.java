@@ -1,6 +1,7 @@
 package dev.carillon.worker;
 
 import dev.carillon.admin.AdminServer;
+import dev.carillon.admin.DependencyProbe;
 import dev.carillon.admin.HealthReport;
 import dev.carillon.config.Config;
 import dev.carillon.config.SelfStopping;
@@ -121,6 +122,7 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
   private final InstanceConsumer consumer;
   private final Thread consumerThread;
   private final AdminServer admin;
+  private final DependencyProbe postgres;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicBoolean gaveUp = new AtomicBoolean();
   private final CompletableFuture<Integer> exitRequested = new CompletableFuture<>();
@@ -154,6 +156,12 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     settings.builtinHandlers().forEach(b -> handlers.add(b.handler()));
     this.serves = new Serves(java.util.Set.copyOf(settings.queues()), handlers);
     this.db = Database.forService(settings.db(), Database.PRIMARY_KEY_PLANS);
+    this.postgres =
+        new DependencyProbe(
+            "postgres",
+            () -> db.ping(DependencyProbe.DEFAULT_TIMEOUT),
+            DependencyProbe.DEFAULT_EVERY,
+            DependencyProbe.DEFAULT_TIMEOUT);
     this.store = new LeaseStore(db.dsl());
     this.registry = meters.registry();
     db.bindMetrics(registry);
@@ -439,6 +447,15 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
         && !heartbeatProgress.stalled(LOOP_STALL);
   }
 
+  /**
+   * Ready while live, not giving up, and PostgreSQL answers (a worker that cannot claim should get
+   * no work).
+   */
+  private boolean ready(DependencyProbe.Status db) {
+    return ready() && db.up();
+  }
+
+  /** Ready by the worker's own account: live, not giving up, its statements reach the database. */
   private boolean ready() {
     return !closed.get()
         && !gaveUp.get()
@@ -447,6 +464,7 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
   }
 
   private HealthReport health() {
+    DependencyProbe.Status db = postgres.status();
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("workerId", settings.workerId());
     details.put("queues", List.copyOf(serves.sortedQueues()));
@@ -457,10 +475,11 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     details.put("heartbeatLoopMs", heartbeatProgress.sinceLast().toMillis());
     details.put("databaseFailingMs", database.failingFor().toMillis());
     details.put("plugins", List.copyOf(plugins.types()));
+    details.put("postgres", db.detail());
     if (gaveUpReason != null) {
       details.put("gaveUp", gaveUpReason);
     }
-    return new HealthReport(live(), ready(), details);
+    return new HealthReport(live(), ready(db), details);
   }
 
   /**
@@ -557,6 +576,7 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
       closeQuietly("admin server", admin);
       closeQuietly("plugins", plugins);
       closeQuietly("exec agents", execAgents);
+      closeQuietly("postgres probe", postgres);
       closeQuietly("database", db);
       closeQuietly("tracing", tracing);
       meters.close();

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.carillon.api.AgentContext;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.testsupport.Tasks;
@@ -174,11 +176,17 @@ class FailureModesTest {
             kit.leases.complete(
                 new Lease(created.id(), 1), Outcome.failure("boom 1", false), "worker-gone"))
         .isTrue();
+    Fence retryLeader = new EpochStore(kit.db.dsl()).begin("retry", "test");
     assertThat(
             kit.retries.scheduleRetry(
-                kit.find(created.id()), Instant.parse("2000-01-01T00:00:00Z"), 1L, "retry", "1"))
+                kit.find(created.id()),
+                Instant.parse("2000-01-01T00:00:00Z"),
+                1L,
+                "retry",
+                "1",
+                retryLeader))
         .isTrue();
-    assertThat(kit.retries.promoteDueRetries(100, "retry"))
+    assertThat(kit.retries.promoteDueRetries(100, "retry", retryLeader))
         .extracting(Instance::id)
         .contains(created.id());
 

@@ -12,6 +12,8 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.RetryStore;
@@ -32,6 +34,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
 
 /**
  * One isolated worker test environment: its own database, topic and consumer group on the shared
@@ -160,6 +163,26 @@ final class WorkerTestKit implements AutoCloseable {
     return name;
   }
 
+  /** Creates a compacted topic on the stack, as the create-topics step makes the config topic. */
+  String newCompactedTopic(String suffix) {
+    String name = topic + "." + suffix;
+    try (Admin admin = Admin.create(kafka.adminProps())) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(name, 1, (short) 1)
+                      .configs(
+                          Map.of(
+                              TopicConfig.CLEANUP_POLICY_CONFIG,
+                              TopicConfig.CLEANUP_POLICY_COMPACT))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create topic " + name, e);
+    }
+    return name;
+  }
+
   /**
    * What the retry service does with a RUNNING instance whose worker died or froze, done now: its
    * lease ends (as if its length had passed without a renewal) and the expiry scan moves it to
@@ -171,7 +194,8 @@ final class WorkerTestKit implements AutoCloseable {
         .set(TASK_INSTANCE.LEASE_UNTIL, Instant.now().minusSeconds(1))
         .where(TASK_INSTANCE.ID.eq(id))
         .execute();
-    if (retries.expireLeases(100, "test-retry").stream().noneMatch(i -> i.id() == id)) {
+    if (retries.expireLeases(100, "test-retry", retryLeader()).stream()
+        .noneMatch(i -> i.id() == id)) {
       throw new IllegalStateException("instance " + id + " was not expired: " + find(id));
     }
   }
@@ -182,15 +206,23 @@ final class WorkerTestKit implements AutoCloseable {
    */
   Instance retryNow(long id) {
     Instance failed = find(id);
-    if (!retries.scheduleRetry(failed, Instant.now().minusSeconds(1), 1L, "test-retry", "retry")) {
+    Fence leader = retryLeader();
+    if (!retries.scheduleRetry(
+        failed, Instant.now().minusSeconds(1), 1L, "test-retry", "retry", leader)) {
       throw new IllegalStateException("instance " + id + " could not be retried: " + failed);
     }
-    if (retries.promoteDueRetries(100, "test-retry").stream().noneMatch(i -> i.id() == id)) {
+    if (retries.promoteDueRetries(100, "test-retry", leader).stream()
+        .noneMatch(i -> i.id() == id)) {
       throw new IllegalStateException("instance " + id + " was not promoted: " + find(id));
     }
     Instance pending = find(id);
     publish(pending);
     return pending;
+  }
+
+  /** The retry leader's writes are fenced: this kit plays a leader that has just taken over. */
+  private Fence retryLeader() {
+    return new EpochStore(db.dsl()).begin("retry", "worker-test-kit");
   }
 
   void publishTo(String topic, Instance... list) {

@@ -3,6 +3,7 @@ package dev.carillon.retry.scan;
 import dev.carillon.logging.InstanceMdc;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.retry.RetryMetrics;
+import dev.carillon.store.Fence;
 import dev.carillon.store.RetryStore;
 import java.util.List;
 import org.slf4j.Logger;
@@ -27,9 +28,9 @@ public final class TimeoutScanner {
     this.actor = actor;
   }
 
-  /** One batch; returns how many instances timed out. */
-  public int scan() {
-    List<Instance> moved = store.expireLeases(batchSize, actor);
+  /** One batch under the leader's {@code fence}; returns how many instances timed out. */
+  public int scan(Fence fence) {
+    List<Instance> moved = store.expireLeases(batchSize, actor, fence);
     for (Instance i : moved) {
       try (InstanceMdc mdc = InstanceMdc.instance(i.taskId(), i.windowKey(), i.id(), i.attempt())) {
         log.warn(

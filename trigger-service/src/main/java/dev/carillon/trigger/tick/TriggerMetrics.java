@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The trigger's meters, named {@code carillon.trigger.*} (Prometheus: {@code carillon_trigger_*},
@@ -17,6 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <ul>
  *   <li>{@code ticks}, {@code tick.duration}: ticks run and how long each took (histogram)
+ *   <li>{@code ticks.failed}: ticks that failed (the database down or too slow), retried on the
+ *       next tick
  *   <li>{@code instances.inserted{origin, task}}: PENDING rows created
  *   <li>{@code instances.skipped{reason, task}}: SKIPPED rows created ({@code catchup}, {@code
  *       overlap})
@@ -25,6 +28,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code fires.late{task}}: fires whose lag passed their task's late-fire bound
  *   <li>{@code publish{result}}: instance messages acknowledged ({@code ok}), not ({@code failed})
  *       or left to the sweep ({@code deferred})
+ *   <li>{@code dispatch.oldest.age}: seconds the oldest never-dispatched PENDING instance has
+ *       waited (the leader's sweep measures it; alert when it grows past a minute: Kafka is away)
+ *   <li>{@code dispatch.backlog}: instances waiting in the dispatch queue (its bound is {@code
+ *       trigger.max-dispatch-backlog})
  *   <li>{@code leader}: 1 while this instance leads
  *   <li>{@code tasks.invalid}: task rows that fail validation
  *   <li>{@code cursor.moved}: cursors moved because their zone's rules changed under them
@@ -36,6 +43,7 @@ public final class TriggerMetrics {
   private final MeterRegistry registry;
   private final TaskLabel tasks;
   private final Counter ticks;
+  private final Counter ticksFailed;
   private final Timer tickDuration;
   private final Counter publishOk;
   private final Counter publishFailed;
@@ -44,6 +52,7 @@ public final class TriggerMetrics {
   // The fire lag is recorded once per instance, so its timers are kept rather than looked up.
   private final Map<String, Timer> fireLagByLabel = new ConcurrentHashMap<>();
   private final AtomicInteger leader = new AtomicInteger();
+  private final AtomicLong oldestUndispatchedMillis = new AtomicLong();
   private final AtomicInteger invalidTasks = new AtomicInteger();
 
   /** Meters with the default cap on task labels. */
@@ -58,6 +67,12 @@ public final class TriggerMetrics {
         Counter.builder("carillon.trigger.ticks")
             .description("trigger ticks run by this instance while leading")
             .register(registry);
+    this.ticksFailed =
+        Counter.builder("carillon.trigger.ticks.failed")
+            .description(
+                "trigger ticks that failed (the database down or too slow), retried on the next"
+                    + " tick")
+            .register(registry);
     this.tickDuration =
         Buckets.TICK.register(
             registry, "carillon.trigger.tick.duration", "time one tick took, read to commit");
@@ -70,6 +85,11 @@ public final class TriggerMetrics {
             .register(registry);
     Gauge.builder("carillon.trigger.leader", leader, AtomicInteger::get)
         .description("1 while this trigger instance leads, else 0")
+        .register(registry);
+    Gauge.builder(
+            "carillon.trigger.dispatch.oldest.age", oldestUndispatchedMillis, a -> a.get() / 1000.0)
+        .description(
+            "seconds the oldest never-dispatched PENDING instance has waited (0 on a standby)")
         .register(registry);
     Gauge.builder("carillon.trigger.tasks.invalid", invalidTasks, AtomicInteger::get)
         .description("task definitions that fail validation and are not scheduled")
@@ -103,6 +123,15 @@ public final class TriggerMetrics {
         .tag("task", tasks.of(taskId))
         .register(registry)
         .increment(n);
+  }
+
+  void tickFailed() {
+    ticksFailed.increment();
+  }
+
+  /** Ticks that failed since start. */
+  public double ticksFailed() {
+    return ticksFailed.count();
   }
 
   void skipped(String reason, String taskId, int n) {
@@ -169,6 +198,20 @@ public final class TriggerMetrics {
   /** Counts new instances left to the dispatch sweep because the dispatch queue was full. */
   public void deferred(int n) {
     publishDeferred.increment(n);
+  }
+
+  /**
+   * Sets the age of the oldest PENDING instance never dispatched ({@code
+   * carillon.trigger.dispatch.oldest.age}, seconds; 0 when there is none), as the leader's sweep
+   * last saw it.
+   */
+  public void oldestUndispatched(Duration age) {
+    oldestUndispatchedMillis.set(age.toMillis());
+  }
+
+  /** The dispatch backlog's age, as last set. */
+  public Duration oldestUndispatched() {
+    return Duration.ofMillis(oldestUndispatchedMillis.get());
   }
 
   /** Sets the leadership gauge. */

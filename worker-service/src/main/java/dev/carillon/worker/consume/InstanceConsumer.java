@@ -485,6 +485,12 @@ public final class InstanceConsumer implements Runnable {
         continue;
       } else if (s == null) {
         why = "no instance has this id (deleted, archived, or published to the wrong database)";
+      } else if (s.notDueUntil() != null && s.status().equals("PENDING")) {
+        why =
+            "it is not due until "
+                + s.notDueUntil()
+                + " by the database's clock (published early; a dispatch sweep publishes it"
+                + " again)";
       } else {
         why =
             "it is "
