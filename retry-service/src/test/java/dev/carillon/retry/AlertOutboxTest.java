@@ -145,6 +145,40 @@ class AlertOutboxTest {
     assertThat(second.metrics().totals().dead()).isZero();
   }
 
+  @Test
+  void the_shared_alert_webhook_gets_each_dead_once_from_the_outbox_and_never_from_memory()
+      throws Exception {
+    answer.set(204);
+    Map<String, String> env =
+        Map.of(
+            Config.envName("alert.webhook"),
+            "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hooks/dead",
+            Config.envName("retry.alert-secret"),
+            SECRET);
+    RetryService s = h.startFromEnvironment(env, Clock.systemUTC());
+    String task = h.define(Tasks.daily("doomed-too")).id();
+    long id = h.newInstance(task, "2026-04-01", Duration.ofMinutes(5)).id();
+    h.fail(h.claim(id, "w"), "boom", false);
+    s.scanOnce();
+    assertThat(h.status(id)).isEqualTo(InstanceStatus.DEAD);
+
+    await("the alert acknowledged")
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(s.pendingAlerts()).isZero());
+    int attempt = h.find(id).attempt();
+    assertThat(calls).as("one delivery, from the outbox (keyed and signed)").hasSize(1);
+    Call c = calls.get(0);
+    assertThat(c.key()).isEqualTo(id + "/" + attempt);
+    assertThat(c.signature()).isEqualTo(hmac(SECRET, c.body()));
+    assertThat(JSON.readTree(c.body()).get("event").asText()).isEqualTo("instance.dead");
+    assertThat(h.scrape(s))
+        .contains("carillon_alerts_total{kind=\"dead\"} 1.0")
+        .contains("carillon_retry_alerts_sent_total 1.0")
+        .as("the in-memory sink sent no DEAD")
+        .contains("carillon_alerts_webhook_total{kind=\"dead\",result=\"sent\"} 0.0")
+        .contains("carillon_alerts_webhook_total{kind=\"dead\",result=\"failed\"} 0.0");
+  }
+
   /** The signature as a receiver computes it, independently of the sender's code. */
   private static String hmac(String secret, byte[] body) throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
