@@ -84,6 +84,7 @@ class SelfFencingTest {
     Map<String, String> retryConfig = new HashMap<>(kit.config("retry-1", Map.of()));
     retryConfig.put("zk.connect", kit.stack.zkConnect());
     retryConfig.put("retry.instances-topic", kit.topic);
+    kit.createConfigTopic(kit.topic + ".config");
     retryConfig.put("retry.config-topic", kit.topic + ".config");
     retryConfig.put("retry.scan-interval", "200ms");
     retryConfig.put("retry.rate.per-task-per-second", "1000");

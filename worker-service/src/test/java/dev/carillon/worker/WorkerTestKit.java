@@ -149,6 +149,28 @@ final class WorkerTestKit implements AutoCloseable {
     publishTo(topic, list);
   }
 
+  /**
+   * Creates the compacted config topic {@code name} as the create-topics step does (one
+   * partition), for a retry service started next to the kit's workers: services check their topics
+   * at start and create none.
+   */
+  void createConfigTopic(String name) {
+    try (Admin admin = Admin.create(kafka.adminProps())) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(name, 1, (short) 1)
+                      .configs(
+                          Map.of(
+                              org.apache.kafka.common.config.TopicConfig.CLEANUP_POLICY_CONFIG,
+                              org.apache.kafka.common.config.TopicConfig.CLEANUP_POLICY_COMPACT))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create topic " + name, e);
+    }
+  }
+
   /** Creates another topic on the stack, for a worker that must not share the kit's. */
   String newTopic(String suffix) {
     String name = topic + "." + suffix;
