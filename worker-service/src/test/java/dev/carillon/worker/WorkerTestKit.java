@@ -150,9 +150,9 @@ final class WorkerTestKit implements AutoCloseable {
   }
 
   /**
-   * Creates the compacted config topic {@code name} as the create-topics step does (one
-   * partition), for a retry service started next to the kit's workers: services check their topics
-   * at start and create none.
+   * Creates the compacted config topic {@code name} as the create-topics step does (one partition),
+   * for a retry service started next to the kit's workers: services check their topics at start and
+   * create none.
    */
   void createConfigTopic(String name) {
     try (Admin admin = Admin.create(kafka.adminProps())) {
