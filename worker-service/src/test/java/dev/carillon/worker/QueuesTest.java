@@ -84,7 +84,7 @@ class QueuesTest {
     Map<String, String> retryConfig = new HashMap<>(kit.config("queue-retry", Map.of()));
     retryConfig.put("zk.connect", kit.stack.zkConnect());
     retryConfig.put("retry.instances-topic", kit.topic);
-    retryConfig.put("retry.config-topic", kit.topic + ".config");
+    retryConfig.put("retry.config-topic", kit.newCompactedTopic("config"));
     retryConfig.put("retry.scan-interval", "200ms");
     retryConfig.put("retry.stranded-after", "1s");
     retryConfig.put("retry.undispatched-after", "1s");
