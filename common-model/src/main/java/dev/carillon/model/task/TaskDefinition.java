@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  *
  * @param id task id, {@code [a-z0-9][a-z0-9._-]{0,63}}
  * @param handler the {@code AgentTask.type()} that runs it
- * @param trigger what wakes it: cron, dependency, event or condition
+ * @param trigger what wakes it: cron, one instant (at), dependency, event or condition
  * @param overlap what to do while an earlier window is still live
  * @param catchup how far back missed fire times still run after downtime, 0 to 7 days
  * @param timeout the longest one attempt may run (the worker's lease and deadline), 1 s to 1 day
@@ -55,7 +55,8 @@ public record TaskDefinition(
     TaskRules.check(problems, "handler", handler, TaskRules.handler(handler));
     if (trigger == null) {
       problems.add(
-          new Problem("schedule", null, "is required (schedule.cron, after, event or condition)"));
+          new Problem(
+              "schedule", null, "is required (schedule.cron, at, after, event or condition)"));
     } else if (trigger instanceof DependencyTrigger d) {
       // The trigger checked its list; only the task knows its own id.
       problems.addAll(TaskRules.selfDependencies(id, d.upstreams()));

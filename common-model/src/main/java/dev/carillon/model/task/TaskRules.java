@@ -137,6 +137,16 @@ public final class TaskRules {
         : Optional.empty();
   }
 
+  /** A one-shot's instant: a whole second from 2000 to 2099. */
+  public static Optional<String> at(java.time.Instant value) {
+    if (value.getNano() != 0) {
+      return Optional.of("must be a whole second (no fraction)");
+    }
+    return value.isBefore(AtTrigger.EARLIEST) || !value.isBefore(AtTrigger.LATEST)
+        ? Optional.of("must be from " + AtTrigger.EARLIEST + " to before " + AtTrigger.LATEST)
+        : Optional.empty();
+  }
+
   public static Optional<String> debounce(long value) {
     return value >= 1 && value <= ConditionTrigger.MAX_DEBOUNCE
         ? Optional.empty()
