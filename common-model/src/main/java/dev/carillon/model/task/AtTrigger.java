@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -67,9 +68,16 @@ public record AtTrigger(Instant at, WindowKind window, ZoneId zone) implements T
     return at.isAfter(Objects.requireNonNull(after, "after")) ? Optional.of(at) : Optional.empty();
   }
 
+  /**
+   * One line for people: {@code once at 2026-12-24T08:00:00Z}, and in a zone other than UTC its
+   * local time too, {@code once at 2026-12-24T08:00:00Z (2026-12-24T09:00 in Europe/Berlin)}.
+   */
   @Override
   public String describe() {
-    return "once at " + at + " (" + zone + ")";
+    String utc = "once at " + at;
+    return zone.normalized().equals(ZoneOffset.UTC)
+        ? utc
+        : utc + " (" + LocalDateTime.ofInstant(at, zone) + " in " + zone + ")";
   }
 
   /**
