@@ -105,7 +105,7 @@ public final class CarillonSystem implements BenchSystem {
             + " partitions, replication 1; a fresh consumer group per run",
         "services log at WARN like the peers (at INFO the worker writes two lines per instance)",
         "API (every run; only the api workload calls it): served by the trigger as in production"
-            + " (`api.*` defaults: 32 request threads, the API.s own pool of 4 connections apart"
+            + " (`api.*` defaults: 32 request threads, the API's own pool of 4 connections apart"
             + " from the tick's), a tokens file of "
             + CarillonRun.API_TOKENS
             + " viewer tokens, `api.rate.per-second` and `api.rate.burst` "
