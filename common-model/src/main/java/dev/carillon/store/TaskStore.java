@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.InsertResultStep;
@@ -175,7 +176,7 @@ public final class TaskStore {
   private static void forgetCursorsOfMovedOneShots(
       DSLContext tx,
       Map<String, TaskDefinition> byId,
-      java.util.Set<String> written,
+      Set<String> written,
       Map<String, String> triggerBefore) {
     List<String> moved = new ArrayList<>();
     for (String id : written) {

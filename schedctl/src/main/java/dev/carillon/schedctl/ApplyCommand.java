@@ -9,6 +9,7 @@ import dev.carillon.spec.InvalidSpecException;
 import dev.carillon.store.TaskStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -77,7 +78,15 @@ final class ApplyCommand implements Callable<Integer> {
     }
     if (dryRun) {
       checkGraph(defs, List.of());
-      checkLate(defs, List.of());
+      // Without the database a dry run cannot tell a late one-shot from one already stored (which
+      // an apply accepts unchanged): it warns instead of refusing.
+      LateOneShots.of(defs, Map.of(), session.clock.instant())
+          .forEach(
+              p ->
+                  session.err.println(
+                      "warning: "
+                          + p
+                          + " (an apply refuses it unless that instant is already stored)"));
       if (out.json()) {
         out.printJson(Map.of("valid", defs.stream().map(TaskDefinition::id).toList()));
       } else {
@@ -144,7 +153,7 @@ final class ApplyCommand implements Callable<Integer> {
    * catch-up window, unless that instant is the one already stored ({@link LateOneShots}).
    */
   private void checkLate(List<TaskDefinition> defs, List<TaskDefinition> stored) {
-    Map<String, TaskDefinition> byId = new java.util.HashMap<>();
+    Map<String, TaskDefinition> byId = new HashMap<>();
     stored.forEach(d -> byId.put(d.id(), d));
     List<String> lines = new ArrayList<>();
     LateOneShots.of(defs, byId, session.clock.instant()).forEach(p -> lines.add(p.toString()));

@@ -157,6 +157,12 @@ class NextCommandTest {
             handler: noop
             at: 2026-12-24T09:00:00+01:00
         """);
+    Cli.Result dry =
+        Cli.run(at("2026-12-25T00:00:00Z"), env.vars(), "apply", "--dry-run", "-f", f.toString());
+    assertThat(dry.code()).as("a dry run has no database to tell: it warns").isZero();
+    assertThat(dry.err())
+        .contains("warning: task 'remind-late': at='2026-12-24T08:00:00Z': is 16h before now")
+        .contains("an apply refuses it unless that instant is already stored");
     Cli.Result late = Cli.run(at("2026-12-25T00:00:00Z"), env.vars(), "apply", "-f", f.toString());
     assertThat(late.code()).isEqualTo(Schedctl.BAD_INPUT);
     assertThat(late.err())

@@ -3,6 +3,7 @@ package dev.carillon.model.task;
 import dev.carillon.model.Durations;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +49,7 @@ public final class LateOneShots {
                   "is "
                       + Durations.format(late)
                       + " before now ("
-                      + now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                      + now.truncatedTo(ChronoUnit.SECONDS)
                       + "), beyond the task's catch-up window ("
                       + Durations.format(d.catchup())
                       + "): it would never run; give a later instant (or a longer catchup)")));

@@ -3,6 +3,7 @@ package dev.carillon.model.task;
 import dev.carillon.model.Durations;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -138,7 +139,7 @@ public final class TaskRules {
   }
 
   /** A one-shot's instant: a whole second from 2000 to 2099. */
-  public static Optional<String> at(java.time.Instant value) {
+  public static Optional<String> at(Instant value) {
     if (value.getNano() != 0) {
       return Optional.of("must be a whole second (no fraction)");
     }
