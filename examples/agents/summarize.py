@@ -7,7 +7,11 @@ the report's URI. It shows the whole exec protocol (docs/plugin-guide.md, "Agent
 language"):
 
   * the run's context arrives as one JSON object on stdin (and as CARILLON_* variables);
-  * lines starting with "@carillon " on stdout talk to the worker: progress, then the result;
+  * lines starting with "@carillon " on stdout talk to the worker: progress, a checkpoint after
+    each file, then the result;
+  * a retry resumes: the context's "resume" holds the last checkpoint an earlier attempt saved
+    (also in the file named by CARILLON_RESUME_FILE), and the files it had summarised are not
+    read again;
   * the exit code says what happened: 0 done, 75 (EX_TEMPFAIL) try again later, 64-78 otherwise
     (here 64 EX_USAGE, 65 EX_DATAERR, 66 EX_NOINPUT) wrong input that a retry cannot fix;
   * SIGTERM (timeout, lost lease, cancel, shutdown) stops it between two steps: it removes its
@@ -21,6 +25,11 @@ Params (besides "exec", which tells the worker how to start this script):
 
 A file that does not exist yet is "not ready": exit 75, so the task's retry policy may run the
 window again later. A path that is not a regular file is a mistake in the task: exit 65.
+
+The checkpoint holds the summaries made so far (a few hundred bytes per file). The worker keeps
+at most 64 KiB per checkpoint, so an agent with much more state writes it elsewhere and
+checkpoints a reference to it. A checkpoint is used only if it covers the first files of the
+same list (the task's paths may have changed between attempts).
 """
 
 import collections
@@ -73,6 +82,19 @@ def summarise(path, top):
     }
 
 
+def resumed(context, paths):
+    """The summaries an earlier attempt checkpointed, if they cover the first of these paths."""
+    last = (context.get("resume") or {}).get("lastCheckpoint")
+    if not last or not isinstance(last.get("state"), dict):
+        return [], None
+    files = last["state"].get("files")
+    if not isinstance(files, list) or len(files) > len(paths):
+        return [], None
+    if [f.get("path") if isinstance(f, dict) else None for f in files] != paths[: len(files)]:
+        return [], None
+    return files, last.get("attempt")
+
+
 def main():
     signal.signal(signal.SIGTERM, on_sigterm)
     context = json.load(sys.stdin)
@@ -96,9 +118,16 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     report_path = os.path.abspath(os.path.join(out_dir, name))
     partial = report_path + ".part"
+    files, resumed_from = resumed(context, paths)
+    if resumed_from is not None:
+        say(
+            "progress",
+            message="resuming after %d of %d files (attempt %d's checkpoint)"
+            % (len(files), len(paths), resumed_from),
+        )
     try:
-        files = []
-        for n, p in enumerate(paths, 1):
+        for n in range(len(files) + 1, len(paths) + 1):
+            p = paths[n - 1]
             say("progress", message="summarising %s (%d of %d)" % (p, n, len(paths)))
             if pace:
                 time.sleep(pace)
@@ -106,10 +135,13 @@ def main():
                 files.append(summarise(p, top))
             except OSError as e:
                 fail(EX_NOINPUT, "cannot read %s: %s" % (p, e.strerror))
+            # Done with this file for good: a retry starts after it.
+            say("checkpoint", state={"files": files})
         report = {
             "task": context["taskId"],
             "window": context["windowKey"],
             "attempt": context["attempt"],
+            "resumedFrom": resumed_from,
             "files": files,
         }
         with open(partial, "w", encoding="utf-8") as f:

@@ -20,12 +20,14 @@ import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
 import dev.carillon.worker.WorkerService;
 import dev.carillon.worker.WorkerSettings;
 import dev.carillon.worker.plugin.PluginRegistry;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,6 +42,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.awaitility.core.ConditionTimeoutException;
@@ -67,6 +70,20 @@ import org.awaitility.core.ConditionTimeoutException;
  * worker, and what the retry service does with a failure depends on the task's retry policy, not on
  * the plugin ({@link RunOutcome#failedRetryably()} says whether it may retry at all).
  *
+ * <p><b>Resumable agents.</b> {@link #runAndKillWorker} runs an instance in a worker process of its
+ * own and kills that process with SIGKILL once a condition of the test holds (the agent posted,
+ * checkpointed, reached a step); {@link #retry} then does what the retry service does (the dead
+ * worker's lease expires, the instance times out and is retried) and runs the next attempt in the
+ * harness's worker. Every {@link RunOutcome} carries the instance's {@linkplain
+ * RunOutcome#checkpoints() checkpoints} and {@linkplain RunOutcome#effects() effects} per attempt.
+ *
+ * <pre>{@code
+ * RunOutcome killed = harness.runAndKillWorker(run, () -> sink.posts() == 1);
+ * RunOutcome resumed = harness.retry(killed);
+ * assertThat(resumed.succeeded()).as(resumed.toString()).isTrue();
+ * assertThat(sink.posts()).isEqualTo(1);
+ * }</pre>
+ *
  * <p><b>Time.</b> The worker uses the system clock: a run's deadline is real. Test a timeout with a
  * short {@link TestRun#withTimeout timeout} (at least one second) and an agent that blocks until it
  * is cancelled; test deadline arithmetic in unit tests with {@link TestAgentContext} and a settable
@@ -87,7 +104,9 @@ public final class AgentHarness implements AutoCloseable {
   private final Database db;
   private final WindowStore windows;
   private final OperatorStore instances;
+  private final RetryStore retries;
   private final TaskStore tasks;
+  private final Map<String, String> workerConfig;
   private final KafkaSettings kafka;
   private final String topic;
   private final String workerId;
@@ -105,6 +124,7 @@ public final class AgentHarness implements AutoCloseable {
     try {
       this.windows = new WindowStore(db.dsl());
       this.instances = new OperatorStore(db.dsl());
+      this.retries = new RetryStore(db.dsl());
       this.tasks = new TaskStore(db.dsl());
       this.kafka = KafkaSettings.of(stack.kafkaBootstrap());
       this.topic = "testkit." + unique;
@@ -124,6 +144,7 @@ public final class AgentHarness implements AutoCloseable {
       config.put("worker.drain-timeout", "0s");
       // Every run applies its task just before its instance; the worker must not read a stale one.
       config.put("worker.task-cache-ttl", "0s");
+      this.workerConfig = Map.copyOf(config);
       this.worker =
           WorkerService.start(
               WorkerSettings.from(Config.of(config)),
@@ -188,6 +209,124 @@ public final class AgentHarness implements AutoCloseable {
    * @throws AssertionError when the worker records no end in time, naming the state it last saw
    */
   public RunOutcome run(TestRun run) {
+    Instance instance = create(run);
+    publish(instance, topic);
+    return outcome(awaitEnd(instance, run.timeout().plus(END_GRACE)));
+  }
+
+  /**
+   * Runs one instance in a worker process of its own (a child JVM with this JVM's class path, so
+   * the handler must be registered in {@code META-INF/services}; the agents given to {@link #start}
+   * are not used), waits until {@code killWhen} holds while the run is going, kills that process
+   * with SIGKILL (kill -9: no drain, no release, the lease left to expire) and returns at once. The
+   * instance stays RUNNING with the dead worker's lease; {@link #retry} runs the next attempt. The
+   * process's output goes to {@code carillon-testkit-worker-<n>.log} in {@code java.io.tmpdir}.
+   *
+   * @param run what to run; its timeout is both the run's deadline and its lease, so choose one
+   *     long enough for the kill to come first and short enough to wait for in {@link #retry}
+   * @param killWhen the moment to kill, e.g. the agent's first post seen by the test's sink; asked
+   *     every few milliseconds from the test's thread
+   * @return the run as the kill left it: {@link RunOutcome.Status#KILLED}, with the checkpoints and
+   *     effects recorded so far
+   * @throws AssertionError when the run ends, or {@code killWhen} does not hold, within the run's
+   *     timeout
+   */
+  public RunOutcome runAndKillWorker(TestRun run, BooleanSupplier killWhen) {
+    Instance instance = create(run);
+    long n = instance.id();
+    String processTopic = topic + ".process-" + n;
+    String processWorker = workerId + "-process-" + n;
+    createTopic(kafka, processTopic);
+    Map<String, String> config = new HashMap<>(workerConfig);
+    config.put("instance.id", processWorker);
+    config.put("worker.topic", processTopic);
+    config.put("worker.group", workerConfig.get("worker.group") + "-process-" + n);
+    Path log =
+        Path.of(System.getProperty("java.io.tmpdir"), "carillon-testkit-" + processWorker + ".log");
+    try (WorkerProcess process = WorkerProcess.start(config, log)) {
+      publish(instance, processTopic);
+      AtomicReference<Instance> seen = new AtomicReference<>(instance);
+      try {
+        await("the run in worker process " + process.pid() + " to reach the kill condition")
+            .atMost(run.timeout())
+            .pollInterval(Duration.ofMillis(20))
+            .until(
+                () -> {
+                  Instance now = instances.find(instance.id()).orElseThrow();
+                  seen.set(now);
+                  if (now.status() != InstanceStatus.PENDING
+                      && now.status() != InstanceStatus.RUNNING) {
+                    throw new AssertionError(
+                        "the run ended as "
+                            + now.status()
+                            + " before the kill condition held (see "
+                            + log
+                            + ")");
+                  }
+                  return now.status() == InstanceStatus.RUNNING && killWhen.getAsBoolean();
+                });
+      } catch (ConditionTimeoutException e) {
+        throw new AssertionError(
+            "the kill condition did not hold within "
+                + run.timeout()
+                + "; the instance was last "
+                + seen.get().status()
+                + " (see "
+                + log
+                + ")",
+            e);
+      }
+      process.kill();
+    }
+    Instance after = instances.find(instance.id()).orElseThrow();
+    return outcome(after, RunOutcome.Status.KILLED);
+  }
+
+  /**
+   * Runs the next attempt of {@code previous}'s instance in the harness's worker, as the retry
+   * service would once the task's policy grants a retry: a FAILED or TIMEOUT instance is retried at
+   * once; a KILLED one first waits for the dead worker's lease to expire (at most the run's
+   * timeout) and times out. The new attempt resumes from what the earlier ones recorded.
+   *
+   * @param previous how the earlier attempt ended
+   * @return how the next attempt ended
+   * @throws IllegalStateException when the instance succeeded or is not waiting for a retry
+   * @throws AssertionError when the lease does not expire, or the worker records no end, in time
+   */
+  public RunOutcome retry(RunOutcome previous) {
+    Instance now =
+        instances
+            .findByWindow(previous.taskId(), previous.windowKey())
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "no instance of " + previous.taskId() + "/" + previous.windowKey()));
+    if (now.status() == InstanceStatus.RUNNING) {
+      await("the dead worker's lease on " + now.idempotencyKey() + " to expire")
+          .atMost(now.timeout().plus(END_GRACE))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  retries.expireLeases(100, "testkit-retry").stream()
+                      .anyMatch(i -> i.id() == now.id()));
+    }
+    Instance failed = instances.find(now.id()).orElseThrow();
+    if (failed.status() != InstanceStatus.FAILED && failed.status() != InstanceStatus.TIMEOUT) {
+      throw new IllegalStateException(
+          now.idempotencyKey() + " is " + failed.status() + ", not waiting for a retry");
+    }
+    if (!retries.scheduleRetry(failed, Instant.now(), null, "testkit-retry", "testkit retry")
+        || retries.promoteDueRetries(100, "testkit-retry").stream()
+            .noneMatch(i -> i.id() == now.id())) {
+      throw new IllegalStateException(
+          now.idempotencyKey() + " changed while it was retried: " + instances.find(now.id()));
+    }
+    Instance pending = instances.find(now.id()).orElseThrow();
+    publish(pending, topic);
+    return outcome(awaitEnd(pending, pending.timeout().plus(END_GRACE)));
+  }
+
+  private Instance create(TestRun run) {
     int n = runs.incrementAndGet();
     String taskId = run.taskId().orElse("testkit-" + n);
     tasks.applyAll(
@@ -217,9 +356,7 @@ public final class AgentHarness implements AutoCloseable {
               + window.key()
               + "'; give the run another window or task");
     }
-    Instance instance = created.get(0);
-    publish(instance, now);
-    return outcome(awaitEnd(instance, run.timeout().plus(END_GRACE)));
+    return created.get(0);
   }
 
   /**
@@ -241,7 +378,8 @@ public final class AgentHarness implements AutoCloseable {
     }
   }
 
-  private void publish(Instance instance, Instant now) {
+  private void publish(Instance instance, String topic) {
+    Instant now = Instant.now();
     try (InstancePublisher publisher =
         new InstancePublisher(kafka, topic, InstancePublisher.DEFAULT_ACK_TIMEOUT)) {
       List<Long> acked =
@@ -288,19 +426,25 @@ public final class AgentHarness implements AutoCloseable {
   }
 
   private RunOutcome outcome(Instance end) {
-    RunOutcome.Status status =
-        switch (end.status()) {
-          case SUCCESS -> RunOutcome.Status.SUCCESS;
-          case FAILED -> RunOutcome.Status.FAILED;
-          case TIMEOUT -> RunOutcome.Status.TIMEOUT;
-          default ->
-              throw new IllegalStateException(
-                  "the worker left "
-                      + end.idempotencyKey()
-                      + " in "
-                      + end.status()
-                      + ", which a worker never writes as a run's end");
-        };
+    return outcome(end, statusOf(end));
+  }
+
+  private static RunOutcome.Status statusOf(Instance end) {
+    return switch (end.status()) {
+      case SUCCESS -> RunOutcome.Status.SUCCESS;
+      case FAILED -> RunOutcome.Status.FAILED;
+      case TIMEOUT -> RunOutcome.Status.TIMEOUT;
+      default ->
+          throw new IllegalStateException(
+              "the worker left "
+                  + end.idempotencyKey()
+                  + " in "
+                  + end.status()
+                  + ", which a worker never writes as a run's end");
+    };
+  }
+
+  private RunOutcome outcome(Instance end, RunOutcome.Status status) {
     List<RunEvent> events =
         instances.events(end.id()).stream()
             .filter(e -> e.to() != null)
@@ -316,7 +460,24 @@ public final class AgentHarness implements AutoCloseable {
         Optional.ofNullable(end.resultUri()).map(URI::create),
         Optional.ofNullable(end.failReason()),
         end.nonRetryable(),
-        events);
+        events,
+        instances.checkpoints(end.id()).stream()
+            .map(
+                c ->
+                    new RunCheckpoint(
+                        c.attempt(), c.stateJson(), c.saves(), c.workerId(), c.savedAt()))
+            .toList(),
+        instances.effects(end.id()).stream()
+            .map(
+                e ->
+                    new RunEffect(
+                        e.key(),
+                        e.attempt(),
+                        e.starts(),
+                        e.workerId(),
+                        e.done(),
+                        Optional.ofNullable(e.result())))
+            .toList());
   }
 
   private static RunEvent event(InstanceEvent e) {

@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param failReason the recorded reason of a failure or timeout, else empty
  * @param nonRetryable whether the failure was marked permanent ({@code NonRetryableException})
  * @param events the instance's history, oldest first
+ * @param checkpoints the last checkpoint of each attempt that saved any, oldest attempt first
+ * @param effects every attempt's record of every effect, by attempt
  */
 @Stability.Evolving
 public record RunOutcome(
@@ -30,11 +32,15 @@ public record RunOutcome(
     Optional<URI> artifact,
     Optional<String> failReason,
     boolean nonRetryable,
-    List<RunEvent> events) {
+    List<RunEvent> events,
+    List<RunCheckpoint> checkpoints,
+    List<RunEffect> effects) {
 
-  /** Copies {@code events}. */
+  /** Copies the lists. */
   public RunOutcome {
     events = List.copyOf(events);
+    checkpoints = List.copyOf(checkpoints);
+    effects = List.copyOf(effects);
   }
 
   /** The ends a run reaches in the worker. */
@@ -45,7 +51,12 @@ public record RunOutcome(
     /** The agent threw; {@link RunOutcome#nonRetryable()} tells whether a retry may follow. */
     FAILED,
     /** The run passed its deadline; the worker cancelled it. */
-    TIMEOUT
+    TIMEOUT,
+    /**
+     * The worker process running it was killed ({@link AgentHarness#runAndKillWorker}); the
+     * instance is still RUNNING with the dead worker's lease until {@link AgentHarness#retry}.
+     */
+    KILLED
   }
 
   /**
@@ -75,6 +86,25 @@ public record RunOutcome(
    */
   public boolean failedPermanently() {
     return status == Status.FAILED && nonRetryable;
+  }
+
+  /**
+   * Whether its worker process was killed mid-run.
+   *
+   * @return {@code true} for {@link Status#KILLED}
+   */
+  public boolean killed() {
+    return status == Status.KILLED;
+  }
+
+  /**
+   * The last checkpoint of one attempt.
+   *
+   * @param attempt the attempt
+   * @return its last checkpoint, or empty when it saved none
+   */
+  public Optional<RunCheckpoint> checkpointOf(int attempt) {
+    return checkpoints.stream().filter(c -> c.attempt() == attempt).findFirst();
   }
 
   /**

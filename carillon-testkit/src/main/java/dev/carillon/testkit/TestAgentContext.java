@@ -1,6 +1,9 @@
 package dev.carillon.testkit;
 
 import dev.carillon.api.AgentContext;
+import dev.carillon.api.Checkpoint;
+import dev.carillon.api.Effect;
+import dev.carillon.api.RunCancelledException;
 import dev.carillon.api.Stability;
 import java.time.Clock;
 import java.time.Duration;
@@ -8,7 +11,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,10 +38,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * task definition); the window is the UTC day of the start, keyed by its date (e.g. {@code
  * 2026-11-29}); {@link #scheduledAt()} is the start.
  *
+ * <p><b>Resumable agents.</b> Checkpoints and effects are kept in memory with the worker's rules
+ * (the same size and key limits, nothing written after cancellation, {@link #once} calls with one
+ * key serialized, an effect started and never recorded {@linkplain
+ * dev.carillon.api.EffectCall#inDoubt() in doubt} for the next attempt). {@link #retried} hands the
+ * next attempt what a worker would: the last checkpoint this attempt saved and its effects. The
+ * builder chooses where a run stops as if its worker died ({@link Builder#stopAfterCheckpoints},
+ * {@link Builder#stopAfterEffect}, {@link Builder#stopBeforeRecording}) and what an earlier attempt
+ * left ({@link Builder#lastCheckpoint}, {@link Builder#effectDone}, {@link Builder#effectInDoubt}):
+ *
+ * <pre>{@code
+ * TestAgentContext first = TestAgentContext.builder().params(params).stopAfterEffect("post").build();
+ * assertThatThrownBy(() -> agent.run(first)).isInstanceOf(RunCancelledException.class);
+ * TestAgentContext second = first.retried("the worker died");
+ * agent.run(second);
+ * assertThat(second.effectRuns("post")).isZero();   // posted once, by the first attempt
+ * }</pre>
+ *
  * <p><b>Threads.</b> Like the worker's context: the accessors return fixed values, and {@link
- * #heartbeat}, {@link #isCancelled}, {@link #cancel} and {@link #heartbeats} may be called from any
- * thread. Unlike the worker, nothing interrupts the agent's thread on {@link #cancel()}: a test
- * that needs the interrupt interrupts its own thread.
+ * #heartbeat}, {@link #isCancelled}, {@link #cancel}, {@link #heartbeats}, {@link #checkpoint},
+ * {@link #once} and what they recorded may be called from any thread. Unlike the worker, nothing
+ * interrupts the agent's thread on {@link #cancel()}: a test that needs the interrupt interrupts
+ * its own thread.
  */
 @Stability.Evolving
 public final class TestAgentContext implements AgentContext {
@@ -62,6 +85,8 @@ public final class TestAgentContext implements AgentContext {
   private final String paramsJson;
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private final List<String> heartbeats = new ArrayList<>();
+  private final Clock clock;
+  private final ResumeLog resume;
 
   private TestAgentContext(Builder b, Instant startedAt) {
     this.taskId = b.taskId;
@@ -80,6 +105,26 @@ public final class TestAgentContext implements AgentContext {
     this.retryCount = b.retryCount;
     this.previousFailureReason = b.previousFailureReason;
     this.paramsJson = b.paramsJson;
+    this.clock = b.clock;
+    this.resume =
+        new ResumeLog(
+            b.clock,
+            b.attempt,
+            Optional.ofNullable(b.lastCheckpoint),
+            b.effects,
+            new ResumeLog.Stops(b.stopAfterCheckpoints, b.stopAfterEffect, b.stopBeforeRecording),
+            this::cancel,
+            new ResumeLog.CancelledCheck() {
+              @Override
+              public boolean isCancelled() {
+                return cancelled.get();
+              }
+
+              @Override
+              public RunCancelledException exception() {
+                return new RunCancelledException(idempotencyKey(), attempt);
+              }
+            });
   }
 
   /**
@@ -103,8 +148,9 @@ public final class TestAgentContext implements AgentContext {
 
   /**
    * A builder holding this context's values, to make a variant (another attempt, another window).
-   * The start is kept as a fixed instant unless the new builder is given a clock; heartbeats and
-   * cancellation are not copied.
+   * The start is kept as a fixed instant unless the new builder is given a clock; heartbeats,
+   * cancellation, checkpoints and effects are not copied ({@link #retried} carries the last two to
+   * the next attempt).
    *
    * @return a new builder
    */
@@ -127,17 +173,23 @@ public final class TestAgentContext implements AgentContext {
   /**
    * The next attempt of the same instance after a failure, as the worker would build it once the
    * retry policy granted a retry: attempt and retry count one higher, the failure as {@link
-   * #previousFailureReason()}, the same window and params.
+   * #previousFailureReason()}, the same window and params. Its {@link #lastCheckpoint()} is the
+   * last checkpoint this attempt saved (or, if it saved none, the one this attempt resumed from),
+   * and its effects are this attempt's: done ones are not performed again, started and unrecorded
+   * ones are in doubt.
    *
    * @param failureReason why this attempt failed
    * @return the next attempt's context
    */
   public TestAgentContext retried(String failureReason) {
-    return toBuilder()
-        .attempt(attempt + 1)
-        .retryCount(retryCount + 1)
-        .previousFailureReason(failureReason)
-        .build();
+    Builder next =
+        toBuilder()
+            .attempt(attempt + 1)
+            .retryCount(retryCount + 1)
+            .previousFailureReason(failureReason);
+    next.lastCheckpoint = resume.lastSaved().or(resume::lastCheckpoint).orElse(null);
+    next.effects = resume.forNextAttempt();
+    return next.build();
   }
 
   /** Cancels the run, as the worker does on deadline, lease loss, operator cancel or shutdown. */
@@ -223,6 +275,67 @@ public final class TestAgentContext implements AgentContext {
     }
   }
 
+  /**
+   * Saves a checkpoint in memory (see {@link AgentContext#checkpoint}); {@link #retried} hands the
+   * last one to the next attempt. Refused with {@link RunCancelledException} after {@link
+   * #cancel()}.
+   */
+  @Override
+  public void checkpoint(String stateJson) {
+    resume.checkpoint(stateJson);
+  }
+
+  /** The checkpoint {@link Builder#lastCheckpoint} set, or the one {@link #retried} carried. */
+  @Override
+  public Optional<Checkpoint> lastCheckpoint() {
+    return resume.lastCheckpoint();
+  }
+
+  /** Runs the effect unless it is recorded as done (see {@link AgentContext#once}). */
+  @Override
+  public String once(String key, Effect effect) throws Exception {
+    return resume.once(key, effect, idempotencyKey());
+  }
+
+  /**
+   * The checkpoints this attempt saved, oldest first.
+   *
+   * @return a copy of the saved states
+   */
+  public List<String> checkpoints() {
+    return resume.saved();
+  }
+
+  /**
+   * How many times this attempt performed the effect {@code key} (0 when it found it done).
+   *
+   * @param key the effect's key
+   * @return the number of times the effect ran in this context
+   */
+  public int effectRuns(String key) {
+    return resume.effect(key).map(e -> e.runs).orElse(0);
+  }
+
+  /**
+   * Whether the effect {@code key} is recorded as done, by this attempt or an earlier one.
+   *
+   * @param key the effect's key
+   * @return {@code true} when done
+   */
+  public boolean effectDone(String key) {
+    return resume.effect(key).map(e -> e.done).orElse(false);
+  }
+
+  /**
+   * The recorded result of the effect {@code key}.
+   *
+   * @param key the effect's key
+   * @return the result, or empty when the effect is not done or returned {@code null}
+   */
+  public Optional<String> effectResult(String key) {
+    return resume.effect(key).filter(e -> e.done).map(e -> e.result);
+  }
+
   @Override
   public boolean isCancelled() {
     return cancelled.get();
@@ -250,8 +363,99 @@ public final class TestAgentContext implements AgentContext {
     private int retryCount;
     private String previousFailureReason;
     private String paramsJson = "{}";
+    private Checkpoint lastCheckpoint;
+    private Map<String, ResumeLog.EffectState> effects = new HashMap<>();
+    private int stopAfterCheckpoints;
+    private String stopAfterEffect;
+    private String stopBeforeRecording;
 
     private Builder() {}
+
+    /**
+     * The checkpoint an earlier attempt saved, returned by {@link #lastCheckpoint()}.
+     *
+     * @param stateJson the state, one JSON object as text
+     * @param attempt the attempt that saved it; below the context's attempt (check at {@link
+     *     #build()})
+     * @param savedAt when it was saved
+     * @return this builder
+     */
+    public Builder lastCheckpoint(String stateJson, int attempt, Instant savedAt) {
+      this.lastCheckpoint = new Checkpoint(stateJson, attempt, savedAt);
+      return this;
+    }
+
+    /**
+     * An effect an earlier attempt recorded as done: {@code once(key, ...)} returns {@code result}
+     * without running the effect.
+     *
+     * @param key the effect's key
+     * @param result its recorded result, or {@code null}
+     * @return this builder
+     */
+    public Builder effectDone(String key, String result) {
+      ResumeLog.EffectState e = new ResumeLog.EffectState();
+      e.done = true;
+      e.result = result;
+      effects.put(Objects.requireNonNull(key, "key"), e);
+      return this;
+    }
+
+    /**
+     * An effect an earlier attempt started and never recorded (its worker died in between): {@code
+     * once(key, ...)} runs it told that it is in doubt.
+     *
+     * @param key the effect's key
+     * @return this builder
+     */
+    public Builder effectInDoubt(String key) {
+      ResumeLog.EffectState e = new ResumeLog.EffectState();
+      e.startedUnrecorded = true;
+      effects.put(Objects.requireNonNull(key, "key"), e);
+      return this;
+    }
+
+    /**
+     * Stops the run as a worker's death would, right after its {@code n}th checkpoint is saved: the
+     * context is cancelled, so the agent's next checkpoint, {@code once} or {@code checkCancelled}
+     * throws {@link RunCancelledException}.
+     *
+     * @param n 1 or more
+     * @return this builder
+     * @throws IllegalArgumentException if {@code n} is less than 1
+     */
+    public Builder stopAfterCheckpoints(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("stopAfterCheckpoints must be 1 or more, was " + n);
+      }
+      this.stopAfterCheckpoints = n;
+      return this;
+    }
+
+    /**
+     * Stops the run as a worker's death would, right after the effect {@code key} is performed and
+     * recorded as done: the agent's next call sees the cancellation.
+     *
+     * @param key the effect's key
+     * @return this builder
+     */
+    public Builder stopAfterEffect(String key) {
+      this.stopAfterEffect = Objects.requireNonNull(key, "key");
+      return this;
+    }
+
+    /**
+     * Stops the run in the gap: the effect {@code key} is performed, then the context is cancelled
+     * and {@code once} throws {@link RunCancelledException} before recording it, so that the next
+     * attempt finds it {@linkplain dev.carillon.api.EffectCall#inDoubt() in doubt}.
+     *
+     * @param key the effect's key
+     * @return this builder
+     */
+    public Builder stopBeforeRecording(String key) {
+      this.stopBeforeRecording = Objects.requireNonNull(key, "key");
+      return this;
+    }
 
     /**
      * The task id.
@@ -395,8 +599,16 @@ public final class TestAgentContext implements AgentContext {
      * The context; its start is the clock's instant now.
      *
      * @return a new context
+     * @throws IllegalArgumentException if a {@link #lastCheckpoint} is not from an earlier attempt
      */
     public TestAgentContext build() {
+      if (lastCheckpoint != null && lastCheckpoint.attempt() >= attempt) {
+        throw new IllegalArgumentException(
+            "lastCheckpoint's attempt "
+                + lastCheckpoint.attempt()
+                + " must be below the context's attempt "
+                + attempt);
+      }
       return new TestAgentContext(this, clock.instant());
     }
   }

@@ -7,6 +7,15 @@ import dev.carillon.api.RunCancelledException;
 import dev.carillon.testing.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class TestAgentContextTest {
@@ -106,5 +115,136 @@ class TestAgentContextTest {
         .hasMessage("timeout must be positive, was PT0S");
     assertThatThrownBy(() -> builder.window("w", START, START.minusSeconds(1)))
         .hasMessageContaining("window end 2026-03-07T22:14:59Z must not be before its start");
+  }
+
+  @Test
+  void checkpoints_are_kept_with_the_workers_limits_and_refused_after_cancellation() {
+    TestAgentContext context = TestAgentContext.builder().build();
+
+    context.checkpoint("{\"next\":1}");
+    context.checkpoint("{\"next\":2}");
+    assertThat(context.checkpoints()).containsExactly("{\"next\":1}", "{\"next\":2}");
+    assertThat(context.lastCheckpoint()).as("only earlier attempts' checkpoints").isEmpty();
+    assertThatThrownBy(() -> context.checkpoint("[1]"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("checkpoint state must be a JSON object");
+    assertThatThrownBy(() -> context.checkpoint("{\"x\":\"" + "y".repeat(70_000) + "\"}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("more than the 65536 a checkpoint holds");
+    context.cancel();
+    assertThatThrownBy(() -> context.checkpoint("{}")).isInstanceOf(RunCancelledException.class);
+    assertThat(context.checkpoints()).hasSize(2);
+  }
+
+  @Test
+  void the_retried_attempt_resumes_from_the_last_checkpoint_and_does_not_repeat_done_effects()
+      throws Exception {
+    SettableClock clock = new SettableClock(START);
+    TestAgentContext first = TestAgentContext.builder().clock(clock).build();
+    first.checkpoint("{\"next\":4}");
+    assertThat(first.once("post", call -> "msg-" + call.idempotencyKey()))
+        .isEqualTo("msg-test-task/2026-03-07/post");
+
+    TestAgentContext second = first.retried("boom");
+    AtomicInteger posts = new AtomicInteger();
+
+    assertThat(second.lastCheckpoint())
+        .hasValueSatisfying(
+            c -> {
+              assertThat(c.stateJson()).isEqualTo("{\"next\":4}");
+              assertThat(c.attempt()).isEqualTo(1);
+              assertThat(c.savedAt()).isEqualTo(START);
+            });
+    assertThat(second.once("post", call -> "again " + posts.incrementAndGet()))
+        .isEqualTo("msg-test-task/2026-03-07/post");
+    assertThat(posts).hasValue(0);
+    assertThat(second.effectRuns("post")).isZero();
+    assertThat(first.effectRuns("post")).isEqualTo(1);
+    assertThat(second.effectResult("post")).hasValue("msg-test-task/2026-03-07/post");
+    assertThat(second.retried("again").lastCheckpoint())
+        .as("an attempt that saved nothing hands on what it resumed from")
+        .hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(1));
+  }
+
+  @Test
+  void a_run_stopped_in_the_gap_leaves_the_effect_in_doubt_for_the_next_attempt() throws Exception {
+    TestAgentContext first = TestAgentContext.builder().stopBeforeRecording("charge").build();
+    List<String> calls = new CopyOnWriteArrayList<>();
+
+    assertThatThrownBy(
+            () -> first.once("charge", call -> calls.add(call.toString()) ? "ch_1" : null))
+        .isInstanceOf(RunCancelledException.class);
+    TestAgentContext second = first.retried("the worker died");
+    second.once("charge", call -> calls.add(call.toString()) ? "ch_1" : null);
+
+    assertThat(calls)
+        .containsExactly(
+            "EffectCall[key=charge, idempotencyKey=test-task/2026-11-29/charge, inDoubt=false]",
+            "EffectCall[key=charge, idempotencyKey=test-task/2026-11-29/charge, inDoubt=true]");
+    assertThat(second.effectDone("charge")).isTrue();
+    assertThat(TestAgentContext.builder().effectInDoubt("charge").build().effectDone("charge"))
+        .isFalse();
+  }
+
+  @Test
+  void a_run_stops_where_the_builder_says_as_if_its_worker_died() throws Exception {
+    TestAgentContext afterTwo = TestAgentContext.builder().stopAfterCheckpoints(2).build();
+    afterTwo.checkpoint("{\"n\":1}");
+    afterTwo.checkpoint("{\"n\":2}");
+    assertThat(afterTwo.isCancelled()).isTrue();
+    assertThatThrownBy(afterTwo::checkCancelled).isInstanceOf(RunCancelledException.class);
+
+    TestAgentContext afterPost = TestAgentContext.builder().stopAfterEffect("post").build();
+    assertThat(afterPost.once("post", call -> "sent")).isEqualTo("sent");
+    assertThat(afterPost.effectDone("post")).isTrue();
+    assertThatThrownBy(() -> afterPost.once("other", call -> "x"))
+        .isInstanceOf(RunCancelledException.class);
+    assertThat(afterPost.effectRuns("other")).isZero();
+  }
+
+  @Test
+  void effects_an_earlier_attempt_left_are_chosen_on_the_builder() throws Exception {
+    TestAgentContext context =
+        TestAgentContext.builder()
+            .attempt(3)
+            .lastCheckpoint("{\"page\":7}", 2, START)
+            .effectDone("post", "msg-9")
+            .build();
+
+    assertThat(context.lastCheckpoint())
+        .hasValueSatisfying(c -> assertThat(c.attempt()).isEqualTo(2));
+    assertThat(context.once("post", call -> "never")).isEqualTo("msg-9");
+    assertThatThrownBy(() -> TestAgentContext.builder().lastCheckpoint("{}", 1, START).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("lastCheckpoint's attempt 1 must be below the context's attempt 1");
+    assertThatThrownBy(() -> context.once("not a key", call -> "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must match");
+  }
+
+  @Test
+  void sixteen_threads_calling_once_with_one_key_run_the_effect_once() throws Exception {
+    TestAgentContext context = TestAgentContext.builder().build();
+    AtomicInteger runs = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(16);
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<String>> results = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  return context.once("post", call -> "run " + runs.incrementAndGet());
+                }));
+      }
+      go.countDown();
+      for (Future<String> f : results) {
+        assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo("run 1");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(runs).hasValue(1);
   }
 }

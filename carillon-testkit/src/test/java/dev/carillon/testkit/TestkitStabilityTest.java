@@ -16,7 +16,9 @@ class TestkitStabilityTest {
           TestRun.Window.class,
           RunOutcome.class,
           RunOutcome.Status.class,
-          RunEvent.class);
+          RunEvent.class,
+          RunCheckpoint.class,
+          RunEffect.class);
 
   @Test
   void every_public_type_and_the_package_carry_a_stability_label() {

@@ -1,5 +1,9 @@
 package dev.carillon.store;
 
+import static dev.carillon.store.jooq.Tables.INSTANCE_CHECKPOINT;
+import static dev.carillon.store.jooq.Tables.INSTANCE_CHECKPOINT_HISTORY;
+import static dev.carillon.store.jooq.Tables.INSTANCE_EFFECT;
+import static dev.carillon.store.jooq.Tables.INSTANCE_EFFECT_HISTORY;
 import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
 import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT_HISTORY;
 import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
@@ -16,10 +20,10 @@ import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /**
- * Housekeeping: moves finished instances older than a retention, with their events, to the history
- * tables. Each batch is one transaction, so an instance is either live with its events or archived
- * with them, never half-moved; rows another archiver holds are skipped ({@code FOR UPDATE SKIP
- * LOCKED}), so two copies never move the same row.
+ * Housekeeping: moves finished instances older than a retention, with their events, checkpoints and
+ * effects, to the history tables. Each batch is one transaction, so an instance is either live with
+ * its events or archived with them, never half-moved; rows another archiver holds are skipped
+ * ({@code FOR UPDATE SKIP LOCKED}), so two copies never move the same row.
  *
  * <p>Thread-safe; every call runs in its own transaction.
  */
@@ -67,8 +71,16 @@ public final class ArchiveStore {
                       DSL.select(TASK_INSTANCE.TASK_ID, TASK_INSTANCE.WINDOW_KEY, TASK_INSTANCE.ID)
                           .from(TASK_INSTANCE)
                           .where(isPicked));
+          Condition checkpointsOfPicked =
+              INSTANCE_CHECKPOINT.INSTANCE_ID.in(DSL.select(Sql.ID_COLUMN).from(pickedIds));
+          Condition effectsOfPicked =
+              INSTANCE_EFFECT.INSTANCE_ID.in(DSL.select(Sql.ID_COLUMN).from(pickedIds));
           copy(tx, TASK_INSTANCE, TASK_INSTANCE_HISTORY, isPicked);
           copy(tx, INSTANCE_EVENT, INSTANCE_EVENT_HISTORY, ofPicked);
+          copy(tx, INSTANCE_CHECKPOINT, INSTANCE_CHECKPOINT_HISTORY, checkpointsOfPicked);
+          copy(tx, INSTANCE_EFFECT, INSTANCE_EFFECT_HISTORY, effectsOfPicked);
+          tx.deleteFrom(INSTANCE_CHECKPOINT).where(checkpointsOfPicked).execute();
+          tx.deleteFrom(INSTANCE_EFFECT).where(effectsOfPicked).execute();
           tx.deleteFrom(INSTANCE_EVENT).where(ofPicked).execute();
           tx.deleteFrom(TASK_INSTANCE).where(isPicked).execute();
           return List.copyOf(ids);

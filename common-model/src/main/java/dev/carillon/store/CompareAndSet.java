@@ -52,10 +52,38 @@ final class CompareAndSet {
               .set(TASK_INSTANCE.RESULT_URI, (String) null);
 
   /**
+   * More work a transition does in its transaction once the row moved (and only then), before its
+   * event is written; returns text to add to the event's reason, or {@code null}.
+   */
+  @FunctionalInterface
+  interface AfterMove {
+    AfterMove NONE = (tx, moved) -> null;
+
+    String apply(DSLContext tx, Instance moved);
+  }
+
+  /**
+   * {@link #move(DSLContext, long, InstanceStatus, Integer, InstanceStatus, String, String,
+   * Changes, AfterMove)} with nothing after the move.
+   */
+  static Optional<Instance> move(
+      DSLContext dsl,
+      long id,
+      InstanceStatus from,
+      Integer attempt,
+      InstanceStatus to,
+      String actor,
+      String reason,
+      Changes changes) {
+    return move(dsl, id, from, attempt, to, actor, reason, changes, AfterMove.NONE);
+  }
+
+  /**
    * Moves instance {@code id} from {@code from} to {@code to} if it is still in {@code from} (and
    * at {@code attempt}), in its own transaction.
    *
    * @param attempt the fencing attempt, or {@code null} when the caller does not hold a claim
+   * @param after more work in the same transaction once the row moved
    * @return the row as the change left it, or empty when another actor won (nothing was written)
    * @throws dev.carillon.model.instance.IllegalTransitionException when the state machine does not
    *     allow {@code from → to}; nothing is written
@@ -68,7 +96,8 @@ final class CompareAndSet {
       InstanceStatus to,
       String actor,
       String reason,
-      Changes changes) {
+      Changes changes,
+      AfterMove after) {
     from.checkTransition(to);
     return dsl.transactionResult(
         cfg -> {
@@ -92,7 +121,11 @@ final class CompareAndSet {
                   .fetchOptional()
                   .map(InstanceRows::toInstance);
           changed.ifPresent(
-              i -> EventRows.insert(tx, List.of(EventRows.transition(i, from, actor, reason))));
+              i -> {
+                String more = after.apply(tx, i);
+                String why = more == null ? reason : reason + more;
+                EventRows.insert(tx, List.of(EventRows.transition(i, from, actor, why)));
+              });
           return changed;
         });
   }

@@ -1,11 +1,16 @@
 package dev.carillon.store;
 
+import static dev.carillon.store.jooq.Tables.INSTANCE_CHECKPOINT;
+import static dev.carillon.store.jooq.Tables.INSTANCE_EFFECT;
 import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
 import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.resume.EffectRecord;
+import dev.carillon.model.resume.RerunMode;
+import dev.carillon.model.resume.SavedCheckpoint;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -185,6 +190,26 @@ public final class OperatorStore {
         .map(EventRows::toEvent);
   }
 
+  /**
+   * The last checkpoint of each attempt of one instance that saved any, oldest attempt first (see
+   * {@link ResumeStore}).
+   */
+  public List<SavedCheckpoint> checkpoints(long instanceId) {
+    return dsl.selectFrom(INSTANCE_CHECKPOINT)
+        .where(INSTANCE_CHECKPOINT.INSTANCE_ID.eq(instanceId))
+        .orderBy(INSTANCE_CHECKPOINT.ATTEMPT)
+        .fetch()
+        .map(ResumeStore::toCheckpoint);
+  }
+
+  /**
+   * Every attempt's record of every effect of one instance, by attempt, then key (see {@link
+   * ResumeStore}).
+   */
+  public List<EffectRecord> effects(long instanceId) {
+    return ResumeStore.effects(dsl, instanceId);
+  }
+
   /** Counts instances by status, for metrics and tests. */
   public Map<InstanceStatus, Integer> countByStatus(String taskId) {
     Condition c = taskId == null ? DSL.noCondition() : TASK_INSTANCE.TASK_ID.eq(taskId);
@@ -205,6 +230,9 @@ public final class OperatorStore {
    * dispatch stamp are cleared, so the new run is retried by the task's policy like a fresh one and
    * the stranded-PENDING scan republishes it if the caller cannot.
    *
+   * <p>The attempts' checkpoints and effects are kept ({@link RerunMode#RESUME}): the new run
+   * resumes from the last checkpoint and does not repeat effects recorded as done.
+   *
    * @param seen the instance as the operator saw it; its status and attempt fence the change
    * @return the instance as the re-run left it, or empty when the row changed meanwhile (nothing
    *     was written)
@@ -212,7 +240,17 @@ public final class OperatorStore {
    *     finished
    */
   public Optional<Instance> rerun(Instance seen, String actor, String reason) {
+    return rerun(seen, actor, reason, RerunMode.RESUME);
+  }
+
+  /**
+   * {@link #rerun(Instance, String, String)}, choosing what happens to the attempts' checkpoints
+   * and effects. {@link RerunMode#FROM_SCRATCH} deletes them in the re-run's transaction, and the
+   * re-run's event says how many checkpoints and which effects were discarded.
+   */
+  public Optional<Instance> rerun(Instance seen, String actor, String reason, RerunMode mode) {
     Objects.requireNonNull(seen, "seen");
+    Objects.requireNonNull(mode, "mode");
     return CompareAndSet.move(
         dsl,
         seen.id(),
@@ -221,7 +259,45 @@ public final class OperatorStore {
         InstanceStatus.PENDING,
         actor,
         reason,
-        CompareAndSet.RERUN);
+        CompareAndSet.RERUN,
+        mode == RerunMode.FROM_SCRATCH
+            ? (tx, moved) -> discardProgress(tx, moved.id())
+            : CompareAndSet.AfterMove.NONE);
+  }
+
+  /** The most effect keys a from-scratch re-run's event names. */
+  static final int MAX_KEYS_NAMED = 10;
+
+  /** Deletes an instance's checkpoints and effects; says what went, for the re-run's event. */
+  private static String discardProgress(DSLContext tx, long instanceId) {
+    int checkpoints =
+        tx.deleteFrom(INSTANCE_CHECKPOINT)
+            .where(INSTANCE_CHECKPOINT.INSTANCE_ID.eq(instanceId))
+            .execute();
+    List<String> keys =
+        tx
+            .deleteFrom(INSTANCE_EFFECT)
+            .where(INSTANCE_EFFECT.INSTANCE_ID.eq(instanceId))
+            .returning(INSTANCE_EFFECT.EFFECT_KEY)
+            .fetch(INSTANCE_EFFECT.EFFECT_KEY)
+            .stream()
+            .distinct()
+            .sorted()
+            .toList();
+    String named =
+        keys.size() <= MAX_KEYS_NAMED
+            ? String.join(", ", keys)
+            : String.join(", ", keys.subList(0, MAX_KEYS_NAMED))
+                + " and "
+                + (keys.size() - MAX_KEYS_NAMED)
+                + " more";
+    return "; from scratch: discarded "
+        + checkpoints
+        + (checkpoints == 1 ? " checkpoint" : " checkpoints")
+        + " and "
+        + keys.size()
+        + (keys.size() == 1 ? " effect" : " effects")
+        + (keys.isEmpty() ? "" : " (" + named + ")");
   }
 
   /**

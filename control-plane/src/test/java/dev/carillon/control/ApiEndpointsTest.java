@@ -9,6 +9,7 @@ import dev.carillon.client.model.ConfigChange;
 import dev.carillon.client.model.ConfigKeyView;
 import dev.carillon.client.model.ConfigView;
 import dev.carillon.client.model.DeleteResult;
+import dev.carillon.client.model.EffectView;
 import dev.carillon.client.model.EventView;
 import dev.carillon.client.model.InstanceChange;
 import dev.carillon.client.model.InstanceView;
@@ -32,6 +33,7 @@ import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskEvent;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
+import dev.carillon.store.ResumeStore;
 import dev.carillon.store.RetryStore;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
@@ -282,6 +284,71 @@ class ApiEndpointsTest {
         .containsExactly("trigger:test", "api:otto", "api:otto");
     assertThat(events.get(1).reason()).isEqualTo("cancelled by api:otto: not today");
     assertThat(events.get(2).reason()).isEqualTo("re-run requested by api:otto");
+  }
+
+  @Test
+  void an_instance_shows_its_checkpoints_and_effects_and_a_rerun_keeps_them_unless_from_scratch() {
+    api.apply(Tasks.daily("resumable").build());
+    Instance p = api.pending("resumable", "2026-02-03");
+    Instance claimed = api.leases.claim(List.of(p.id()), "w1").get(0);
+    Lease lease = new Lease(claimed.id(), claimed.attempt());
+    ResumeStore resume = new ResumeStore(api.db.dsl());
+    resume.saveCheckpoint(lease, "w1", "{\"next\":40}");
+    resume.startEffect(lease, "w1", "post");
+    resume.recordEffect(lease, "w1", "post", "msg-17");
+    resume.startEffect(lease, "w1", "charge");
+    api.leases.complete(lease, Outcome.success("done", false, null), "w1");
+
+    InstanceView view =
+        api.call("GET", "/api/v1/instances/" + p.id(), api.viewer).as(InstanceView.class);
+    assertThat(view.checkpoints())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.attempt()).isEqualTo(1);
+              assertThat(c.state().get("next").asInt()).isEqualTo(40);
+              assertThat(c.workerId()).isEqualTo("w1");
+            });
+    assertThat(view.effects())
+        .extracting(EffectView::key, EffectView::done, EffectView::result)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("charge", false, null),
+            org.assertj.core.groups.Tuple.tuple("post", true, "msg-17"));
+    JsonNode listed =
+        api.call("GET", "/api/v1/instances?task=resumable", api.viewer).json().get("items").get(0);
+    assertThat(listed.has("checkpoints")).as("lists leave them out").isFalse();
+
+    api.call("POST", "/api/v1/instances/" + p.id() + "/rerun", api.operatorToken);
+    assertThat(api.operator.checkpoints(p.id())).as("a plain re-run keeps them").hasSize(1);
+    Instance again = api.leases.claim(List.of(p.id()), "w2").get(0);
+    api.leases.complete(
+        new Lease(again.id(), again.attempt()), Outcome.success("done", false, null), "w2");
+
+    Response refused =
+        api.call(
+            "POST",
+            "/api/v1/instances/" + p.id() + "/cancel",
+            api.operatorToken,
+            "{\"fromScratch\":true}");
+    assertThat(refused.status()).isEqualTo(400);
+    InstanceChange fresh =
+        api.call(
+                "POST",
+                "/api/v1/instances/" + p.id() + "/rerun",
+                api.operatorToken,
+                "{\"fromScratch\":true,\"reason\":\"wrong input\"}")
+            .as(InstanceChange.class);
+    assertThat(fresh.instance().status()).isEqualTo("PENDING");
+    assertThat(api.operator.checkpoints(p.id())).isEmpty();
+    assertThat(api.operator.effects(p.id())).isEmpty();
+    assertThat(api.operator.events(p.id()))
+        .last()
+        .satisfies(
+            e ->
+                assertThat(e.reason())
+                    .isEqualTo(
+                        "re-run requested by api:otto: wrong input; from scratch: discarded 1"
+                            + " checkpoint and 2 effects (charge, post)"));
   }
 
   @Test

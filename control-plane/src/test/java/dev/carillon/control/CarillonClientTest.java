@@ -210,7 +210,7 @@ class CarillonClientTest {
         .containsExactlyInAnyOrderElementsOf(dead);
     assertThat(
             operator
-                .rerunDead(new RerunDeadRequest("client-dead", null, null, "fixed", 10, null))
+                .rerunDead(new RerunDeadRequest("client-dead", null, null, "fixed", 10, null, null))
                 .matched())
         .isEqualTo(3);
     assertThat(operator.rerun(dead.get(0), "one more").instance().status()).isEqualTo("PENDING");

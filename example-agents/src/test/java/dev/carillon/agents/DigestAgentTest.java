@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.carillon.api.AgentResult;
 import dev.carillon.api.NonRetryableException;
+import dev.carillon.api.RunCancelledException;
 import dev.carillon.testkit.TestAgentContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,5 +74,110 @@ class DigestAgentTest {
   @Test
   void file_names_are_safe_whatever_the_key() {
     assertThat(DigestAgent.fileName("a/b c:d")).isEqualTo("a_b_c_d.md");
+  }
+
+  private String items(int n) {
+    return java.util.stream.IntStream.range(0, n)
+        .mapToObj(i -> "\"item " + i + "\"")
+        .collect(java.util.stream.Collectors.joining(",", "\"items\":[", "]"));
+  }
+
+  @Test
+  void an_attempt_after_a_crash_resumes_after_the_last_checkpoint_and_drops_later_lines()
+      throws Exception {
+    String params = params(items(7) + ",\"checkpointEvery\":3");
+    AgentResult whole =
+        agent.run(TestAgentContext.builder().params(params).windowKey("whole").build());
+    TestAgentContext first =
+        TestAgentContext.builder().params(params).stopAfterCheckpoints(1).build();
+
+    assertThatThrownBy(() -> agent.run(first)).isInstanceOf(RunCancelledException.class);
+    assertThat(first.checkpoints()).containsExactly("{\"next\":3,\"bytes\":27}");
+    // A line the crashed attempt wrote after its checkpoint, which the next one must not keep.
+    Path partial = dir.resolve(DigestAgent.fileName(first.idempotencyKey()) + ".partial");
+    Files.writeString(partial, "- written after the checkpoint\n", StandardOpenOption.APPEND);
+
+    TestAgentContext second = first.retried("the worker died");
+    AgentResult resumed = agent.run(second);
+
+    assertThat(second.heartbeats()).first().isEqualTo("resuming at item 3 of 7 (attempt 1)");
+    assertThat(second.checkpoints())
+        .containsExactly("{\"next\":6,\"bytes\":54}", "{\"next\":7,\"bytes\":63}");
+    assertThat(resumed.summary())
+        .isEqualTo(whole.summary().replace("(whole)", "(" + second.windowKey() + ")"))
+        .doesNotContain("written after the checkpoint");
+    assertThat(Files.exists(partial)).as("the partial digest is removed at the end").isFalse();
+  }
+
+  @Test
+  void a_checkpoint_that_does_not_match_the_partial_file_here_starts_over() throws Exception {
+    TestAgentContext elsewhere =
+        TestAgentContext.builder()
+            .params(params(items(4)))
+            .attempt(2)
+            .lastCheckpoint("{\"next\":3,\"bytes\":27}", 1, Instant.parse("2026-11-29T08:01:00Z"))
+            .build();
+
+    AgentResult r = agent.run(elsewhere);
+
+    assertThat(elsewhere.heartbeats())
+        .first()
+        .isEqualTo(
+            "the checkpoint of attempt 1 does not match the partial digest here; starting over");
+    assertThat(r.summary()).contains("- item 0\n- item 1\n- item 2\n- item 3\n");
+  }
+
+  @Test
+  void the_digest_is_posted_once_even_when_the_run_dies_right_after_posting() throws Exception {
+    Path sink = dir.resolve("channel");
+    String params = params(items(5) + ",\"sink\":\"" + sink + "\"");
+    TestAgentContext first =
+        TestAgentContext.builder().params(params).stopAfterEffect(DigestAgent.POST).build();
+
+    assertThatThrownBy(() -> agent.run(first)).isInstanceOf(RunCancelledException.class);
+    assertThat(DirectorySink.posts(sink)).isEqualTo(1);
+    TestAgentContext second = first.retried("the worker died");
+    AgentResult r = agent.run(second);
+
+    assertThat(DirectorySink.posts(sink)).as("posts in the channel").isEqualTo(1);
+    assertThat(second.effectRuns(DigestAgent.POST)).isZero();
+    assertThat(second.heartbeats()).first().isEqualTo("resuming at item 5 of 5 (attempt 1)");
+    assertThat(second.checkpoints()).as("no item digested again").isEmpty();
+    try (var posts = Files.list(sink)) {
+      Path post = posts.findFirst().orElseThrow();
+      assertThat(Files.readString(post))
+          .startsWith("Idempotency-Key: test-task/2026-11-29/post-digest\n\n")
+          .endsWith(r.summary());
+      assertThat(second.effectResult(DigestAgent.POST)).hasValue(post.getFileName().toString());
+    }
+  }
+
+  @Test
+  void a_run_that_dies_between_the_post_and_its_record_posts_again_in_doubt_with_the_same_key()
+      throws Exception {
+    // The gap once cannot close alone: this sink ignores the idempotency key; a real channel that
+    // honours it would drop the second post.
+    Path sink = dir.resolve("channel");
+    String params = params(items(2) + ",\"sink\":\"" + sink + "\"");
+    TestAgentContext first =
+        TestAgentContext.builder().params(params).stopBeforeRecording(DigestAgent.POST).build();
+    assertThatThrownBy(() -> agent.run(first)).isInstanceOf(RunCancelledException.class);
+
+    agent.run(first.retried("the worker died"));
+
+    try (var posts = Files.list(sink)) {
+      assertThat(posts.map(DigestAgentTest::firstLine).toList())
+          .containsExactly(
+              "Idempotency-Key: test-task/2026-11-29/post-digest",
+              "Idempotency-Key: test-task/2026-11-29/post-digest");
+    }
+  }
+
+  private static String firstLine(Path file) {
+    try {
+      return Files.readAllLines(file).get(0);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 }

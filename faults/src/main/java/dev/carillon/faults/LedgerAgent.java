@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.carillon.api.AgentContext;
 import dev.carillon.api.AgentResult;
 import dev.carillon.api.AgentTask;
+import dev.carillon.api.EffectCall;
 import dev.carillon.api.NonRetryableException;
 import java.io.IOException;
 import java.sql.Connection;
@@ -13,24 +14,33 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.util.UUID;
 
 /**
- * Handler {@code ledger}, for the fault-injection suite only: it first writes one row to the table
- * {@value #TABLE} for every execution that really started, then sleeps and succeeds or fails like
- * {@code sleep}. The ledger is how the suite counts real executions independently of the
- * scheduler's own bookkeeping.
+ * Handler {@code ledger}, for the fault-injection suite only: it writes one row to the table
+ * {@value #TABLE} for every execution that really started, then performs the window's one side
+ * effect, a row in {@value #EFFECT_TABLE}, through {@link AgentContext#once}, then sleeps,
+ * checkpoints and succeeds or fails like {@code sleep}. The ledger is how the suite counts real
+ * executions, and the effect table how it counts effects, independently of the scheduler's own
+ * bookkeeping.
  *
- * <p>The row is {@code (task_id, window_key, attempt, worker_id, started_at)}, written with plain
- * JDBC over a short-lived connection to the database the worker itself uses ({@code
- * CARILLON_DB_URL}, {@code CARILLON_DB_USER}, {@code CARILLON_DB_PASSWORD} of the worker process;
- * the worker's id is {@code CARILLON_INSTANCE_ID}). The table is created by the harness. The insert
- * is retried for up to {@link #LEDGER_PATIENCE} so that a PostgreSQL restart injected by the suite
- * does not turn into an agent failure.
+ * <p>The run row is {@code (task_id, window_key, attempt, worker_id, started_at)}. The effect table
+ * plays a system that honours idempotency keys: each call of the effect inserts one row {@code
+ * (call_id, ..., effect_key, in_doubt, applied)}, and {@code applied} is true only for the first
+ * call with its key (decided under an advisory lock on the key, in the inserting transaction). So a
+ * repeated call (the gap {@code once} leaves, or a zombie) shows as a row that was not applied, and
+ * an effect applied twice would show as two applied rows. Both are written with plain JDBC over a
+ * short-lived connection to the database the worker itself uses ({@code CARILLON_DB_URL}, {@code
+ * CARILLON_DB_USER}, {@code CARILLON_DB_PASSWORD} of the worker process; the worker's id is {@code
+ * CARILLON_INSTANCE_ID}). The tables are created by the harness. Each write is retried for up to
+ * {@link #LEDGER_PATIENCE} so that a PostgreSQL restart injected by the suite does not turn into an
+ * agent failure; the effect's retries carry one call id, so a retry after a commit whose answer was
+ * lost does not count as a second call.
  *
  * <table>
  *   <caption>params</caption>
  *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>durationMs</td><td>500</td><td>how long to sleep after writing the ledger row</td></tr>
+ *   <tr><td>durationMs</td><td>500</td><td>how long to sleep after the effect</td></tr>
  *   <tr><td>failFirst</td><td>0</td><td>fail attempts 1..N</td></tr>
  *   <tr><td>nonRetryable</td><td>false</td><td>fail with {@link NonRetryableException}</td></tr>
  * </table>
@@ -39,8 +49,14 @@ public final class LedgerAgent implements AgentTask {
   /** The handler name. */
   public static final String TYPE = "ledger";
 
-  /** The table the harness creates and this agent appends to. */
+  /** The table the harness creates and this agent appends a row per execution to. */
   public static final String TABLE = "ledger";
+
+  /** The table the harness creates and this agent's effect writes to. */
+  public static final String EFFECT_TABLE = "ledger_effect";
+
+  /** The key of the window's one effect. */
+  public static final String EFFECT = "ledger-write";
 
   /** How long the ledger insert keeps trying while the database is unreachable. */
   public static final Duration LEDGER_PATIENCE = Duration.ofSeconds(20);
@@ -56,7 +72,7 @@ public final class LedgerAgent implements AgentTask {
   }
 
   @Override
-  public AgentResult run(AgentContext context) throws InterruptedException {
+  public AgentResult run(AgentContext context) throws Exception {
     JsonNode params;
     try {
       params = JSON.readTree(context.paramsJson());
@@ -68,9 +84,11 @@ public final class LedgerAgent implements AgentTask {
     boolean nonRetryable = params.path("nonRetryable").asBoolean(false);
 
     record(context);
+    context.once(EFFECT, call -> effect(context, call));
     // Sleeping is this agent's work; an interrupt (lost lease, deadline) ends it as the API asks.
     Thread.sleep(durationMs);
-    context.checkCancelled();
+    // A zombie that wakes up here (frozen past its lease) tries one more write; it is refused.
+    context.checkpoint("{\"slept\":" + durationMs + "}");
     if (context.attempt() <= failFirst) {
       String why = "ledger: failing attempt " + context.attempt() + " of the first " + failFirst;
       throw nonRetryable ? new NonRetryableException(why) : new IllegalStateException(why);
@@ -79,34 +97,98 @@ public final class LedgerAgent implements AgentTask {
   }
 
   private static void record(AgentContext context) throws InterruptedException {
-    String url = System.getenv("CARILLON_DB_URL");
-    if (url == null) {
-      throw new NonRetryableException("ledger: CARILLON_DB_URL is not set in the worker");
-    }
-    String worker = System.getenv().getOrDefault("CARILLON_INSTANCE_ID", "unknown");
-    long giveUp = System.nanoTime() + LEDGER_PATIENCE.toNanos();
-    while (true) {
-      try (Connection c =
-              DriverManager.getConnection(
-                  url,
-                  System.getenv().getOrDefault("CARILLON_DB_USER", "postgres"),
-                  System.getenv().getOrDefault("CARILLON_DB_PASSWORD", ""));
-          PreparedStatement st =
+    String worker = worker();
+    withLedger(
+        context,
+        "the ledger row",
+        c -> {
+          try (PreparedStatement st =
               c.prepareStatement(
                   "INSERT INTO "
                       + TABLE
                       + " (task_id, window_key, attempt, worker_id, started_at)"
                       + " VALUES (?, ?, ?, ?, ?)")) {
-        st.setString(1, context.taskId());
-        st.setString(2, context.windowKey());
-        st.setInt(3, context.attempt());
-        st.setString(4, worker);
-        st.setTimestamp(5, Timestamp.from(context.startedAt()));
-        st.executeUpdate();
-        return;
+            st.setString(1, context.taskId());
+            st.setString(2, context.windowKey());
+            st.setInt(3, context.attempt());
+            st.setString(4, worker);
+            st.setTimestamp(5, Timestamp.from(context.startedAt()));
+            st.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  /** The effect: one call row, applied only if no earlier call with the key was applied. */
+  private static String effect(AgentContext context, EffectCall call) throws InterruptedException {
+    String callId = UUID.randomUUID().toString();
+    String worker = worker();
+    return withLedger(
+        context,
+        "the effect row",
+        c -> {
+          c.setAutoCommit(false);
+          try {
+            try (PreparedStatement lock =
+                c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+              lock.setString(1, call.idempotencyKey());
+              lock.execute();
+            }
+            try (PreparedStatement st =
+                c.prepareStatement(
+                    "INSERT INTO "
+                        + EFFECT_TABLE
+                        + " (call_id, task_id, window_key, attempt, worker_id, effect_key,"
+                        + " in_doubt, applied) SELECT ?, ?, ?, ?, ?, ?, ?, NOT EXISTS (SELECT 1"
+                        + " FROM "
+                        + EFFECT_TABLE
+                        + " WHERE effect_key = ? AND applied) ON CONFLICT (call_id) DO NOTHING")) {
+              st.setString(1, callId);
+              st.setString(2, context.taskId());
+              st.setString(3, context.windowKey());
+              st.setInt(4, context.attempt());
+              st.setString(5, worker);
+              st.setString(6, call.idempotencyKey());
+              st.setBoolean(7, call.inDoubt());
+              st.setString(8, call.idempotencyKey());
+              st.executeUpdate();
+            }
+            c.commit();
+          } catch (SQLException e) {
+            c.rollback();
+            throw e;
+          }
+          return "call " + callId + " by attempt " + context.attempt();
+        });
+  }
+
+  private static String worker() {
+    return System.getenv().getOrDefault("CARILLON_INSTANCE_ID", "unknown");
+  }
+
+  @FunctionalInterface
+  private interface LedgerWrite<T> {
+    T apply(Connection c) throws SQLException;
+  }
+
+  /** Runs {@code write} on a fresh connection, again while the database restarts. */
+  private static <T> T withLedger(AgentContext context, String what, LedgerWrite<T> write)
+      throws InterruptedException {
+    String url = System.getenv("CARILLON_DB_URL");
+    if (url == null) {
+      throw new NonRetryableException("ledger: CARILLON_DB_URL is not set in the worker");
+    }
+    long giveUp = System.nanoTime() + LEDGER_PATIENCE.toNanos();
+    while (true) {
+      try (Connection c =
+          DriverManager.getConnection(
+              url,
+              System.getenv().getOrDefault("CARILLON_DB_USER", "postgres"),
+              System.getenv().getOrDefault("CARILLON_DB_PASSWORD", ""))) {
+        return write.apply(c);
       } catch (SQLException e) {
         if (System.nanoTime() > giveUp) {
-          throw new IllegalStateException("ledger: cannot write the ledger row: " + e, e);
+          throw new IllegalStateException("ledger: cannot write " + what + ": " + e, e);
         }
         context.checkCancelled();
         // The database is restarting (an injected fault); try again shortly.

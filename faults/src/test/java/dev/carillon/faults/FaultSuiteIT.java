@@ -122,6 +122,16 @@ class FaultSuiteIT {
                 + " NULL, window_key VARCHAR(64) NOT NULL, attempt INT NOT NULL, worker_id"
                 + " VARCHAR(128) NOT NULL, started_at TIMESTAMPTZ NOT NULL)");
         st.execute("CREATE INDEX IF NOT EXISTS ix_ledger ON ledger (task_id, window_key, attempt)");
+        // The effect table (see LedgerAgent): one row per call of the window's effect; applied
+        // only for the first call with its idempotency key, so a repeated call shows as a row
+        // that was not applied and an effect applied twice as two applied rows.
+        st.execute(
+            "CREATE TABLE IF NOT EXISTS ledger_effect (id BIGSERIAL PRIMARY KEY, call_id"
+                + " VARCHAR(64) NOT NULL UNIQUE, task_id VARCHAR(64) NOT NULL, window_key"
+                + " VARCHAR(64) NOT NULL, attempt INT NOT NULL, worker_id VARCHAR(128) NOT NULL,"
+                + " effect_key VARCHAR(256) NOT NULL, in_doubt BOOLEAN NOT NULL, applied BOOLEAN"
+                + " NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())");
+        st.execute("CREATE INDEX IF NOT EXISTS ix_ledger_effect ON ledger_effect (effect_key)");
       }
       List<Workload.TaskSpec> tasks = Workload.tasks(random);
       Path taskFile = runDir.resolve("workload.yaml");

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -42,6 +43,7 @@ final class Invariants {
       int skipped,
       int ledgerRuns,
       List<Reexecution> reexecutions,
+      Effects effects,
       List<Check> checks) {
     boolean ok() {
       return checks.stream().allMatch(Check::ok);
@@ -74,6 +76,26 @@ final class Invariants {
 
   record LedgerRow(
       String taskId, String windowKey, int attempt, String worker, Instant startedAt) {}
+
+  /** One call of a window's effect, as the effect table saw it. */
+  record EffectCallRow(
+      String window, int attempt, String worker, boolean inDoubt, boolean applied, Instant at) {}
+
+  /** One attempt's start (and done record, if written) of an effect, as the scheduler kept it. */
+  record EffectRecordRow(
+      String window, int attempt, String worker, Instant startedAt, Instant doneAt) {}
+
+  /**
+   * The effect counts the summary prints.
+   *
+   * @param windows windows whose effect was applied
+   * @param calls calls of the effect, applied or not
+   * @param repeated calls after a window's first: the gap or a zombie, each dropped by the key
+   */
+  record Effects(int windows, int calls, int repeated) {}
+
+  /** The effect counts and checks. */
+  record EffectVerdict(Effects effects, List<Check> checks) {}
 
   private static final Set<String> UNFINISHED = Set.of("PENDING", "RUNNING", "RETRY_WAIT");
 
@@ -153,6 +175,58 @@ final class Invariants {
                 rs.getString(7),
                 rs.getTimestamp(8).toInstant());
         events.computeIfAbsent(e.instanceId(), k -> new ArrayList<>()).add(e);
+      }
+    }
+    List<EffectCallRow> calls = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT task_id, window_key, attempt, worker_id, in_doubt, applied, at FROM"
+                    + " ledger_effect WHERE task_id LIKE 'f-%' ORDER BY at, id")) {
+      while (rs.next()) {
+        calls.add(
+            new EffectCallRow(
+                rs.getString(1) + "/" + rs.getString(2),
+                rs.getInt(3),
+                rs.getString(4),
+                rs.getBoolean(5),
+                rs.getBoolean(6),
+                rs.getTimestamp(7).toInstant()));
+      }
+    }
+    List<EffectRecordRow> effectRecords = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT i.task_id, i.window_key, e.attempt, e.worker_id, e.started_at, e.done_at"
+                    + " FROM instance_effect e JOIN task_instance i ON i.id = e.instance_id"
+                    + " WHERE i.task_id LIKE 'f-%'")) {
+      while (rs.next()) {
+        Timestamp done = rs.getTimestamp(6);
+        effectRecords.add(
+            new EffectRecordRow(
+                rs.getString(1) + "/" + rs.getString(2),
+                rs.getInt(3),
+                rs.getString(4),
+                rs.getTimestamp(5).toInstant(),
+                done == null ? null : done.toInstant()));
+      }
+    }
+    // By "instance#attempt", as the zombie's held leases are named.
+    Map<String, List<Instant>> checkpointsSaved = new HashMap<>();
+    Map<String, String> checkpointWorker = new HashMap<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT k.instance_id, k.attempt, k.worker_id, k.saved_at FROM instance_checkpoint"
+                    + " k JOIN task_instance i ON i.id = k.instance_id WHERE i.task_id LIKE"
+                    + " 'f-%'")) {
+      while (rs.next()) {
+        String key = rs.getLong(1) + "#" + rs.getInt(2);
+        checkpointsSaved
+            .computeIfAbsent(key, k -> new ArrayList<>())
+            .add(rs.getTimestamp(4).toInstant());
+        checkpointWorker.put(key, rs.getString(3));
       }
     }
     Instant dbNow;
@@ -274,11 +348,27 @@ final class Invariants {
               .filter(v -> v.actor().equals(z.worker()) && v.at().isAfter(z.resumedAt()))
               .filter(v -> Integer.valueOf(att).equals(v.attempt()))
               .forEach(v -> zombieWrites.add("instance " + id + " event " + v.id()));
+          // Its checkpoint (the last of its attempt, saved_at the latest save) and its effect
+          // records: nothing of the lost attempt may be dated after the resume.
+          checkpointsSaved.getOrDefault(lease, List.of()).stream()
+              .filter(at -> z.worker().equals(checkpointWorker.get(lease)))
+              .filter(at -> at.isAfter(z.resumedAt()))
+              .forEach(at -> zombieWrites.add("instance " + id + " checkpoint at " + at));
+          Row row = rowsById.get(id);
+          String window = key(row);
+          effectRecords.stream()
+              .filter(r -> r.window().equals(window) && r.attempt() == att)
+              .filter(r -> r.worker().equals(z.worker()))
+              .filter(r -> r.doneAt() != null && r.doneAt().isAfter(z.resumedAt()))
+              .forEach(r -> zombieWrites.add("instance " + id + " effect record at " + r.doneAt()));
         }
       }
       checks.add(
           new Check(
-              "zombie " + z.worker() + " (frozen past its lease) wrote nothing after resume",
+              "zombie "
+                  + z.worker()
+                  + " (frozen past its lease) wrote nothing after resume (events, checkpoints,"
+                  + " effect records)",
               zombieWrites.isEmpty() && expired > 0,
               "held "
                   + z.heldLeases().size()
@@ -491,6 +581,9 @@ final class Invariants {
                 + " unexplained"
                 + sample(unexplained)));
 
+    EffectVerdict effects = effectChecks(calls, effectRecords, faults);
+    checks.addAll(effects.checks());
+
     int succeeded = (int) inRun.stream().filter(r -> "SUCCESS".equals(r.status())).count();
     int dead = (int) inRun.stream().filter(r -> "DEAD".equals(r.status())).count();
     int skipped = (int) inRun.stream().filter(r -> "SKIPPED".equals(r.status())).count();
@@ -502,7 +595,149 @@ final class Invariants {
         skipped,
         ledger.size(),
         reexecutions,
+        effects.effects(),
         checks);
+  }
+
+  /**
+   * The effect checks (issue 26), from the effect table's calls, the scheduler's effect records and
+   * the fault log: no window's effect applied twice, counted across every kill and freeze; once
+   * never started an effect after another attempt's done record; and every repeated call of a
+   * window's effect (the gap, or a zombie) is explained by a kill or a freeze of a worker that
+   * called it. Pure, so that a test can plant each violation.
+   */
+  static EffectVerdict effectChecks(
+      List<EffectCallRow> calls, List<EffectRecordRow> effectRecords, FaultLog faults) {
+    List<Check> checks = new ArrayList<>();
+    Map<String, List<EffectCallRow>> callsByWindow = new LinkedHashMap<>();
+    for (EffectCallRow call : calls) {
+      callsByWindow.computeIfAbsent(call.window(), k -> new ArrayList<>()).add(call);
+    }
+    List<String> appliedTwice = new ArrayList<>();
+    List<String> repeatedUnexplained = new ArrayList<>();
+    int repeated = 0;
+    int appliedWindows = 0;
+    for (Map.Entry<String, List<EffectCallRow>> w : callsByWindow.entrySet()) {
+      long applied = w.getValue().stream().filter(EffectCallRow::applied).count();
+      if (applied > 0) {
+        appliedWindows++;
+      }
+      if (applied > 1) {
+        appliedTwice.add(w.getKey() + " applied x" + applied);
+      }
+      if (w.getValue().size() > 1) {
+        repeated += w.getValue().size() - 1;
+        Instant first = w.getValue().get(0).at();
+        Instant last = w.getValue().get(w.getValue().size() - 1).at();
+        Set<String> callers =
+            w.getValue().stream().map(EffectCallRow::worker).collect(Collectors.toSet());
+        // A kill acts at an instant; a freeze lasts until its worker's resume, so a zombie frozen
+        // before its call and calling after the resume is explained by it too.
+        boolean explained =
+            faults.entries().stream()
+                .filter(
+                    f ->
+                        f.kind() == FaultLog.Kind.KILL_WORKER
+                            || f.kind() == FaultLog.Kind.FREEZE_WORKER)
+                .filter(f -> callers.contains(f.target()))
+                .anyMatch(
+                    f ->
+                        !faultEnd(f, faults).isBefore(first.minusSeconds(1))
+                            && !f.at().isAfter(last));
+        if (!explained) {
+          repeatedUnexplained.add(
+              w.getKey()
+                  + " called "
+                  + w.getValue().size()
+                  + " times by "
+                  + w.getValue().stream()
+                      .map(v -> v.worker() + "#" + v.attempt() + (v.inDoubt() ? " in doubt" : ""))
+                      .toList());
+        }
+      }
+    }
+    long kills =
+        faults.entries().stream().filter(f -> f.kind() == FaultLog.Kind.KILL_WORKER).count();
+    long freezes =
+        faults.entries().stream().filter(f -> f.kind() == FaultLog.Kind.FREEZE_WORKER).count();
+    checks.add(
+        new Check(
+            "no window's effect executed twice (across "
+                + kills
+                + " worker kills and "
+                + freezes
+                + " freezes)",
+            appliedTwice.isEmpty() && appliedWindows > 0,
+            appliedWindows
+                + " windows' effects applied once, "
+                + calls.size()
+                + " calls, "
+                + repeated
+                + " repeated calls dropped by the idempotency key, "
+                + appliedTwice.size()
+                + " applied twice"
+                + sample(appliedTwice)
+                + (appliedWindows == 0 ? " (no effect ran: the check proved nothing)" : "")));
+
+    List<String> startedAfterDone = new ArrayList<>();
+    Map<String, List<EffectRecordRow>> recordsByWindow = new HashMap<>();
+    for (EffectRecordRow r : effectRecords) {
+      recordsByWindow.computeIfAbsent(r.window(), k -> new ArrayList<>()).add(r);
+    }
+    for (Map.Entry<String, List<EffectRecordRow>> w : recordsByWindow.entrySet()) {
+      for (EffectRecordRow done : w.getValue()) {
+        if (done.doneAt() == null) {
+          continue;
+        }
+        w.getValue().stream()
+            .filter(s -> s.attempt() != done.attempt())
+            .filter(s -> s.startedAt().isAfter(done.doneAt()))
+            .forEach(
+                s ->
+                    startedAfterDone.add(
+                        w.getKey()
+                            + " attempt "
+                            + s.attempt()
+                            + " started at "
+                            + s.startedAt()
+                            + " after attempt "
+                            + done.attempt()
+                            + " recorded it done at "
+                            + done.doneAt()));
+      }
+    }
+    checks.add(
+        new Check(
+            "once never started an effect another attempt had recorded as done",
+            startedAfterDone.isEmpty(),
+            effectRecords.size()
+                + " effect starts, "
+                + startedAfterDone.size()
+                + " after a done record"
+                + sample(startedAfterDone)));
+    checks.add(
+        new Check(
+            "every repeated call of an effect followed a kill or freeze of a worker that called it",
+            repeatedUnexplained.isEmpty(),
+            repeated
+                + " repeated calls, "
+                + repeatedUnexplained.size()
+                + " windows unexplained"
+                + sample(repeatedUnexplained)));
+    return new EffectVerdict(new Effects(appliedWindows, calls.size(), repeated), checks);
+  }
+
+  /** When a fault stops acting: a kill at once, a freeze at its worker's next resume. */
+  private static Instant faultEnd(FaultLog.Entry f, FaultLog faults) {
+    if (f.kind() != FaultLog.Kind.FREEZE_WORKER) {
+      return f.at();
+    }
+    return faults.entries().stream()
+        .filter(r -> r.kind() == FaultLog.Kind.RESUME_WORKER && r.target().equals(f.target()))
+        .map(FaultLog.Entry::at)
+        .filter(at -> !at.isBefore(f.at()))
+        .min(Comparator.naturalOrder())
+        .orElse(Instant.MAX);
   }
 
   /** Repeated executions per cause, e.g. {@code KILL_WORKER -> 7}. */

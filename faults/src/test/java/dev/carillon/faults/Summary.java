@@ -39,6 +39,10 @@ final class Summary {
     line(sb, String.format("  %-24s %6d", "dead", report.dead()));
     line(sb, String.format("  %-24s %6d", "skipped", report.skipped()));
     line(sb, String.format("  %-24s %6d", "ledger executions", report.ledgerRuns()));
+    line(sb, "Effects (AgentContext.once)");
+    line(sb, String.format("  %-24s %6d", "windows applied once", report.effects().windows()));
+    line(sb, String.format("  %-24s %6d", "calls", report.effects().calls()));
+    line(sb, String.format("  %-24s %6d", "repeated, key dropped", report.effects().repeated()));
     line(
         sb,
         "Repeated executions (an attempt lost its lease, the window ran again): "

@@ -3,6 +3,8 @@ package dev.carillon.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.carillon.config.Config;
 import dev.carillon.devstack.DevStack;
 import dev.carillon.kafka.InstanceMessage;
@@ -57,6 +59,8 @@ class PythonAgentTest {
       Path.of("..", "examples", "agents", "summarize.py").toAbsolutePath().normalize();
   private static final Path STUBBORN =
       Path.of("src", "test", "resources", "agents", "stubborn.py").toAbsolutePath();
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private static DevStack stack;
   private static String dbUrl;
@@ -154,6 +158,11 @@ class PythonAgentTest {
 
   /** A PENDING instance of {@code taskId}, published as the trigger would. */
   private static Instance run(String taskId, Duration timeout) {
+    return run(taskId, timeout, 3);
+  }
+
+  /** A PENDING instance of {@code taskId} with {@code maxRetry}, published as the trigger would. */
+  private static Instance run(String taskId, Duration timeout, int maxRetry) {
     Instant start = Instant.parse("2026-01-01T00:00:00Z");
     NewInstance pending =
         NewInstance.pending(
@@ -162,7 +171,7 @@ class PythonAgentTest {
             start,
             Origin.MANUAL,
             timeout,
-            3);
+            maxRetry);
     Instance i = windows.create(List.of(pending), "test").get(0);
     try (InstancePublisher p =
         new InstancePublisher(
@@ -327,5 +336,58 @@ class PythonAgentTest {
               assertThat(agent.isAlive()).as("agent pid %d", agent.pid()).isFalse();
               assertThat(child.isAlive()).as("its child pid %d", child.pid()).isFalse();
             });
+  }
+
+  @Test
+  void a_timed_out_run_is_retried_and_resumes_from_its_checkpoint() throws Exception {
+    // Six seconds of work (four files, 1.5 s each) under a four-second timeout: no attempt can do
+    // it all, so the instance succeeds only if each retry continues after the files its
+    // predecessor checkpointed instead of starting again.
+    StringBuilder paths = new StringBuilder();
+    for (int n = 1; n <= 4; n++) {
+      paths
+          .append(n == 1 ? "" : ", ")
+          .append(file("part" + n + ".txt", "part " + n + " of four\n"));
+    }
+    Path out = dir.resolve("resumed");
+    apply(
+        summarizeTask(
+            "py-resume",
+            "    retry: { policy: IMMEDIATE, maxRetries: 10 }\n",
+            "      paths: [" + paths + "]\n      outDir: " + out + "\n      pace: 1.5\n"));
+    Instance i = run("py-resume", Duration.ofSeconds(4), 10);
+
+    await("the instance succeeds across timed-out attempts")
+        .atMost(Duration.ofSeconds(120))
+        .untilAsserted(() -> assertThat(find(i.id()).status()).isEqualTo(InstanceStatus.SUCCESS));
+    Instance done = find(i.id());
+    assertThat(done.attempt()).isGreaterThanOrEqualTo(2);
+    assertThat(operator.events(i.id()))
+        .filteredOn(e -> e.to() == InstanceStatus.TIMEOUT)
+        .as("attempts that timed out")
+        .hasSize(done.attempt() - 1);
+    assertThat(done.resultSummary()).startsWith("4 file(s), 8 words");
+    JsonNode report = JSON.readTree(Path.of(URI.create(done.resultUri())).toFile());
+    assertThat(report.get("resumedFrom").asInt())
+        .as("the last attempt resumed from its predecessor's checkpoint")
+        .isEqualTo(done.attempt() - 1);
+    // Each attempt's last checkpoint covers more files than the one before it: every attempt
+    // continued where the last one stopped.
+    List<Integer> covered =
+        operator.checkpoints(i.id()).stream()
+            .map(c -> readState(c.stateJson()).get("files").size())
+            .toList();
+    assertThat(covered).hasSizeGreaterThanOrEqualTo(2).isSorted().doesNotHaveDuplicates();
+    assertThat(covered.get(covered.size() - 1)).isEqualTo(4);
+    assertThat(schedctl("describe", "instance", Long.toString(i.id())))
+        .contains("Checkpoints (the last of each attempt):");
+  }
+
+  private static JsonNode readState(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 }

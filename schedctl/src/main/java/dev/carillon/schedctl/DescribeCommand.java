@@ -4,6 +4,8 @@ import dev.carillon.model.Durations;
 import dev.carillon.model.instance.EventText;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.resume.EffectRecord;
+import dev.carillon.model.resume.SavedCheckpoint;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -30,8 +32,18 @@ final class DescribeCommand implements Callable<Integer> {
     return Schedctl.BAD_INPUT;
   }
 
-  /** An instance with its history, for {@code -o json}. */
-  record Described(Instance instance, List<EventView> events) {}
+  /**
+   * An instance with its history and what its attempts left for resuming (the last checkpoint of
+   * each attempt, every attempt's record of every effect), for {@code -o json}.
+   */
+  record Described(
+      Instance instance,
+      List<EventView> events,
+      List<SavedCheckpoint> checkpoints,
+      List<EffectRecord> effects) {}
+
+  /** The most characters of a checkpoint's state the table shows; JSON shows it whole. */
+  static final int STATE_SHOWN = 100;
 
   /** One event with its plain-words reading. */
   record EventView(
@@ -60,7 +72,11 @@ final class DescribeCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "instance", description = "Show an instance and its full event history.")
+  @Command(
+      name = "instance",
+      description =
+          "Show an instance, its full event history, and per attempt its last checkpoint and its"
+              + " effects (done, or started and never recorded: in doubt).")
   static final class InstanceCommand implements Callable<Integer> {
     private final Session session;
 
@@ -90,9 +106,11 @@ final class DescribeCommand implements Callable<Integer> {
               .find(id)
               .orElseThrow(() -> CliException.badInput("no instance with id " + id));
       List<EventView> events = db.operator().events(id).stream().map(EventView::of).toList();
+      List<SavedCheckpoint> checkpoints = db.operator().checkpoints(id);
+      List<EffectRecord> effects = db.operator().effects(id);
       Output out = session.output();
       if (out.json()) {
-        out.printJson(new Described(i, events));
+        out.printJson(new Described(i, events, checkpoints, effects));
         return Schedctl.OK;
       }
       // Instants are shown in UTC and in the task's zone, if the task is still there to say it.
@@ -144,6 +162,43 @@ final class DescribeCommand implements Callable<Integer> {
                           ? List.of(e.at().toString(), Times.local(e.at(), zone.get()), e.text())
                           : List.of(e.at().toString(), e.text()))
               .toList());
+      out.line("");
+      if (checkpoints.isEmpty()) {
+        out.line("Checkpoints: none");
+      } else {
+        out.line("Checkpoints (the last of each attempt):");
+        out.table(
+            List.of("ATTEMPT", "SAVED", "SAVES", "WORKER", "STATE"),
+            checkpoints.stream()
+                .map(
+                    c ->
+                        List.of(
+                            Integer.toString(c.attempt()),
+                            c.savedAt().toString(),
+                            Integer.toString(c.saves()),
+                            c.workerId(),
+                            shorten(c.stateJson())))
+                .toList());
+      }
+      out.line("");
+      if (effects.isEmpty()) {
+        out.line("Effects: none");
+      } else {
+        out.line("Effects:");
+        out.table(
+            List.of("ATTEMPT", "KEY", "STATE", "AT", "WORKER", "RESULT"),
+            effects.stream()
+                .map(
+                    e ->
+                        List.of(
+                            Integer.toString(e.attempt()),
+                            e.key(),
+                            e.done() ? "done" : "started, not recorded (in doubt)",
+                            (e.done() ? e.doneAt() : e.startedAt()).toString(),
+                            e.workerId(),
+                            e.result() == null ? "" : shorten(e.result())))
+                .toList());
+      }
       return Schedctl.OK;
     }
 
@@ -162,6 +217,16 @@ final class DescribeCommand implements Callable<Integer> {
           + i.progressAt()
           + (earlier ? ", by an earlier attempt" : "")
           + ")";
+    }
+
+    private static String shorten(String text) {
+      String oneLine = text.replaceAll("\\s+", " ");
+      return oneLine.length() <= STATE_SHOWN
+          ? oneLine
+          : oneLine.substring(0, STATE_SHOWN)
+              + "… ("
+              + text.length()
+              + " chars; -o json shows all)";
     }
 
     private static String str(Object o) {

@@ -3,6 +3,7 @@ package dev.carillon.schedctl;
 import dev.carillon.client.model.InstanceChange;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.resume.RerunMode;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -14,8 +15,10 @@ import picocli.CommandLine.Parameters;
 @Command(
     mixinStandardHelpOptions = true,
     name = "rerun",
-    description =
-        "Run a finished instance (SUCCESS, DEAD, SKIPPED, CANCELLED) again: back to PENDING with a fresh retry budget, origin unchanged, and published to the workers.")
+    description = {
+      "Run a finished instance (SUCCESS, DEAD, SKIPPED, CANCELLED) again: back to PENDING with a fresh retry budget, origin unchanged, and published to the workers.",
+      "By default the new run resumes: it receives the last checkpoint its attempts saved, and effects recorded as done (a post, a charge) are not performed again. --from-scratch discards them first."
+    })
 final class RerunCommand implements Callable<Integer> {
   private final Session session;
 
@@ -24,6 +27,13 @@ final class RerunCommand implements Callable<Integer> {
 
   @Option(names = "--reason", paramLabel = "TEXT", description = "recorded in the event log")
   String reason;
+
+  @Option(
+      names = "--from-scratch",
+      description =
+          "discard the attempts' checkpoints and effects, so that the run starts from nothing and"
+              + " performs every effect again (the event log says what was discarded)")
+  boolean fromScratch;
 
   RerunCommand(Session session) {
     this.session = session;
@@ -72,7 +82,11 @@ final class RerunCommand implements Callable<Integer> {
       String why = "re-run requested" + (reason == null ? "" : ": " + reason);
       Instance now =
           db.operator()
-              .rerun(seen, session.actor(), why)
+              .rerun(
+                  seen,
+                  session.actor(),
+                  why,
+                  fromScratch ? RerunMode.FROM_SCRATCH : RerunMode.RESUME)
               .orElseThrow(
                   () ->
                       CliException.badInput(
@@ -86,7 +100,8 @@ final class RerunCommand implements Callable<Integer> {
       List<Long> acked = publisher.publish(List.of(now));
       Output out = session.output();
       if (out.json()) {
-        out.printJson(Map.of("instance", now, "published", !acked.isEmpty()));
+        out.printJson(
+            Map.of("instance", now, "published", !acked.isEmpty(), "fromScratch", fromScratch));
       } else {
         out.line(
             "instance "
@@ -99,6 +114,9 @@ final class RerunCommand implements Callable<Integer> {
                 + seen.status()
                 + " -> "
                 + now.status()
+                + (fromScratch
+                    ? ", from scratch (checkpoints and effects discarded)"
+                    : ", resuming from its checkpoints and effects")
                 + (acked.isEmpty() ? "" : ", published"));
       }
       if (acked.isEmpty()) {

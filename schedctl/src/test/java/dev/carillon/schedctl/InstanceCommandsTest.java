@@ -16,6 +16,7 @@ import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.Outcome;
+import dev.carillon.store.ResumeStore;
 import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
@@ -36,6 +37,7 @@ class InstanceCommandsTest {
   private static LeaseStore leases;
   private static RetryStore retries;
   private static TaskStore tasks;
+  private static ResumeStore resume;
 
   @BeforeAll
   static void setUp() {
@@ -46,6 +48,7 @@ class InstanceCommandsTest {
     leases = new LeaseStore(env.db().dsl());
     retries = new RetryStore(env.db().dsl());
     tasks = new TaskStore(env.db().dsl());
+    resume = new ResumeStore(env.db().dsl());
     tasks.applyAll(
         List.of(
             Tasks.daily("ops-a").build(),
@@ -187,6 +190,84 @@ class InstanceCommandsTest {
     assertThat(missing.err()).contains("no instance with id 987654");
   }
 
+  /**
+   * Two attempts, as workers would leave them: attempt 1 checkpointed, posted (recorded) and
+   * started a charge it never recorded, then lost its lease; attempt 2 checkpointed and failed;
+   * then the instance went DEAD.
+   */
+  private static Instance deadWithProgress(String task, String day) {
+    Instance i = pending(task, day);
+    Instance first = leases.claim(List.of(i.id()), "worker-1").get(0);
+    Lease one = new Lease(i.id(), first.attempt());
+    resume.saveCheckpoint(one, "worker-1", "{\"next\":40,\"of\":120}");
+    resume.startEffect(one, "worker-1", "post");
+    resume.recordEffect(one, "worker-1", "post", "msg-17");
+    resume.startEffect(one, "worker-1", "charge");
+    assertThat(leases.release(one, "worker-1", "lost")).isTrue();
+    Instance second = leases.claim(List.of(i.id()), "worker-2").get(0);
+    Lease two = new Lease(i.id(), second.attempt());
+    resume.saveCheckpoint(two, "worker-2", "{\"next\":80,\"of\":120}");
+    leases.complete(two, Outcome.failure("model quota exceeded", false), "worker-2");
+    Instance failed = instances.find(i.id()).orElseThrow();
+    assertThat(retries.markDead(failed, 1L, "retry", "no retry left")).isTrue();
+    return instances.find(i.id()).orElseThrow();
+  }
+
+  @Test
+  void describe_shows_each_attempts_last_checkpoint_and_its_effects() {
+    Instance d = deadWithProgress("ops-a", "2026-02-02");
+    Cli.Result r = Cli.run(env.vars(), "describe", "instance", Long.toString(d.id()));
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("Checkpoints (the last of each attempt):")
+        .containsPattern("1 +\\S+ +1 +worker-1 +\\{\"next\":40,\"of\":120\\}")
+        .containsPattern("2 +\\S+ +1 +worker-2 +\\{\"next\":80,\"of\":120\\}")
+        .contains("Effects:")
+        .containsPattern("1 +post +done +\\S+ +worker-1 +msg-17")
+        .containsPattern("1 +charge +started, not recorded \\(in doubt\\) +\\S+ +worker-1");
+
+    JsonNode json =
+        Cli.run(env.vars(), "-o", "json", "describe", "instance", Long.toString(d.id())).json();
+    assertThat(json.get("checkpoints").findValuesAsText("stateJson"))
+        .containsExactly("{\"next\":40,\"of\":120}", "{\"next\":80,\"of\":120}");
+    assertThat(json.get("effects").findValuesAsText("key")).containsExactly("charge", "post");
+
+    Instance plain = pending("ops-b", "2026-02-02");
+    assertThat(Cli.run(env.vars(), "describe", "instance", Long.toString(plain.id())).out())
+        .contains("Checkpoints: none")
+        .contains("Effects: none");
+  }
+
+  @Test
+  void rerun_keeps_checkpoints_and_effects_by_default_and_discards_them_from_scratch() {
+    Instance d = deadWithProgress("ops-c", "2026-04-02");
+    Cli.Result kept = Cli.run(env.vars(), "rerun", Long.toString(d.id()));
+    assertThat(kept.code()).as(kept.toString()).isZero();
+    assertThat(kept.out()).contains("resuming from its checkpoints and effects");
+    assertThat(instances.checkpoints(d.id())).hasSize(2);
+    assertThat(instances.effects(d.id())).hasSize(2);
+
+    Instance again = instances.find(d.id()).orElseThrow();
+    Instance running = leases.claim(List.of(again.id()), "worker-3").get(0);
+    leases.complete(
+        new Lease(again.id(), running.attempt()), Outcome.success("ok", false, null), "worker-3");
+
+    Cli.Result fresh =
+        Cli.run(env.vars(), "rerun", Long.toString(d.id()), "--from-scratch", "-o", "json");
+    assertThat(fresh.code()).as(fresh.toString()).isZero();
+    assertThat(fresh.json().get("fromScratch").asBoolean()).isTrue();
+    assertThat(instances.checkpoints(d.id())).isEmpty();
+    assertThat(instances.effects(d.id())).isEmpty();
+    assertThat(instances.events(d.id()))
+        .last()
+        .satisfies(
+            e ->
+                assertThat(e.reason())
+                    .isEqualTo(
+                        "re-run requested; from scratch: discarded 2 checkpoints and 2 effects"
+                            + " (charge, post)"));
+  }
+
   @Test
   void describe_shows_the_latest_progress_and_says_when_it_is_an_earlier_attempts() {
     Instance p = pending("ops-b", "2026-05-17");
@@ -261,7 +342,8 @@ class InstanceCommandsTest {
     Instance d = dead("ops-b", "2026-04-01");
     Cli.Result r = Cli.run(env.vars(), "rerun", Long.toString(d.id()), "--reason", "API fixed");
     assertThat(r.code()).as(r.toString()).isZero();
-    assertThat(r.out()).contains("DEAD -> PENDING, published");
+    assertThat(r.out())
+        .contains("DEAD -> PENDING, resuming from its checkpoints and effects, published");
 
     Instance after = instances.find(d.id()).orElseThrow();
     assertThat(after.status()).isEqualTo(InstanceStatus.PENDING);

@@ -1,5 +1,6 @@
 package dev.carillon.api;
 
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -9,7 +10,17 @@ import java.util.Optional;
  *
  * <p><b>Threads.</b> The accessors return fixed values and may be called from any thread. {@link
  * #heartbeat}, {@link #isCancelled} and {@link #checkCancelled} are thread-safe and never block on
- * IO, so helper threads started by the agent may call them too.
+ * IO, so helper threads started by the agent may call them too. {@link #checkpoint}, {@link
+ * #lastCheckpoint} and {@link #once} are thread-safe too but do IO on the calling thread: each is
+ * one or a few statements against the scheduler's database, bounded by the worker's database
+ * timeouts.
+ *
+ * <p><b>Resuming.</b> An attempt that dies half-way (its worker is killed, its lease lost, its
+ * deadline passed) is followed by another attempt of the same window when the retry policy allows
+ * it. {@link #checkpoint} and {@link #lastCheckpoint} let that attempt continue where the last one
+ * stopped instead of starting from nothing; {@link #once} keeps a side effect that an earlier
+ * attempt completed from happening again. The plugin guide's section on resumable agents sums up
+ * what each guarantees.
  *
  * <p><b>Cancellation.</b> A run is cancelled when its {@link #deadline()} passes, when the worker
  * loses the instance's lease (another worker may already be running it), when an operator cancels
@@ -137,6 +148,122 @@ public interface AgentContext {
    * @param progress a short human-readable description; {@code null} clears it
    */
   void heartbeat(String progress);
+
+  /**
+   * Saves this attempt's progress, so that a later attempt of the same window can resume from it
+   * (see {@link #lastCheckpoint()}). Call it after a unit of work is done for good (an item
+   * processed, a page fetched and stored), not in a tight loop: each call is one database statement
+   * on the calling thread.
+   *
+   * <p><b>Guaranteed.</b> When the call returns, the state is stored with this attempt's number,
+   * and a later attempt of this window receives it (or a later checkpoint of this attempt), also
+   * after this worker dies with kill -9. Each attempt keeps its last checkpoint; the earlier
+   * attempts' last checkpoints stay in the instance's history ({@code schedctl describe instance}).
+   * The write is fenced by the attempt in the statement that makes it: it is stored only while the
+   * instance is RUNNING at this attempt on this worker, so a run that lost its lease (a zombie: its
+   * worker was paused or cut off and the window has a newer attempt) cannot overwrite a newer
+   * attempt's checkpoint. A stored checkpoint also renews the lease, as the worker's heartbeat
+   * does: it is proof of progress.
+   *
+   * <p><b>Refused.</b> When the write is refused (the run was cancelled, or this attempt no longer
+   * holds the instance), nothing is stored, the worker stops the run as if its lease were lost, and
+   * the call throws {@link RunCancelledException}. Let it propagate: another attempt owns the
+   * window now, or will.
+   *
+   * @param stateJson the state, one JSON object as text, at most {@link Checkpoint#MAX_STATE_BYTES}
+   *     bytes of UTF-8. Keep it small (counters, cursors, ids of finished items, references to
+   *     larger state kept elsewhere); it replaces this attempt's previous checkpoint
+   * @throws IllegalArgumentException if {@code stateJson} is not one JSON object or is larger than
+   *     the limit; the message names the problem or the size. Nothing is stored
+   * @throws RunCancelledException if the run was cancelled or the write was refused; nothing is
+   *     stored and the run is stopped
+   * @throws UncheckedIOException if the worker could not reach its database; the state may or may
+   *     not be stored
+   * @throws UnsupportedOperationException in a context that keeps no checkpoints (this interface's
+   *     default); the worker's context and the test kit's {@code TestAgentContext} keep them
+   */
+  default void checkpoint(String stateJson) {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " keeps no checkpoints; run the agent in a worker or a test kit");
+  }
+
+  /**
+   * The last checkpoint an earlier attempt of this window saved: the one of the highest attempt
+   * below {@link #attempt()} that saved any. Because checkpoints are fenced, that is also the most
+   * recent one. Empty on a first attempt, when no earlier attempt saved a checkpoint, and after an
+   * operator re-ran the instance from scratch ({@code schedctl rerun --from-scratch}); a plain
+   * re-run keeps them.
+   *
+   * <p>It never returns this attempt's own checkpoints (the agent knows them). It is read on the
+   * first call (one statement on the calling thread) and the same value is returned afterwards.
+   *
+   * @return the checkpoint to resume from, or empty to start from the beginning; this interface's
+   *     default is always empty
+   * @throws UncheckedIOException if the worker could not reach its database on the first call
+   */
+  default Optional<Checkpoint> lastCheckpoint() {
+    return Optional.empty();
+  }
+
+  /**
+   * Performs a side effect once per window: runs {@code effect} unless a call with the same {@code
+   * key} for this window (by an earlier attempt or by this one) recorded it as done, and records it
+   * as done, with its result, when it returns.
+   *
+   * <ol>
+   *   <li>When {@code key} is recorded as done, returns the recorded result at once; {@code effect}
+   *       is not called.
+   *   <li>Otherwise it records that this attempt starts the effect, calls {@code effect} on this
+   *       thread, records {@code key} as done with the returned result and returns the result.
+   *   <li>When {@code effect} throws, nothing is recorded as done and the exception propagates
+   *       unchanged; a later call (a retry) runs the effect again, told that it is {@linkplain
+   *       EffectCall#inDoubt() in doubt}.
+   * </ol>
+   *
+   * <p><b>Guaranteed.</b> Once the done record is written (before {@code once} returns), no attempt
+   * of this window runs the effect again, whatever happens to this worker afterwards, unless an
+   * operator re-runs the instance from scratch ({@code schedctl rerun --from-scratch}). Starting
+   * and recording are fenced by the attempt like {@link #checkpoint}: a run that lost its lease
+   * neither starts the effect nor records it. Calls with the same key from several threads of one
+   * run wait for each other. Each fenced step also renews the lease.
+   *
+   * <p><b>The gap.</b> {@code once} cannot make the external call and its record one atomic step.
+   * If the worker dies, or the run loses its lease, after the external system did the effect and
+   * before the record is written, the next attempt calls the effect again, with {@link
+   * EffectCall#inDoubt()} {@code true}. A run that lost its lease while its external call was in
+   * flight (a zombie) may also complete that call while the next attempt makes it too. Pass {@link
+   * EffectCall#idempotencyKey()} to the external system: one that deduplicates by key (most
+   * payment, messaging and e-mail APIs accept an idempotency key or a client message id) turns the
+   * second call into a no-op, which closes the gap. With a system that takes no key, check on
+   * {@code inDoubt} whether the effect already happened before repeating it.
+   *
+   * <p>A run cancelled while {@code effect} was running (its deadline passed) still records the
+   * effect as done if the instance is still at this attempt, then throws {@link
+   * RunCancelledException}: the record is a fact about the world, and writing it spares the next
+   * attempt the doubt.
+   *
+   * @param key what the effect does in this window; matches {@link Effect#KEY_PATTERN}
+   * @param effect the effect; its result (at most {@link Effect#MAX_RESULT_BYTES} bytes of UTF-8,
+   *     or {@code null}) is recorded and returned by later calls
+   * @return the effect's result, from this call or as recorded by an earlier one; may be {@code
+   *     null}
+   * @throws IllegalArgumentException if {@code key} does not match {@link Effect#KEY_PATTERN} (the
+   *     effect does not run), or the effect returned a result larger than {@link
+   *     Effect#MAX_RESULT_BYTES}: the effect is then recorded as done without a result, so that it
+   *     does not run again, and the message names the size
+   * @throws RunCancelledException if the run was cancelled or this attempt no longer holds the
+   *     instance: before the effect (it did not run), or after it (it ran; the record was refused,
+   *     so the next attempt sees it in doubt). The run is stopped
+   * @throws UncheckedIOException if the worker could not reach its database: before the effect (it
+   *     did not run) or after it (it ran; it may not be recorded)
+   * @throws UnsupportedOperationException in a context that records no effects (this interface's
+   *     default); the worker's context and the test kit's {@code TestAgentContext} record them
+   * @throws Exception whatever {@code effect} throws
+   */
+  default String once(String key, Effect effect) throws Exception {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " records no effects; run the agent in a worker or a test kit");
+  }
 
   /**
    * Whether this run has been cancelled (see the class comment). Once {@code true}, it stays {@code

@@ -2,8 +2,10 @@
  * The plugin API of Carillon: what an agent developer implements ({@link
  * dev.carillon.api.AgentTask}) and what the worker hands it ({@link dev.carillon.api.AgentContext},
  * {@link dev.carillon.api.AgentResult}, {@link dev.carillon.api.NonRetryableException}, {@link
- * dev.carillon.api.RunCancelledException}). This module has no dependencies; agents compile against
- * it alone. Each type carries a {@link dev.carillon.api.Stability} label.
+ * dev.carillon.api.RunCancelledException}), and the values of resumable agents ({@link
+ * dev.carillon.api.Checkpoint}, {@link dev.carillon.api.Effect}, {@link
+ * dev.carillon.api.EffectCall}). This module has no dependencies; agents compile against it alone.
+ * Each type carries a {@link dev.carillon.api.Stability} label.
  *
  * <h2>What the worker guarantees</h2>
  *
@@ -22,6 +24,13 @@
  *   <li><b>Cancellation is final.</b> On deadline, lease loss, operator cancel or shutdown the
  *       worker sets the cancelled flag and interrupts the run's thread; after that nothing from the
  *       run is recorded.
+ *   <li><b>Progress survives attempts.</b> A {@linkplain dev.carillon.api.AgentContext#checkpoint
+ *       checkpoint} is stored fenced by the attempt, and the next attempt of the window receives
+ *       the last one ({@link dev.carillon.api.AgentContext#lastCheckpoint()}).
+ *   <li><b>Effects once per window, up to one gap.</b> {@link dev.carillon.api.AgentContext#once}
+ *       does not repeat an effect an earlier attempt recorded as done; an effect that happened but
+ *       was not recorded (the worker died in between) runs again, in doubt, with the same
+ *       {@linkplain dev.carillon.api.EffectCall#idempotencyKey() idempotency key}.
  *   <li><b>Retries are the task owner's choice.</b> A failed run is retried only if the task's
  *       retry policy allows it (the default is not to retry), never when the run threw {@link
  *       dev.carillon.api.NonRetryableException}.
@@ -33,7 +42,9 @@
  * AgentTask} instance serves many concurrent runs and must be thread-safe. {@link
  * dev.carillon.api.AgentContext#heartbeat}, {@link dev.carillon.api.AgentContext#isCancelled} and
  * {@link dev.carillon.api.AgentContext#checkCancelled} may be called from any thread and never
- * block on IO.
+ * block on IO; {@link dev.carillon.api.AgentContext#checkpoint}, {@link
+ * dev.carillon.api.AgentContext#lastCheckpoint} and {@link dev.carillon.api.AgentContext#once} may
+ * be called from any thread and do IO on it.
  *
  * <h2>Units</h2>
  *

@@ -111,6 +111,50 @@ class AgentContextTest {
   }
 
   @Test
+  void a_context_that_keeps_no_records_says_so_instead_of_losing_checkpoints_and_effects() {
+    FixedContext context = new FixedContext();
+    AtomicBoolean ran = new AtomicBoolean();
+
+    assertThat(context.lastCheckpoint()).isEmpty();
+    assertThatThrownBy(() -> context.checkpoint("{}"))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("keeps no checkpoints");
+    assertThatThrownBy(
+            () ->
+                context.once(
+                    "post",
+                    call -> {
+                      ran.set(true);
+                      return "sent";
+                    }))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("records no effects");
+    assertThat(ran).as("the effect must not run unrecorded").isFalse();
+  }
+
+  @Test
+  void a_checkpoint_names_a_missing_value_or_an_attempt_below_one() {
+    Instant at = Instant.parse("2026-11-29T08:10:00Z");
+
+    assertThat(new Checkpoint("{\"next\":3}", 1, at).stateJson()).isEqualTo("{\"next\":3}");
+    assertThatThrownBy(() -> new Checkpoint(null, 1, at)).hasMessage("stateJson");
+    assertThatThrownBy(() -> new Checkpoint("{}", 1, null)).hasMessage("savedAt");
+    assertThatThrownBy(() -> new Checkpoint("{}", 0, at))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("attempt must be 1 or more, was 0");
+  }
+
+  @Test
+  void effect_keys_are_short_names_without_spaces() {
+    assertThat("post-digest").matches(Effect.KEY_PATTERN);
+    assertThat("email:alice@example.com").matches(Effect.KEY_PATTERN);
+    assertThat("").doesNotMatch(Effect.KEY_PATTERN);
+    assertThat("post digest").doesNotMatch(Effect.KEY_PATTERN);
+    assertThat("-post").doesNotMatch(Effect.KEY_PATTERN);
+    assertThat("p".repeat(129)).doesNotMatch(Effect.KEY_PATTERN);
+  }
+
+  @Test
   void an_agent_task_runs_against_a_context_and_can_refuse_permanently() throws Exception {
     AgentTask echo =
         new AgentTask() {

@@ -13,6 +13,9 @@ class StabilityTest {
           AgentResult.class,
           NonRetryableException.class,
           RunCancelledException.class,
+          Checkpoint.class,
+          Effect.class,
+          EffectCall.class,
           Stability.class);
 
   @Test

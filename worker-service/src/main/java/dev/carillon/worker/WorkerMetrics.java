@@ -55,6 +55,27 @@ public final class WorkerMetrics {
   /** Exec process trees still there after SIGKILL and the wait for them; given up on. */
   public final Counter execAbandonedTrees;
 
+  /** Checkpoints stored for agents (each also renewed its run's lease). */
+  public final Counter checkpointsSaved;
+
+  /** Checkpoints refused because the attempt no longer held its instance; the run was stopped. */
+  public final Counter checkpointsRefused;
+
+  /** Effects performed and recorded as done through {@code once}. */
+  public final Counter effectsPerformed;
+
+  /** {@code once} calls that found the effect recorded as done and did not perform it again. */
+  public final Counter effectsSkipped;
+
+  /** Effects started again after an earlier start was never recorded as done (in doubt). */
+  public final Counter effectsInDoubt;
+
+  /**
+   * Effects refused before they started, or performed and then refused their record, because the
+   * attempt no longer held its instance; the run was stopped.
+   */
+  public final Counter effectsRefused;
+
   /**
    * Registers the meters.
    *
@@ -83,6 +104,17 @@ public final class WorkerMetrics {
         counter(registry, workerId, "exec.lines.ignored", "exec protocol lines ignored");
     execAbandonedTrees =
         counter(registry, workerId, "exec.trees.abandoned", "exec trees left after SIGKILL");
+    checkpointsSaved = counter(registry, workerId, "checkpoints.saved", "checkpoints stored");
+    checkpointsRefused =
+        counter(registry, workerId, "checkpoints.refused", "checkpoints refused (fenced)");
+    effectsPerformed =
+        counter(registry, workerId, "effects.performed", "effects performed and recorded");
+    effectsSkipped =
+        counter(registry, workerId, "effects.skipped", "effects already done, not repeated");
+    effectsInDoubt =
+        counter(registry, workerId, "effects.in-doubt", "effects started again in doubt");
+    effectsRefused =
+        counter(registry, workerId, "effects.refused", "effects or records refused (fenced)");
     Gauge.builder("carillon.worker.running", running::getAsInt)
         .description("runs in progress")
         .tag("worker", workerId)

@@ -9,6 +9,7 @@ import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.store.Database;
 import dev.carillon.store.LeaseStore;
+import dev.carillon.store.ResumeStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.worker.consume.InstanceConsumer;
 import dev.carillon.worker.exec.ExecAgents;
@@ -101,6 +102,7 @@ public final class WorkerService implements AutoCloseable {
     this.pool =
         new RunPool(
             store,
+            new ResumeStore(db.dsl()),
             new RunSpecCache(new TaskStore(db.dsl()), settings.taskCacheTtl(), System::nanoTime),
             plugins,
             metrics,

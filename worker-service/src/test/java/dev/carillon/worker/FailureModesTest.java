@@ -133,7 +133,7 @@ class FailureModesTest {
     assertThat(done.status()).isEqualTo(InstanceStatus.FAILED);
     assertThat(done.nonRetryable()).isFalse();
     assertThat(done.failReason())
-        .startsWith("no plugin for handler 'nope' on worker faults-1; known: [counting]")
+        .startsWith("no plugin for handler 'nope' on worker faults-1; known: [counting, resuming]")
         .contains("retryable");
   }
 

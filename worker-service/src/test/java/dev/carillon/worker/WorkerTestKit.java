@@ -122,6 +122,54 @@ final class WorkerTestKit implements AutoCloseable {
   }
 
   void publish(Instance... list) {
+    publishTo(topic, list);
+  }
+
+  /** Creates another topic on the stack, for a worker that must not share the kit's. */
+  String newTopic(String suffix) {
+    String name = topic + "." + suffix;
+    try (Admin admin = Admin.create(kafka.adminProps())) {
+      admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create topic " + name, e);
+    }
+    return name;
+  }
+
+  /**
+   * What the retry service does with a RUNNING instance whose worker died or froze, done now: its
+   * lease ends (as if its length had passed without a renewal) and the expiry scan moves it to
+   * TIMEOUT.
+   */
+  void expireLease(long id) {
+    db.dsl()
+        .update(TASK_INSTANCE)
+        .set(TASK_INSTANCE.LEASE_UNTIL, Instant.now().minusSeconds(1))
+        .where(TASK_INSTANCE.ID.eq(id))
+        .execute();
+    if (retries.expireLeases(100, "test-retry").stream().noneMatch(i -> i.id() == id)) {
+      throw new IllegalStateException("instance " + id + " was not expired: " + find(id));
+    }
+  }
+
+  /**
+   * What the retry service does with a FAILED or TIMEOUT instance whose policy allows a retry now:
+   * RETRY_WAIT, then PENDING, then published again.
+   */
+  Instance retryNow(long id) {
+    Instance failed = find(id);
+    if (!retries.scheduleRetry(failed, Instant.now().minusSeconds(1), 1L, "test-retry", "retry")) {
+      throw new IllegalStateException("instance " + id + " could not be retried: " + failed);
+    }
+    if (retries.promoteDueRetries(100, "test-retry").stream().noneMatch(i -> i.id() == id)) {
+      throw new IllegalStateException("instance " + id + " was not promoted: " + find(id));
+    }
+    Instance pending = find(id);
+    publish(pending);
+    return pending;
+  }
+
+  void publishTo(String topic, Instance... list) {
     try (InstancePublisher p = new InstancePublisher(kafka, topic, Duration.ofSeconds(10))) {
       List<InstanceMessage> messages = new ArrayList<>();
       for (Instance i : list) {

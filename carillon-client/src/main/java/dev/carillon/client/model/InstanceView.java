@@ -3,6 +3,7 @@ package dev.carillon.client.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.carillon.api.Stability;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -42,6 +43,10 @@ import java.util.Map;
  *     {@code "scheduledAt": "2026-03-29T10:00:00+02:00"}), keyed by the field's name: {@code
  *     windowStart}, {@code windowEnd}, {@code scheduledAt}, {@code nextAttemptAt}, {@code
  *     leaseUntil}, {@code startedAt}, {@code finishedAt}, {@code progressAt}; empty without a zone
+ * @param checkpoints the last checkpoint of each attempt that saved one, oldest attempt first; only
+ *     in {@code GET /instances/{id}} (absent from lists)
+ * @param effects every attempt's record of every side effect, by attempt; only in {@code GET
+ *     /instances/{id}} (absent from lists)
  */
 @Stability.Evolving
 public record InstanceView(
@@ -74,7 +79,9 @@ public record InstanceView(
     Instant progressAt,
     JsonNode paramsOverride,
     String zone,
-    Map<String, String> local) {
+    Map<String, String> local,
+    List<CheckpointView> checkpoints,
+    List<EffectView> effects) {
   public InstanceView {
     local = local == null ? Map.of() : Map.copyOf(local);
   }

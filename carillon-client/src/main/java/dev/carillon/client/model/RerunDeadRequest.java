@@ -12,7 +12,15 @@ import java.time.Instant;
  * @param reason recorded on each re-run
  * @param limit the most instances moved, 1..500
  * @param dryRun true (the default when null) counts and lists, and moves nothing
+ * @param fromScratch true discards each instance's checkpoints and effects; false or null (the
+ *     default) keeps them, so the re-runs resume
  */
 @Stability.Evolving
 public record RerunDeadRequest(
-    String task, Instant from, Instant to, String reason, Integer limit, Boolean dryRun) {}
+    String task,
+    Instant from,
+    Instant to,
+    String reason,
+    Integer limit,
+    Boolean dryRun,
+    Boolean fromScratch) {}

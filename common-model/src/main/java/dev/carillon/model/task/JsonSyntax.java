@@ -16,7 +16,7 @@ import java.util.Optional;
  * <p>Stricter than Jackson's defaults in one way: text after the object is refused, as a half-read
  * input must not become a value.
  */
-final class JsonSyntax {
+public final class JsonSyntax {
   /** Deeper nesting is refused, like Jackson's default read constraint. */
   static final int MAX_DEPTH = 1000;
 
@@ -33,7 +33,7 @@ final class JsonSyntax {
    * @return "must be a JSON object" for other JSON values and blank text, or "is not JSON: ..."
    *     naming the offset of the first error
    */
-  static Optional<String> objectProblem(String text) {
+  public static Optional<String> objectProblem(String text) {
     JsonSyntax s = new JsonSyntax(text);
     s.skipSpace();
     if (s.at == text.length()) {

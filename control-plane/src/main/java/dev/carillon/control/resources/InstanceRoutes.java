@@ -20,6 +20,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.instance.WindowStory;
+import dev.carillon.model.resume.RerunMode;
 import dev.carillon.store.InstanceFilter;
 import dev.carillon.store.InstancePosition;
 import dev.carillon.store.LoadedTask;
@@ -60,8 +61,8 @@ public final class InstanceRoutes {
             Role.VIEWER,
             Set.of(),
             Route.Body.NONE,
-            "Get one instance",
-            r -> Reply.ok(Views.instance(find(r), plane.tasks()))),
+            "Get one instance, with each attempt's last checkpoint and its effects",
+            this::get),
         new Route(
             "GET",
             "/api/v1/instances/{id}/events",
@@ -92,7 +93,7 @@ public final class InstanceRoutes {
             Role.OPERATOR,
             Set.of(),
             Route.Body.OPTIONAL_JSON,
-            "Run a finished instance again",
+            "Run a finished instance again, resuming from its checkpoints unless fromScratch",
             this::rerun),
         new Route(
             "POST",
@@ -129,6 +130,16 @@ public final class InstanceRoutes {
     }
     List<InstanceView> items = Views.instances(rows, plane.tasks());
     return Reply.ok(new Page<>(items, next));
+  }
+
+  private Reply get(ApiRequest r) {
+    Instance i = find(r);
+    return Reply.ok(
+        Views.instance(
+            i,
+            plane.tasks(),
+            plane.operator().checkpoints(i.id()),
+            plane.operator().effects(i.id())));
   }
 
   private Instance find(ApiRequest r) {
@@ -170,8 +181,12 @@ public final class InstanceRoutes {
 
   private Reply cancel(ApiRequest r) {
     Instance seen = find(r);
-    String reason =
-        Inputs.reason(r.body(ActionRequest.class).map(ActionRequest::reason).orElse(null));
+    Optional<ActionRequest> body = r.body(ActionRequest.class);
+    if (body.map(ActionRequest::fromScratch).isPresent()) {
+      throw ApiException.badRequest(
+          "fromScratch", body.get().fromScratch(), "belongs to a re-run, not to a cancel");
+    }
+    String reason = Inputs.reason(body.map(ActionRequest::reason).orElse(null));
     if (!seen.status().canTransitionTo(InstanceStatus.CANCELLED)) {
       throw ApiException.conflict(
           "status",
@@ -190,8 +205,9 @@ public final class InstanceRoutes {
 
   private Reply rerun(ApiRequest r) {
     Instance seen = find(r);
-    String reason =
-        Inputs.reason(r.body(ActionRequest.class).map(ActionRequest::reason).orElse(null));
+    Optional<ActionRequest> body = r.body(ActionRequest.class);
+    String reason = Inputs.reason(body.map(ActionRequest::reason).orElse(null));
+    RerunMode mode = mode(body.map(ActionRequest::fromScratch).orElse(null));
     if (!seen.status().isFinished()) {
       throw ApiException.conflict(
           "status",
@@ -207,7 +223,10 @@ public final class InstanceRoutes {
     }
     String why = "re-run requested by " + r.actor() + (reason == null ? "" : ": " + reason);
     Instance now =
-        plane.operator().rerun(seen, r.actor(), why).orElseThrow(() -> changedMeanwhile(seen));
+        plane
+            .operator()
+            .rerun(seen, r.actor(), why, mode)
+            .orElseThrow(() -> changedMeanwhile(seen));
     boolean published = !plane.dispatch().publish(List.of(now)).isEmpty();
     return Reply.ok(
         new InstanceChange(seen.status().name(), published, Views.instance(now, plane.tasks())));
@@ -225,6 +244,7 @@ public final class InstanceRoutes {
     }
     String reason = Inputs.reason(body.reason());
     boolean dryRun = body.dryRun() == null || body.dryRun();
+    RerunMode mode = mode(body.fromScratch());
     List<Instance> dead =
         plane
             .operator()
@@ -247,12 +267,20 @@ public final class InstanceRoutes {
       List<Instance> now = new ArrayList<>();
       for (Instance seen : batch) {
         // Each one fenced by what was read: one that changed meanwhile is left alone.
-        plane.operator().rerun(seen, r.actor(), why).ifPresent(now::add);
+        plane.operator().rerun(seen, r.actor(), why, mode).ifPresent(now::add);
       }
       now.forEach(i -> moved.add(i.id()));
       published += plane.dispatch().publish(now).size();
     }
     return Reply.ok(new RerunDeadResult(false, dead.size(), moved.size(), published, moved));
+  }
+
+  /**
+   * A re-run keeps the attempts' checkpoints and effects unless asked: a re-run usually follows a
+   * fix, and repeating a post or a charge already made is the expensive surprise.
+   */
+  private static RerunMode mode(Boolean fromScratch) {
+    return Boolean.TRUE.equals(fromScratch) ? RerunMode.FROM_SCRATCH : RerunMode.RESUME;
   }
 
   private static ApiException changedMeanwhile(Instance seen) {

@@ -2,6 +2,8 @@ package dev.carillon.control.resources;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.carillon.client.model.CheckpointView;
+import dev.carillon.client.model.EffectView;
 import dev.carillon.client.model.EventView;
 import dev.carillon.client.model.FireView;
 import dev.carillon.client.model.InstanceView;
@@ -13,6 +15,8 @@ import dev.carillon.model.Durations;
 import dev.carillon.model.instance.EventText;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
+import dev.carillon.model.resume.EffectRecord;
+import dev.carillon.model.resume.SavedCheckpoint;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.AtTrigger;
@@ -45,18 +49,28 @@ final class Views {
   static List<InstanceView> instances(List<Instance> rows, TaskStore tasks) {
     Map<String, ZoneId> zones =
         tasks.zones(rows.stream().map(Instance::taskId).collect(Collectors.toSet()));
-    return rows.stream().map(i -> instance(i, zones.get(i.taskId()))).toList();
+    return rows.stream().map(i -> instance(i, zones.get(i.taskId()), null, null)).toList();
   }
 
-  /** One instance with its times also on its task's clock. */
+  /** One instance as a list shows it: its times also on its task's clock, no checkpoints. */
   static InstanceView instance(Instance i, TaskStore tasks) {
     return instances(List.of(i), tasks).get(0);
   }
 
+  /** One instance with its attempts' checkpoints and effects ({@code GET /instances/{id}}). */
+  static InstanceView instance(
+      Instance i, TaskStore tasks, List<SavedCheckpoint> checkpoints, List<EffectRecord> effects) {
+    ZoneId zone = tasks.zones(java.util.Set.of(i.taskId())).get(i.taskId());
+    return instance(i, zone, checkpoints, effects);
+  }
+
   /**
    * @param zone the task's zone, or null when unknown
+   * @param checkpoints each attempt's last checkpoint, or null to leave them out (lists)
+   * @param effects every attempt's effect records, or null to leave them out (lists)
    */
-  static InstanceView instance(Instance i, ZoneId zone) {
+  static InstanceView instance(
+      Instance i, ZoneId zone, List<SavedCheckpoint> checkpoints, List<EffectRecord> effects) {
     Map<String, String> local = new LinkedHashMap<>();
     if (zone != null) {
       putLocal(local, "windowStart", i.windowStart(), zone);
@@ -98,7 +112,9 @@ final class Views {
         i.progressAt(),
         i.paramsOverride() == null ? null : json(i.paramsOverride()),
         zone == null ? null : zone.getId(),
-        local);
+        local,
+        checkpoints == null ? null : checkpoints.stream().map(Views::checkpoint).toList(),
+        effects == null ? null : effects.stream().map(Views::effect).toList());
   }
 
   private static void putLocal(Map<String, String> out, String field, Instant at, ZoneId zone) {
@@ -110,6 +126,33 @@ final class Views {
   /** An instant on a zone's wall clock with its offset, e.g. {@code 2026-03-29T10:00:00+02:00}. */
   static String local(Instant at, ZoneId zone) {
     return at.atZone(zone).format(LOCAL);
+  }
+
+  static CheckpointView checkpoint(SavedCheckpoint c) {
+    try {
+      return new CheckpointView(
+          c.attempt(),
+          JsonBodies.JSON.readTree(c.stateJson()),
+          c.saves(),
+          c.workerId(),
+          c.savedAt());
+    } catch (JsonProcessingException e) {
+      // Every stored state was checked as one JSON object when it was saved.
+      throw new IllegalStateException(
+          "checkpoint of attempt " + c.attempt() + " is not JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  static EffectView effect(EffectRecord e) {
+    return new EffectView(
+        e.key(),
+        e.attempt(),
+        e.starts(),
+        e.workerId(),
+        e.done(),
+        e.startedAt(),
+        e.doneAt(),
+        e.result());
   }
 
   static EventView event(InstanceEvent e) {

@@ -53,20 +53,33 @@ class SummarizeScriptTest {
 
   /** The context a worker would send, with these params. */
   private static String context(Map<String, Object> params) throws Exception {
+    return context(params, null);
+  }
+
+  /** The context a worker would send, with these params and an earlier attempt's checkpoint. */
+  private static String context(Map<String, Object> params, JsonNode lastCheckpoint)
+      throws Exception {
     ObjectNode c = JSON.createObjectNode();
-    c.put("protocol", 1);
+    c.put("protocol", 2);
     c.put("taskId", "file-summary");
     c.put("windowKey", "2026-12-01");
     c.put("idempotencyKey", "file-summary/2026-12-01");
     c.put("attempt", 1);
     c.set("params", JSON.valueToTree(params));
+    ObjectNode resume = c.putObject("resume");
+    resume.set("lastCheckpoint", lastCheckpoint);
+    resume.putObject("effects");
     return JSON.writeValueAsString(c);
   }
 
   private Process start(Map<String, Object> params) throws Exception {
+    return start(context(params));
+  }
+
+  private Process start(String context) throws Exception {
     Process p =
         new ProcessBuilder(python.toString(), SCRIPT.toString()).directory(dir.toFile()).start();
-    p.getOutputStream().write(context(params).getBytes(StandardCharsets.UTF_8));
+    p.getOutputStream().write(context.getBytes(StandardCharsets.UTF_8));
     p.getOutputStream().close();
     return p;
   }
@@ -75,7 +88,10 @@ class SummarizeScriptTest {
   private record Ran(int exit, List<JsonNode> lines, String stderr) {}
 
   private Ran run(Map<String, Object> params) throws Exception {
-    Process p = start(params);
+    return run(start(params));
+  }
+
+  private Ran run(Process p) throws Exception {
     List<JsonNode> lines = new ArrayList<>();
     for (String l :
         new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
@@ -96,9 +112,10 @@ class SummarizeScriptTest {
     assertThat(r.exit()).as(r.stderr()).isZero();
     assertThat(r.lines())
         .extracting(l -> l.get("type").asText())
-        .containsExactly("progress", "progress", "progress", "result");
+        .containsExactly("progress", "checkpoint", "progress", "checkpoint", "progress", "result");
     assertThat(r.lines().get(0).get("message").asText()).isEqualTo("summarising a.txt (1 of 2)");
-    JsonNode result = r.lines().get(3);
+    assertThat(r.lines().get(3).get("state").get("files")).hasSize(2);
+    JsonNode result = r.lines().get(5);
     assertThat(result.get("summary").asText())
         .isEqualTo("2 file(s), 9 words; most common: bells, ring");
     Path report = Path.of(URI.create(result.get("uri").asText()));
@@ -137,5 +154,41 @@ class SummarizeScriptTest {
     try (var files = Files.list(dir.resolve("out"))) {
       assertThat(files).isEmpty();
     }
+  }
+
+  @Test
+  void a_retry_resumes_after_the_files_its_last_checkpoint_covers() throws Exception {
+    Files.writeString(dir.resolve("a.txt"), "Bells ring the hours; bells ring.\n");
+    Files.writeString(dir.resolve("b.txt"), "The carillon rings\n");
+    Map<String, Object> params = Map.of("paths", List.of("a.txt", "b.txt"), "outDir", "out");
+    Ran first = run(params);
+    JsonNode afterA = first.lines().get(1);
+    ObjectNode last = JSON.createObjectNode();
+    last.set("state", afterA.get("state"));
+    last.put("attempt", 1);
+    last.put("savedAt", "2026-12-01T10:00:00Z");
+
+    Ran resumed = run(start(context(params, last)));
+
+    assertThat(resumed.exit()).as(resumed.stderr()).isZero();
+    assertThat(resumed.lines().get(0).get("message").asText())
+        .isEqualTo("resuming after 1 of 2 files (attempt 1's checkpoint)");
+    assertThat(resumed.lines())
+        .filteredOn(l -> l.get("type").asText().equals("progress"))
+        .extracting(l -> l.get("message").asText())
+        .doesNotContain("summarising a.txt (1 of 2)")
+        .contains("summarising b.txt (2 of 2)");
+    JsonNode result = resumed.lines().get(resumed.lines().size() - 1);
+    assertThat(result.get("summary").asText())
+        .isEqualTo(first.lines().get(5).get("summary").asText());
+    Path report = Path.of(URI.create(result.get("uri").asText()));
+    assertThat(JSON.readTree(report.toFile()).get("resumedFrom").asInt()).isEqualTo(1);
+
+    ObjectNode otherList = last.deepCopy();
+    ((ObjectNode) otherList.get("state").get("files").get(0)).put("path", "z.txt");
+    Ran fresh = run(start(context(params, otherList)));
+    assertThat(fresh.lines().get(0).get("message").asText())
+        .as("a checkpoint of another list of paths is not used")
+        .isEqualTo("summarising a.txt (1 of 2)");
   }
 }

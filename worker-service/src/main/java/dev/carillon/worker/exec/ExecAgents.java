@@ -9,6 +9,7 @@ import dev.carillon.store.Outcome;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.run.AgentExecution;
 import dev.carillon.worker.run.AgentKind;
+import dev.carillon.worker.run.RunRecords;
 import io.micrometer.core.instrument.Counter;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -84,7 +85,7 @@ public final class ExecAgents implements AgentKind, AutoCloseable {
   }
 
   @Override
-  public AgentExecution execution(RunSpec spec, AgentContext context) {
+  public AgentExecution execution(RunSpec spec, AgentContext context, RunRecords records) {
     ExecCommand command;
     try {
       command = AgentParams.exec(spec.taskId(), spec.paramsJson());
@@ -94,7 +95,7 @@ public final class ExecAgents implements AgentKind, AutoCloseable {
               "the task's exec settings are unusable: " + e.getMessage() + "; non-retryable",
               true));
     }
-    return new ExecExecution(command, context, this);
+    return new ExecExecution(command, context, records, this);
   }
 
   /** The environment of {@code command}'s run (see the class comment). */

@@ -1,16 +1,21 @@
 package dev.carillon.worker.exec;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.carillon.api.AgentContext;
 import dev.carillon.api.AgentResult;
+import dev.carillon.api.RunCancelledException;
 import dev.carillon.model.agent.ExecCommand;
 import dev.carillon.store.Outcome;
 import dev.carillon.worker.run.AgentExecution;
 import dev.carillon.worker.run.Outcomes;
+import dev.carillon.worker.run.RunRecords;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Map.Entry;
@@ -26,9 +31,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run of an {@code exec} agent: a process tree of its own ({@link ProcessTree}), the run's
- * context on its stdin and in its environment ({@link RunContext}), its stdout read for protocol
- * lines ({@link Protocol}), the end of its stderr kept for the failure reason, and its exit code
- * turned into the outcome ({@link ExitCodes}).
+ * context on its stdin and in its environment ({@link RunContext}), with what earlier attempts left
+ * also in a file named by {@code CARILLON_RESUME_FILE}, its stdout read for protocol lines ({@link
+ * Protocol}: progress, checkpoints and effects go to the run's records as they come, in order), the
+ * end of its stderr kept for the failure reason, and its exit code turned into the outcome ({@link
+ * ExitCodes}).
  *
  * <p>{@link #stop} only wakes the pool thread in {@link #execute}, which then sends SIGTERM to the
  * whole tree and SIGKILL after the task's grace; {@link #execute} returns only once the tree is
@@ -50,14 +57,16 @@ final class ExecExecution implements AgentExecution {
 
   private final ExecCommand command;
   private final AgentContext context;
+  private final RunRecords records;
   private final ExecAgents agents;
   private final CompletableFuture<Void> stopped = new CompletableFuture<>();
   private final AtomicReference<ProtocolLine.Result> result = new AtomicReference<>();
   private final Map<String, Integer> ignored = new LinkedHashMap<>();
 
-  ExecExecution(ExecCommand command, AgentContext context, ExecAgents agents) {
+  ExecExecution(ExecCommand command, AgentContext context, RunRecords records, ExecAgents agents) {
     this.command = command;
     this.context = context;
+    this.records = records;
     this.agents = agents;
   }
 
@@ -76,10 +85,31 @@ final class ExecExecution implements AgentExecution {
     if (stopped.isDone()) {
       return Outcome.failure("stopped before the command started", false);
     }
+    ObjectNode resume;
+    Path resumeFile;
+    try {
+      resume = RunContext.resume(context, records);
+      resumeFile = ResumeFile.write(resume);
+    } catch (UncheckedIOException | IOException e) {
+      return Outcome.failure(
+          "cannot read or hand over the run's checkpoints and effects: "
+              + e.getMessage()
+              + "; retryable",
+          false);
+    }
+    try {
+      return run(resume, resumeFile);
+    } finally {
+      ResumeFile.delete(resumeFile);
+    }
+  }
+
+  private Outcome run(ObjectNode resume, Path resumeFile) {
     ProcessBuilder builder = new ProcessBuilder(command.argv());
     command.dir().ifPresent(d -> builder.directory(new File(d)));
     builder.environment().clear();
     builder.environment().putAll(agents.environment(command, context));
+    builder.environment().put(ResumeFile.ENV, resumeFile.toString());
     ProcessTree tree;
     try {
       // Through setsid, a program that cannot be found would show as setsid's own failure.
@@ -103,7 +133,7 @@ final class ExecExecution implements AgentExecution {
         command.argv().size() - 1,
         tree.pid());
     ExecutorService io = agents.io();
-    Future<?> stdin = io.submit(() -> writeStdin(tree.process().getOutputStream()));
+    Future<?> stdin = io.submit(() -> writeStdin(tree.process().getOutputStream(), resume));
     Future<Streams.LinesRead> stdout =
         io.submit(
             () ->
@@ -212,10 +242,40 @@ final class ExecExecution implements AgentExecution {
       context.heartbeat(p.message());
     } else if (line instanceof ProtocolLine.Result r) {
       result.set(r);
+    } else if (line instanceof ProtocolLine.Checkpoint c) {
+      record("checkpoint", () -> records.checkpoint(c.stateJson()));
+    } else if (line instanceof ProtocolLine.Effect e) {
+      record(
+          "effect '" + e.key() + "'",
+          () -> {
+            if (e.start()) {
+              records.effectStarted(e.key());
+            } else {
+              records.effectDone(e.key(), e.result());
+            }
+          });
     } else if (line instanceof ProtocolLine.Unknown u) {
       count("unknown type '" + u.what() + "'");
     } else if (line instanceof ProtocolLine.Malformed m) {
       count("malformed: " + m.problem());
+    }
+  }
+
+  /**
+   * Hands a checkpoint or an effect to the run's records, on the reader thread, so that they are
+   * stored in the order the agent wrote them. A refused write has already stopped the run (as a
+   * lost lease does); a line the rules refuse, or a database that cannot be reached, is counted
+   * with the other ignored lines and its reason logged at the end.
+   */
+  private void record(String what, Runnable write) {
+    try {
+      write.run();
+    } catch (RunCancelledException e) {
+      count(what + " refused: the run was stopped or no longer holds its instance");
+    } catch (IllegalArgumentException e) {
+      count(what + " refused: " + e.getMessage());
+    } catch (UncheckedIOException e) {
+      count(what + " not stored: " + e.getMessage());
     }
   }
 
@@ -256,9 +316,9 @@ final class ExecExecution implements AgentExecution {
     }
   }
 
-  private void writeStdin(OutputStream in) {
+  private void writeStdin(OutputStream in, ObjectNode resume) {
     try (in) {
-      in.write(RunContext.json(context).getBytes(StandardCharsets.UTF_8));
+      in.write(RunContext.json(context, resume).getBytes(StandardCharsets.UTF_8));
       in.write('\n');
     } catch (IOException e) {
       // The agent does not read its stdin (or exited first): it has the environment.

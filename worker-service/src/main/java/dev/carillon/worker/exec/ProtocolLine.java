@@ -17,6 +17,22 @@ sealed interface ProtocolLine {
   record Result(String summary, String uri) implements ProtocolLine {}
 
   /**
+   * {@code {"type":"checkpoint","state":{...}}}: a checkpoint to store.
+   *
+   * @param stateJson the state object as JSON text
+   */
+  record Checkpoint(String stateJson) implements ProtocolLine {}
+
+  /**
+   * {@code {"type":"effect","key":"post","phase":"start"}} before an effect, {@code
+   * {"type":"effect","key":"post","result":"msg-17"}} once it is done.
+   *
+   * @param start whether this is the start (otherwise it is done)
+   * @param result the done effect's result, or {@code null}
+   */
+  record Effect(String key, boolean start, String result) implements ProtocolLine {}
+
+  /**
    * A protocol line of a type or version this worker does not know: ignored and counted, so that
    * agents written for a newer worker still run on this one.
    *

@@ -5,8 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.carillon.api.AgentContext;
+import dev.carillon.api.Checkpoint;
+import dev.carillon.worker.run.RunRecords;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A run's context as an agent outside the JVM receives it: one JSON object (an exec agent's stdin,
@@ -14,23 +18,77 @@ import java.util.Map;
  * environment variables.
  *
  * <pre>
- * {"protocol":1,"taskId":"file-summary","windowKey":"2026-12-01T10:00:00Z",
+ * {"protocol":2,"taskId":"file-summary","windowKey":"2026-12-01T10:00:00Z",
  *  "windowStart":"...","windowEnd":"...","scheduledAt":"...","startedAt":"...",
  *  "deadline":"2026-12-01T10:05:00Z","attempt":2,"retryCount":1,
  *  "idempotencyKey":"file-summary/2026-12-01T10:00:00Z",
- *  "previousFailure":"exit 75 (EX_TEMPFAIL, retryable): input not ready","params":{...}}
+ *  "previousFailure":"exit 75 (EX_TEMPFAIL, retryable): input not ready","params":{...},
+ *  "resume":{"lastCheckpoint":{"state":{"done":3},"attempt":1,"savedAt":"..."},
+ *            "effects":{"post":{"done":true,"result":"msg-17","attempt":1}},
+ *            "effectKeyPrefix":"file-summary/2026-12-01T10:00:00Z/"}}
  * </pre>
  *
  * Times are ISO-8601 instants in UTC; {@code previousFailure} is {@code null} on a first attempt.
- * Thread-safe.
+ * {@code resume} ({@link #resume}) is what earlier attempts of the window left: the last checkpoint
+ * ({@code null} when none) and the effects recorded so far, by key ({@code "done": false} means
+ * started and never recorded: in doubt). Thread-safe.
  */
 public final class RunContext {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private RunContext() {}
 
-  /** The context as a JSON object. */
+  /**
+   * What earlier attempts left ({@code resume} in the context), read from the run's records once;
+   * see the class comment.
+   *
+   * @throws java.io.UncheckedIOException when the records cannot be read
+   */
+  public static ObjectNode resume(AgentContext c, RunRecords records) {
+    ObjectNode resume = JSON.createObjectNode();
+    Optional<Checkpoint> last = records.lastCheckpoint();
+    if (last.isPresent()) {
+      ObjectNode cp = resume.putObject("lastCheckpoint");
+      cp.set("state", tree(last.get().stateJson()));
+      cp.put("attempt", last.get().attempt());
+      cp.put("savedAt", last.get().savedAt().toString());
+    } else {
+      resume.putNull("lastCheckpoint");
+    }
+    ObjectNode effects = resume.putObject("effects");
+    new TreeMap<>(records.effects())
+        .forEach(
+            (key, e) -> {
+              ObjectNode o = effects.putObject(key);
+              o.put("done", e.done());
+              o.put("result", e.result());
+              o.put("attempt", e.attempt());
+            });
+    resume.put("effectKeyPrefix", c.idempotencyKey() + "/");
+    return resume;
+  }
+
+  /** The context as a JSON object, with what earlier attempts left ({@link #resume}). */
+  public static String json(AgentContext c, JsonNode resume) {
+    ObjectNode o = context(c);
+    o.set("resume", resume);
+    return write(o);
+  }
+
+  /** The context as a JSON object, without {@code resume}. */
   public static String json(AgentContext c) {
+    return write(context(c));
+  }
+
+  private static String write(ObjectNode o) {
+    try {
+      return JSON.writeValueAsString(o);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write a run context as JSON", e);
+    }
+  }
+
+  private static ObjectNode context(AgentContext c) {
     ObjectNode o = JSON.createObjectNode();
     o.put("protocol", Protocol.VERSION);
     o.put("taskId", c.taskId());
@@ -44,12 +102,8 @@ public final class RunContext {
     o.put("retryCount", c.retryCount());
     o.put("idempotencyKey", c.idempotencyKey());
     o.put("previousFailure", c.previousFailureReason().orElse(null));
-    o.set("params", params(c.paramsJson()));
-    try {
-      return JSON.writeValueAsString(o);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write a run context as JSON", e);
-    }
+    o.set("params", tree(c.paramsJson()));
+    return o;
   }
 
   /**
@@ -58,7 +112,8 @@ public final class RunContext {
    * CARILLON_SCHEDULED_AT}, {@code CARILLON_STARTED_AT}, {@code CARILLON_DEADLINE}, {@code
    * CARILLON_ATTEMPT}, {@code CARILLON_RETRY_COUNT}, {@code CARILLON_IDEMPOTENCY_KEY}, {@code
    * CARILLON_PARAMS} (the params as JSON) and, after a failed attempt, {@code
-   * CARILLON_PREVIOUS_FAILURE}.
+   * CARILLON_PREVIOUS_FAILURE}. The exec execution adds {@code CARILLON_RESUME_FILE}, a file
+   * holding the context's {@code resume} object.
    */
   public static Map<String, String> env(AgentContext c) {
     Map<String, String> env = new LinkedHashMap<>();
@@ -78,12 +133,14 @@ public final class RunContext {
     return env;
   }
 
-  private static JsonNode params(String paramsJson) {
+  /** A JSON object's text as a tree (params, a checkpoint's state: both checked as objects). */
+  private static JsonNode tree(String json) {
     try {
-      return JSON.readTree(paramsJson);
+      return JSON.readTree(json);
     } catch (JsonProcessingException e) {
-      // Params are checked as one JSON object whenever a definition is built; this cannot happen.
-      throw new IllegalStateException("params are not JSON: " + e.getOriginalMessage(), e);
+      // Params and checkpoint states are checked as one JSON object when they are made; this
+      // cannot happen.
+      throw new IllegalStateException("not JSON: " + e.getOriginalMessage(), e);
     }
   }
 }

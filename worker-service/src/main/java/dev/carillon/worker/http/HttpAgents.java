@@ -8,6 +8,7 @@ import dev.carillon.spec.AgentParams;
 import dev.carillon.store.Outcome;
 import dev.carillon.worker.run.AgentExecution;
 import dev.carillon.worker.run.AgentKind;
+import dev.carillon.worker.run.RunRecords;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -57,7 +58,7 @@ public final class HttpAgents implements AgentKind {
   }
 
   @Override
-  public AgentExecution execution(RunSpec spec, AgentContext context) {
+  public AgentExecution execution(RunSpec spec, AgentContext context, RunRecords records) {
     HttpEndpoint endpoint;
     try {
       endpoint = AgentParams.http(spec.taskId(), spec.paramsJson());
@@ -81,6 +82,6 @@ public final class HttpAgents implements AgentKind {
       }
     }
     return new HttpExecution(
-        client, endpoint, token, context, maxBodyBytes, maxSummaryBytes, clock);
+        client, endpoint, token, context, records, maxBodyBytes, maxSummaryBytes, clock);
   }
 }

@@ -16,8 +16,10 @@ public interface AgentKind {
    *
    * @param spec the task's handler and params, where the kind's settings are
    * @param context what the run knows about itself; progress goes to {@link AgentContext#heartbeat}
+   * @param records the run's checkpoints and effects: what the agent is told when it starts, and
+   *     where its checkpoint and effect reports go
    * @return the execution; one that ends FAILED, non-retryable, when the task's settings are
    *     unusable
    */
-  AgentExecution execution(RunSpec spec, AgentContext context);
+  AgentExecution execution(RunSpec spec, AgentContext context, RunRecords records);
 }

@@ -4,6 +4,7 @@ import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.LeaseStore;
+import dev.carillon.store.ResumeStore;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.lease.LeaseHolder;
 import dev.carillon.worker.plugin.PluginRegistry;
@@ -54,9 +55,13 @@ public final class RunPool implements AutoCloseable {
   private final Admission admission;
   private final RunLeases leases;
   private final Drain drain;
+  private final ResumeStore resume;
+  private final WorkerMetrics metrics;
+  private final String workerId;
 
   /**
    * @param store where claims are completed and released
+   * @param resume where runs keep their checkpoints and effects
    * @param specs what each task runs with (handler, params)
    * @param plugins the agents this worker can run
    * @param metrics the worker's meters
@@ -69,6 +74,7 @@ public final class RunPool implements AutoCloseable {
    */
   public RunPool(
       LeaseStore store,
+      ResumeStore resume,
       RunSpecCache specs,
       PluginRegistry plugins,
       WorkerMetrics metrics,
@@ -78,17 +84,31 @@ public final class RunPool implements AutoCloseable {
       int maxSummaryBytes,
       Clock clock,
       Map<BuiltInHandler, AgentKind> builtIns) {
+    this.resume = resume;
+    this.metrics = metrics;
+    this.workerId = workerId;
     this.runs = new Runs(concurrency + prefetch);
     this.ends =
         new EndRecorder(
             new CompletionWriter(store, metrics, workerId, MAX_END_BATCH, concurrency + prefetch),
             runs,
             metrics);
-    this.runner = new Runner(runs, ends, metrics, workerId, maxSummaryBytes, clock, builtIns);
+    this.runner =
+        new Runner(
+            runs, ends, metrics, workerId, maxSummaryBytes, clock, builtIns, this::resumeRecordsOf);
     this.queue = new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs);
     this.admission = new Admission(runs, queue, ends, specs, plugins, builtIns.keySet(), workerId);
     this.leases = new RunLeases(runs, queue, metrics);
     this.drain = new Drain(runs, queue, store, metrics, workerId);
+  }
+
+  /**
+   * A run's checkpoints and effects. A method rather than a lambda in the constructor because they
+   * report to {@link #leases}, which is built after the {@link Runner} (it withdraws waiting runs
+   * from the queue the runner feeds); it is called only when a run starts, long after.
+   */
+  private ResumeRecords resumeRecordsOf(Run run) {
+    return new ResumeRecords(resume, run, leases, metrics, workerId);
   }
 
   /** How many more instances may be claimed now; never shrinks except by {@link #startAll}. */

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,11 +36,13 @@ final class Runner implements AutoCloseable {
   private final int maxSummaryBytes;
   private final Clock clock;
   private final Map<BuiltInHandler, AgentKind> builtIns;
+  private final Function<Run, ResumeRecords> records;
   private final ScheduledExecutorService deadlines;
 
   /**
    * @param clock the worker's clock, for the agent's {@code startedAt} and {@code deadline}
    * @param builtIns how the runs of each built-in handler this worker offers execute
+   * @param records the checkpoints and effects of a run, for its agent's context
    */
   Runner(
       Runs runs,
@@ -48,8 +51,10 @@ final class Runner implements AutoCloseable {
       String workerId,
       int maxSummaryBytes,
       Clock clock,
-      Map<BuiltInHandler, AgentKind> builtIns) {
+      Map<BuiltInHandler, AgentKind> builtIns,
+      Function<Run, ResumeRecords> records) {
     this.runs = runs;
+    this.records = records;
     this.ends = ends;
     this.metrics = metrics;
     this.workerId = workerId;
@@ -86,6 +91,7 @@ final class Runner implements AutoCloseable {
       return;
     }
     Instant startedAt = clock.instant();
+    ResumeRecords resume = records.apply(run);
     WorkerAgentContext context =
         new WorkerAgentContext(
             run.instance,
@@ -93,8 +99,9 @@ final class Runner implements AutoCloseable {
             startedAt,
             startedAt.plus(run.timeout),
             run.progress,
-            clock);
-    run.prepare(executionFor(run, context), startedAt);
+            clock,
+            resume);
+    run.prepare(executionFor(run, context, resume), startedAt);
     if (!run.move(RunState.QUEUED, RunState.RUNNING)) {
       // Released or lost while it waited; whoever moved it also took it out of the pool.
       return;
@@ -131,10 +138,10 @@ final class Runner implements AutoCloseable {
    * The execution of {@code run}'s agent: the kind of a built-in handler ({@code exec}, {@code
    * http}) when its handler names one, otherwise its Java plugin in this process.
    */
-  private AgentExecution executionFor(Run run, WorkerAgentContext context) {
+  private AgentExecution executionFor(Run run, WorkerAgentContext context, RunRecords resume) {
     Optional<AgentKind> kind = BuiltInHandler.of(run.spec.handler()).map(builtIns::get);
     if (kind.isPresent()) {
-      return kind.get().execution(run.spec, context);
+      return kind.get().execution(run.spec, context, resume);
     }
     return new PluginExecution(run.task, context, maxSummaryBytes);
   }

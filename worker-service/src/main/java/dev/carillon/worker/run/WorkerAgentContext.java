@@ -1,6 +1,8 @@
 package dev.carillon.worker.run;
 
 import dev.carillon.api.AgentContext;
+import dev.carillon.api.Checkpoint;
+import dev.carillon.api.Effect;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.Progress;
 import java.time.Clock;
@@ -11,8 +13,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The worker's {@link AgentContext}: fixed values from the claimed instance and its task, a
  * cancellation flag the worker sets, and the run's progress reports, kept in its {@link
- * RunProgress} (at most {@value Progress#MAX_CHARS} characters each, timed by the worker's clock).
- * Thread-safe; nothing here does IO.
+ * RunProgress} (at most {@value Progress#MAX_CHARS} characters each, timed by the worker's clock),
+ * and the run's checkpoints and effects ({@link ResumeRecords}, the only part that does IO).
+ * Thread-safe.
  */
 final class WorkerAgentContext implements AgentContext {
   private final ClaimedInstance instance;
@@ -21,6 +24,7 @@ final class WorkerAgentContext implements AgentContext {
   private final Instant deadline;
   private final RunProgress progress;
   private final Clock clock;
+  private final ResumeRecords resume;
   private final AtomicBoolean cancelled = new AtomicBoolean();
 
   WorkerAgentContext(
@@ -29,13 +33,15 @@ final class WorkerAgentContext implements AgentContext {
       Instant startedAt,
       Instant deadline,
       RunProgress progress,
-      Clock clock) {
+      Clock clock,
+      ResumeRecords resume) {
     this.instance = instance;
     this.paramsJson = paramsJson == null || paramsJson.isBlank() ? "{}" : paramsJson;
     this.startedAt = startedAt;
     this.deadline = deadline;
     this.progress = progress;
     this.clock = clock;
+    this.resume = resume;
   }
 
   void cancel() {
@@ -103,6 +109,21 @@ final class WorkerAgentContext implements AgentContext {
       return;
     }
     progress.report(Progress.of(text, clock.instant()));
+  }
+
+  @Override
+  public void checkpoint(String stateJson) {
+    resume.checkpoint(stateJson);
+  }
+
+  @Override
+  public Optional<Checkpoint> lastCheckpoint() {
+    return resume.lastCheckpoint();
+  }
+
+  @Override
+  public String once(String key, Effect effect) throws Exception {
+    return resume.once(key, effect);
   }
 
   @Override

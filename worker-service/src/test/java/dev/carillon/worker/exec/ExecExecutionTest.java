@@ -5,15 +5,19 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.carillon.api.Checkpoint;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.Outcome;
 import dev.carillon.worker.run.AgentExecution;
+import dev.carillon.worker.run.MemoryRecords;
+import dev.carillon.worker.run.RunRecords;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,7 +53,11 @@ class ExecExecutionTest {
   }
 
   private AgentExecution execution(String paramsJson, FixedContext context) {
-    return agents.execution(new RunSpec("exec-test", "exec", paramsJson, 1), context);
+    return execution(paramsJson, context, MemoryRecords.empty());
+  }
+
+  private AgentExecution execution(String paramsJson, FixedContext context, MemoryRecords records) {
+    return agents.execution(new RunSpec("exec-test", "exec", paramsJson, 1), context, records);
   }
 
   private Outcome run(String paramsJson) {
@@ -150,13 +158,14 @@ class ExecExecutionTest {
         .contains(
             "GREETING=hello",
             "SECRET=s3cr3t",
-            "CARILLON_PROTOCOL=1",
+            "CARILLON_PROTOCOL=2",
             "CARILLON_TASK_ID=exec-test",
             "CARILLON_WINDOW_KEY=2026-12-01",
             "CARILLON_ATTEMPT=2",
             "CARILLON_RETRY_COUNT=1",
             "CARILLON_IDEMPOTENCY_KEY=exec-test/2026-12-01",
             "CARILLON_DEADLINE=2026-12-01T10:01:00Z")
+        .anyMatch(l -> l.startsWith("CARILLON_RESUME_FILE="))
         .noneMatch(l -> l.startsWith("DB_PASSWORD="))
         .noneMatch(l -> l.startsWith("NOT_SET="));
   }
@@ -169,7 +178,7 @@ class ExecExecutionTest {
     Outcome o = execution(context.paramsJson(), context).execute();
     assertThat(o.status()).isEqualTo(InstanceStatus.SUCCESS);
     JsonNode ctx = JSON.readTree(out.toFile());
-    assertThat(ctx.get("protocol").asInt()).isEqualTo(1);
+    assertThat(ctx.get("protocol").asInt()).isEqualTo(2);
     assertThat(ctx.get("taskId").asText()).isEqualTo("exec-test");
     assertThat(ctx.get("idempotencyKey").asText()).isEqualTo("exec-test/2026-12-01");
     assertThat(ctx.get("attempt").asInt()).isEqualTo(2);
@@ -184,7 +193,7 @@ class ExecExecutionTest {
     Outcome o =
         run(
             sh(
-                "echo '@carillon {\"type\":\"checkpoint\",\"state\":{}}';"
+                "echo '@carillon {\"type\":\"telemetry\",\"cpu\":1}';"
                     + " echo '@carillon {\"v\":9,\"type\":\"progress\",\"message\":\"x\"}';"
                     + " echo '@carillon oops';"
                     + " echo '@carillon {\"type\":\"result\",\"summary\":\"fine\"}'"));
@@ -313,5 +322,63 @@ class ExecExecutionTest {
                 + "]}}");
     assertThat(o.status()).as("%s", o).isEqualTo(InstanceStatus.SUCCESS);
     assertThat(o.summary()).isEqualTo("exec-test/2026-12-01 py");
+  }
+
+  @Test
+  void the_context_and_the_resume_file_carry_what_earlier_attempts_left() throws Exception {
+    Path stdin = dir.resolve("stdin.json");
+    Path file = dir.resolve("resume.json");
+    String params =
+        sh(
+            "cat > '"
+                + stdin
+                + "'; cp \"$CARILLON_RESUME_FILE\" '"
+                + file
+                + "'; "
+                + "echo \"$CARILLON_RESUME_FILE\" > '"
+                + dir.resolve("path")
+                + "'");
+    MemoryRecords records =
+        new MemoryRecords(
+            Optional.of(new Checkpoint("{\"next\":40}", 1, Instant.parse("2026-12-01T09:58:00Z"))),
+            Map.of(
+                "post", new RunRecords.EarlierEffect(true, "msg-17", 1),
+                "charge", new RunRecords.EarlierEffect(false, null, 1)));
+
+    Outcome o = execution(params, new FixedContext(params), records).execute();
+
+    assertThat(o.status()).as("%s", o).isEqualTo(InstanceStatus.SUCCESS);
+    JsonNode resume = JSON.readTree(Files.readString(stdin)).get("resume");
+    assertThat(JSON.readTree(Files.readString(stdin)).get("protocol").asInt()).isEqualTo(2);
+    assertThat(resume.get("lastCheckpoint").get("state").get("next").asInt()).isEqualTo(40);
+    assertThat(resume.get("lastCheckpoint").get("attempt").asInt()).isEqualTo(1);
+    assertThat(resume.get("effects").get("post").get("done").asBoolean()).isTrue();
+    assertThat(resume.get("effects").get("post").get("result").asText()).isEqualTo("msg-17");
+    assertThat(resume.get("effects").get("charge").get("done").asBoolean()).isFalse();
+    assertThat(resume.get("effectKeyPrefix").asText()).isEqualTo("exec-test/2026-12-01/");
+    assertThat(JSON.readTree(Files.readString(file))).isEqualTo(resume);
+    Path handed = Path.of(Files.readString(dir.resolve("path")).strip());
+    assertThat(handed).as("the resume file is deleted when the run ends").doesNotExist();
+  }
+
+  @Test
+  void checkpoint_and_effect_lines_reach_the_records_in_order_and_bad_ones_are_counted()
+      throws Exception {
+    MemoryRecords records = MemoryRecords.empty();
+    String params =
+        sh(
+            "echo '@carillon {\"type\":\"checkpoint\",\"state\":{\"next\":1}}';"
+                + " echo '@carillon {\"type\":\"effect\",\"key\":\"post\",\"phase\":\"start\"}';"
+                + " echo '@carillon {\"type\":\"effect\",\"key\":\"post\",\"result\":\"msg-1\"}';"
+                + " echo '@carillon {\"type\":\"effect\",\"key\":\"not a key\"}';"
+                + " echo '@carillon {\"type\":\"checkpoint\",\"state\":{\"next\":2}}'");
+
+    Outcome o = execution(params, new FixedContext(params), records).execute();
+
+    assertThat(o.status()).as("%s", o).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(records.reported)
+        .containsExactly(
+            "checkpoint {\"next\":1}", "start post", "done post msg-1", "checkpoint {\"next\":2}");
+    assertThat(ignored.count()).as("the effect with a bad key").isEqualTo(1.0);
   }
 }

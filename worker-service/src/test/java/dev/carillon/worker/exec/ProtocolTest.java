@@ -28,10 +28,44 @@ class ProtocolTest {
 
   @Test
   void unknown_types_and_newer_versions_are_ignored_as_unknown_not_as_errors() {
-    assertThat(Protocol.parse("@carillon {\"type\":\"checkpoint\",\"state\":{}}"))
-        .isEqualTo(new ProtocolLine.Unknown("checkpoint"));
-    assertThat(Protocol.parse("@carillon {\"v\":2,\"type\":\"progress\",\"message\":\"x\"}"))
-        .isEqualTo(new ProtocolLine.Unknown("v2"));
+    assertThat(Protocol.parse("@carillon {\"type\":\"telemetry\",\"cpu\":3}"))
+        .isEqualTo(new ProtocolLine.Unknown("telemetry"));
+    assertThat(Protocol.parse("@carillon {\"v\":3,\"type\":\"progress\",\"message\":\"x\"}"))
+        .isEqualTo(new ProtocolLine.Unknown("v3"));
+  }
+
+  @Test
+  void checkpoint_and_effect_lines_are_read() {
+    assertThat(Protocol.parse("@carillon {\"v\":2,\"type\":\"checkpoint\",\"state\":{\"next\":3}}"))
+        .isEqualTo(new ProtocolLine.Checkpoint("{\"next\":3}"));
+    assertThat(
+            Protocol.parse("@carillon {\"type\":\"effect\",\"key\":\"post\",\"phase\":\"start\"}"))
+        .isEqualTo(new ProtocolLine.Effect("post", true, null));
+    assertThat(
+            Protocol.parse(
+                "@carillon {\"type\":\"effect\",\"key\":\"post\",\"result\":\"msg-17\"}"))
+        .isEqualTo(new ProtocolLine.Effect("post", false, "msg-17"));
+    assertThat(
+            Protocol.parse(
+                "@carillon {\"type\":\"effect\",\"key\":\"post\",\"phase\":\"done\",\"result\":null}"))
+        .isEqualTo(new ProtocolLine.Effect("post", false, null));
+  }
+
+  @Test
+  void malformed_checkpoint_and_effect_lines_say_what_is_wrong() {
+    assertThat(Protocol.parse("@carillon {\"type\":\"checkpoint\",\"state\":[1]}"))
+        .isEqualTo(
+            new ProtocolLine.Malformed("a checkpoint line needs \"state\" as a JSON object"));
+    assertThat(Protocol.parse("@carillon {\"type\":\"checkpoint\"}"))
+        .isInstanceOf(ProtocolLine.Malformed.class);
+    assertThat(Protocol.parse("@carillon {\"type\":\"effect\",\"result\":\"x\"}"))
+        .isEqualTo(new ProtocolLine.Malformed("an effect line needs \"key\" as text"));
+    assertThat(
+            Protocol.parse("@carillon {\"type\":\"effect\",\"key\":\"post\",\"phase\":\"begin\"}"))
+        .isEqualTo(
+            new ProtocolLine.Malformed("an effect's \"phase\" must be \"start\" or \"done\""));
+    assertThat(Protocol.parse("@carillon {\"type\":\"effect\",\"key\":\"post\",\"result\":7}"))
+        .isEqualTo(new ProtocolLine.Malformed("an effect's \"result\" must be text"));
   }
 
   @Test

@@ -8,10 +8,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.carillon.api.AgentContext;
+import dev.carillon.api.Checkpoint;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.Outcome;
 import dev.carillon.worker.run.AgentExecution;
+import dev.carillon.worker.run.MemoryRecords;
+import dev.carillon.worker.run.RunRecords;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -43,6 +46,7 @@ class HttpExecutionTest {
   private final Map<String, Reply> replies = new ConcurrentHashMap<>();
   private final AtomicReference<Seen> seen = new AtomicReference<>();
   private final CountDownLatch release = new CountDownLatch(1);
+  private MemoryRecords records = MemoryRecords.empty();
   private final HttpAgents agents =
       new HttpAgents(
           Duration.ofSeconds(2),
@@ -100,7 +104,8 @@ class HttpExecutionTest {
   private AgentExecution execution(String path, String extra) {
     String params =
         "{\"who\":\"http\",\"http\":{\"url\":\"" + url(path) + "?key=secret\"" + extra + "}}";
-    return agents.execution(new RunSpec("http-test", "http", params, 1), new Context(params));
+    return agents.execution(
+        new RunSpec("http-test", "http", params, 1), new Context(params), records);
   }
 
   private Outcome call(String path, int status, String body) {
@@ -205,7 +210,7 @@ class HttpExecutionTest {
     String params = "{\"http\":{\"url\":\"http://127.0.0.1:" + port + "/gone\"}}";
     Outcome o =
         agents
-            .execution(new RunSpec("http-test", "http", params, 1), new Context(params))
+            .execution(new RunSpec("http-test", "http", params, 1), new Context(params), records)
             .execute();
     assertThat(o.nonRetryable()).isFalse();
     assertThat(o.reason()).startsWith("cannot reach http://127.0.0.1:" + port + "/gone");
@@ -214,9 +219,44 @@ class HttpExecutionTest {
         "{\"http\":{\"url\":\"http://127.0.0.1:" + port + "/x\",\"tokenEnv\":\"MISSING\"}}";
     Outcome missing =
         agents
-            .execution(new RunSpec("http-test", "http", withToken, 1), new Context(withToken))
+            .execution(
+                new RunSpec("http-test", "http", withToken, 1), new Context(withToken), records)
             .execute();
     assertThat(missing.reason()).startsWith("params.http.tokenEnv names MISSING, which is not set");
+  }
+
+  @Test
+  void
+      the_body_carries_what_earlier_attempts_left_and_a_response_may_return_a_checkpoint_and_effects()
+          throws Exception {
+    records =
+        new MemoryRecords(
+            Optional.of(new Checkpoint("{\"page\":7}", 2, NOW.minusSeconds(60))),
+            Map.of("post", new RunRecords.EarlierEffect(true, "msg-17", 1)));
+
+    Outcome o =
+        call(
+            "/resume",
+            503,
+            "{\"checkpoint\":{\"page\":9},\"effects\":[{\"key\":\"email\",\"result\":\"m-2\"},"
+                + "{\"key\":\"post\",\"result\":\"again\"}]}");
+
+    JsonNode resume = JSON.readTree(seen.get().body()).get("resume");
+    assertThat(resume.get("lastCheckpoint").get("state").get("page").asInt()).isEqualTo(7);
+    assertThat(resume.get("effects").get("post").get("result").asText()).isEqualTo("msg-17");
+    assertThat(o.status()).isEqualTo(InstanceStatus.FAILED);
+    assertThat(o.nonRetryable()).isFalse();
+    assertThat(records.reported)
+        .as("the post already done is not recorded again")
+        .containsExactly("checkpoint {\"page\":9}", "done email m-2");
+  }
+
+  @Test
+  void a_success_may_carry_only_a_checkpoint_and_a_bad_one_is_skipped_not_fatal() {
+    Outcome o = call("/only", 200, "{\"checkpoint\":[1],\"summary\":\"done\"}");
+    assertThat(o.status()).isEqualTo(InstanceStatus.SUCCESS);
+    assertThat(o.summary()).isEqualTo("done");
+    assertThat(records.reported).isEmpty();
   }
 
   /** A fixed context: attempt 3, a one-minute deadline from NOW. */

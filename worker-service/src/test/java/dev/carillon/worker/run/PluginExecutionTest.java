@@ -27,7 +27,9 @@ class PluginExecutionTest {
         Instant.EPOCH,
         Instant.EPOCH,
         new RunProgress(),
-        Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+        Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
+        // These plugins keep no checkpoints or effects; the records are never asked for.
+        null);
   }
 
   /** A plugin that waits until interrupted, and says whether it saw the flag set first. */

@@ -1,0 +1,331 @@
+package dev.carillon.worker.run;
+
+import dev.carillon.api.Checkpoint;
+import dev.carillon.api.Effect;
+import dev.carillon.api.EffectCall;
+import dev.carillon.api.RunCancelledException;
+import dev.carillon.model.resume.EffectRecord;
+import dev.carillon.model.resume.EffectStart;
+import dev.carillon.model.resume.ResumeRules;
+import dev.carillon.store.ResumeStore;
+import dev.carillon.worker.WorkerMetrics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.jooq.exception.DataAccessException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run's checkpoints and effects (issue 26): what {@link WorkerAgentContext#checkpoint}, {@link
+ * WorkerAgentContext#lastCheckpoint} and {@link WorkerAgentContext#once} do, on the agent's thread.
+ *
+ * <p><b>Fencing and the lease.</b> Two checks guard every write. Here: a run that is no longer
+ * RUNNING (stopped for its deadline, a lost lease or shutdown, or already ending) writes nothing,
+ * except an effect's done record (see {@link #once}). In the store: each write renews the lease
+ * under the heartbeat's own condition and is made only if that matched. A write the store refuses
+ * means the attempt no longer holds its instance, which is what a heartbeat that renews nothing
+ * means, so it goes the same way: {@link RunLeases#leaseLost} stops the run. A write the store
+ * accepts renewed the lease, so it is reported as the heartbeat reports one ({@link
+ * RunLeases#leaseRenewed}, with the time taken before the statement was sent): the worker's view of
+ * when the lease expires stays no later than the database's, whoever renewed it last.
+ *
+ * <p>Thread-safe: an agent's helper threads may call it too. Calls of {@link #once} with the same
+ * key wait for each other; everything else runs concurrently.
+ */
+final class ResumeRecords implements RunRecords {
+  private static final Logger log = LoggerFactory.getLogger(ResumeRecords.class);
+
+  private final ResumeStore store;
+  private final Run run;
+  private final RunLeases leases;
+  private final WorkerMetrics metrics;
+  private final String workerId;
+  private final ConcurrentHashMap<String, ReentrantLock> effectLocks = new ConcurrentHashMap<>();
+
+  /** The effect keys whose start this run recorded (exec and http agents report starts apart). */
+  private final Set<String> startedHere = ConcurrentHashMap.newKeySet();
+
+  // Guarded by this: the last checkpoint of an earlier attempt, read on first use.
+  private Optional<Checkpoint> last;
+
+  ResumeRecords(
+      ResumeStore store, Run run, RunLeases leases, WorkerMetrics metrics, String workerId) {
+    this.store = store;
+    this.run = run;
+    this.leases = leases;
+    this.metrics = metrics;
+    this.workerId = workerId;
+  }
+
+  /** See {@link dev.carillon.api.AgentContext#lastCheckpoint()}. */
+  @Override
+  public synchronized Optional<Checkpoint> lastCheckpoint() {
+    if (last == null) {
+      last =
+          io(
+                  "read the last checkpoint",
+                  () -> store.lastCheckpointBefore(run.instance.id(), run.instance.attempt()))
+              .map(c -> new Checkpoint(c.stateJson(), c.attempt(), c.savedAt()));
+      last.ifPresent(
+          c ->
+              log.info(
+                  "{} resumes from the checkpoint attempt {} saved at {}",
+                  run,
+                  c.attempt(),
+                  c.savedAt()));
+    }
+    return last;
+  }
+
+  /** See {@link dev.carillon.api.AgentContext#checkpoint(String)}. */
+  @Override
+  public void checkpoint(String stateJson) {
+    ResumeRules.checkpointState(stateJson)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException("checkpoint state " + p);
+            });
+    requireRunning("save a checkpoint");
+    long sent = System.nanoTime();
+    boolean saved =
+        io("save a checkpoint", () -> store.saveCheckpoint(run.lease, workerId, stateJson))
+            .isPresent();
+    if (!saved) {
+      metrics.checkpointsRefused.increment();
+      throw refused("its checkpoint was refused");
+    }
+    leases.leaseRenewed(run.lease, sent);
+    metrics.checkpointsSaved.increment();
+  }
+
+  /** See {@link dev.carillon.api.AgentContext#once(String, Effect)}. */
+  String once(String key, Effect effect) throws Exception {
+    ResumeRules.effectKey(key)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException("effect key '" + key + "' " + p);
+            });
+    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    lock.lockInterruptibly();
+    try {
+      return onceLocked(key, effect);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private String onceLocked(String key, Effect effect) throws Exception {
+    requireRunning("start effect '" + key + "'");
+    long sent = System.nanoTime();
+    EffectStart start =
+        io("start effect '" + key + "'", () -> store.startEffect(run.lease, workerId, key));
+    if (start instanceof EffectStart.Fenced) {
+      metrics.effectsRefused.increment();
+      throw refused("effect '" + key + "' was refused before it started");
+    }
+    leases.leaseRenewed(run.lease, sent);
+    if (start instanceof EffectStart.AlreadyDone done) {
+      metrics.effectsSkipped.increment();
+      log.info(
+          "{}: effect '{}' was recorded as done by attempt {} at {}; not performed again",
+          run,
+          key,
+          done.record().attempt(),
+          done.record().doneAt());
+      return done.record().result();
+    }
+    boolean inDoubt = ((EffectStart.Started) start).inDoubt();
+    if (inDoubt) {
+      metrics.effectsInDoubt.increment();
+      log.warn(
+          "{}: effect '{}' was started before and never recorded as done; performing it again in"
+              + " doubt, with idempotency key {}",
+          run,
+          key,
+          effectKey(key));
+    }
+    String result = effect.perform(new EffectCall(key, effectKey(key), inDoubt));
+    record(key, result);
+    if (run.state() != RunState.RUNNING) {
+      throw cancelled();
+    }
+    return result;
+  }
+
+  @Override
+  public Map<String, EarlierEffect> effects() {
+    List<EffectRecord> records = io("read the effects", () -> store.effectsOf(run.instance.id()));
+    Map<String, EarlierEffect> out = new HashMap<>();
+    Map<String, List<EffectRecord>> byKey = new HashMap<>();
+    for (EffectRecord r : records) {
+      byKey.computeIfAbsent(r.key(), k -> new java.util.ArrayList<>()).add(r);
+    }
+    byKey.forEach(
+        (key, rs) -> {
+          Optional<EffectRecord> done =
+              rs.stream()
+                  .filter(EffectRecord::done)
+                  .min(
+                      Comparator.comparing(EffectRecord::doneAt)
+                          .thenComparingInt(EffectRecord::attempt));
+          out.put(
+              key,
+              done.map(d -> new EarlierEffect(true, d.result(), d.attempt()))
+                  .orElseGet(
+                      () ->
+                          new EarlierEffect(
+                              false,
+                              null,
+                              rs.stream().mapToInt(EffectRecord::attempt).max().orElse(0))));
+        });
+    return out;
+  }
+
+  @Override
+  public boolean effectStarted(String key) {
+    ResumeRules.effectKey(key)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException("effect key '" + key + "' " + p);
+            });
+    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    lock.lock();
+    try {
+      return startReported(key);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean effectDone(String key, String result) {
+    ResumeRules.effectKey(key)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException("effect key '" + key + "' " + p);
+            });
+    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    lock.lock();
+    try {
+      if (!startedHere.contains(key) && !startReported(key)) {
+        return false;
+      }
+      record(key, result);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Records this attempt's start of an effect an agent reported; false when already done. */
+  private boolean startReported(String key) {
+    requireRunning("start effect '" + key + "'");
+    long sent = System.nanoTime();
+    EffectStart start =
+        io("start effect '" + key + "'", () -> store.startEffect(run.lease, workerId, key));
+    if (start instanceof EffectStart.Fenced) {
+      metrics.effectsRefused.increment();
+      throw refused("effect '" + key + "' was refused before it started");
+    }
+    leases.leaseRenewed(run.lease, sent);
+    if (start instanceof EffectStart.AlreadyDone done) {
+      metrics.effectsSkipped.increment();
+      log.warn(
+          "{}: the agent reported effect '{}', which attempt {} recorded as done at {}; not"
+              + " recorded again (the agent should skip the effects its context lists as done)",
+          run,
+          key,
+          done.record().attempt(),
+          done.record().doneAt());
+      return false;
+    }
+    if (((EffectStart.Started) start).inDoubt()) {
+      metrics.effectsInDoubt.increment();
+      log.warn(
+          "{}: effect '{}' was started before and never recorded as done; the agent performs it"
+              + " again, in doubt, with idempotency key {}",
+          run,
+          key,
+          effectKey(key));
+    }
+    startedHere.add(key);
+    return true;
+  }
+
+  /**
+   * Records a performed effect as done (without its result when that breaks the size rule, which
+   * then throws), fenced. Recorded even when the run was stopped while the effect ran (its deadline
+   * passed): the record is a fact about the world, and the store's fence still keeps a newer
+   * attempt's records safe.
+   */
+  private void record(String key, String result) {
+    Optional<String> tooLarge = ResumeRules.effectResult(result);
+    long sent = System.nanoTime();
+    boolean recorded =
+        io(
+            "record effect '" + key + "' (it was performed)",
+            () -> store.recordEffect(run.lease, workerId, key, tooLarge.isEmpty() ? result : null));
+    if (!recorded) {
+      metrics.effectsRefused.increment();
+      throw refused(
+          "effect '"
+              + key
+              + "' was performed but its record was refused; the next attempt will see it in"
+              + " doubt");
+    }
+    leases.leaseRenewed(run.lease, sent);
+    metrics.effectsPerformed.increment();
+    if (tooLarge.isPresent()) {
+      throw new IllegalArgumentException(
+          "result of effect '"
+              + key
+              + "' "
+              + tooLarge.get()
+              + "; the effect is recorded as done without its result");
+    }
+  }
+
+  /** {@code taskId/windowKey/key}: the same for every attempt of the window. */
+  private String effectKey(String key) {
+    return run.instance.idempotencyKey() + "/" + key;
+  }
+
+  private void requireRunning(String what) {
+    if (run.state() != RunState.RUNNING) {
+      log.debug("{} is {}: did not {}", run, run.state(), what);
+      throw cancelled();
+    }
+  }
+
+  /** Stops the run as a lost lease does, and the exception the agent gets. */
+  private RunCancelledException refused(String why) {
+    leases.leaseLost(
+        run.lease,
+        why + ": the instance is no longer RUNNING at attempt " + run.lease.attempt() + " here");
+    return cancelled();
+  }
+
+  private RunCancelledException cancelled() {
+    return new RunCancelledException(run.instance.idempotencyKey(), run.instance.attempt());
+  }
+
+  /** Runs a store call, turning a database failure into the API's {@link UncheckedIOException}. */
+  private <T> T io(String what, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (DataAccessException e) {
+      log.warn("{}: could not {}: {}", run, what, e.toString());
+      throw new UncheckedIOException(
+          "could not " + what + " for " + run, new IOException(e.getMessage(), e));
+    }
+  }
+}
