@@ -32,6 +32,31 @@ class BenchOptionsTest {
   }
 
   @Test
+  void the_api_workload_is_chosen_beside_steady_with_its_client_count_and_printed_back() {
+    BenchOptions o =
+        BenchOptions.parse(
+            new String[] {"--workload", "steady,api", "--api-clients", "7", "--system", "quartz"},
+            ALL);
+
+    assertThat(o.workloads()).containsExactly("steady", "api");
+    assertThat(o.apiClients()).isEqualTo(7);
+    assertThat(BenchOptions.parse(new String[0], ALL).apiClients()).isEqualTo(50);
+    assertThat(BenchOptions.parse(new String[0], ALL).workloads())
+        .as("all is burst and steady")
+        .containsExactly("burst", "steady");
+    assertThat(String.join(" ", o.toArgs()))
+        .contains("--workload steady,api")
+        .contains("--api-clients 7");
+    assertThat(BenchOptions.parse(o.toArgs().toArray(String[]::new), ALL)).isEqualTo(o);
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--workload", "steady,http"}, ALL))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--workload must be all or a comma list of burst, steady, api, was 'http'");
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--api-clients", "0"}, ALL))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--api-clients must be positive, was 0");
+  }
+
+  @Test
   void an_unknown_system_is_refused_with_the_known_ones() {
     assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--system", "cron4j"}, ALL))
         .isInstanceOf(IllegalArgumentException.class)

@@ -19,11 +19,13 @@ import dev.carillon.model.resume.EffectRecord;
 import dev.carillon.model.resume.SavedCheckpoint;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.ConditionTrigger;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.DependencyTrigger;
 import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TimeTrigger;
 import dev.carillon.spec.RetryPolicyJson;
 import dev.carillon.store.LoadedTask;
 import dev.carillon.store.TaskStore;
@@ -209,8 +211,8 @@ final class Views {
     }
     TaskDefinition d = t.definition().get();
     FireView next = null;
-    if (d.trigger() instanceof CronTrigger cron && !d.paused()) {
-      List<FireTime> fires = cron.schedule().fireTimesDetailed(now, Instant.MAX, 1);
+    if (d.trigger() instanceof TimeTrigger time && !d.paused()) {
+      List<FireTime> fires = time.fireTimesDetailed(now, Instant.MAX, 1);
       next = fires.isEmpty() ? null : fire(fires.get(0), d);
     }
     return new TaskView(
@@ -233,22 +235,27 @@ final class Views {
 
   static TriggerView trigger(TaskDefinition d) {
     if (d.trigger() instanceof CronTrigger cron) {
-      return new TriggerView(
-          "CRON", cron.cron(), null, "cron " + cron.cron() + " in " + cron.zone());
+      return new TriggerView("CRON", cron.cron(), null, null, cron.describe());
+    }
+    if (d.trigger() instanceof AtTrigger at) {
+      return new TriggerView("AT", null, at.at(), null, at.describe());
     }
     if (d.trigger() instanceof DependencyTrigger dep) {
       return new TriggerView(
           "DEPENDENCY",
           null,
+          null,
           dep.upstreams(),
           "after " + String.join(", ", dep.upstreams()) + " succeed in the same window");
     }
     if (d.trigger() instanceof EventTrigger event) {
-      return new TriggerView("EVENT", null, null, "each record on Kafka topic " + event.topic());
+      return new TriggerView(
+          "EVENT", null, null, null, "each record on Kafka topic " + event.topic());
     }
     ConditionTrigger condition = (ConditionTrigger) d.trigger();
     return new TriggerView(
         "CONDITION",
+        null,
         null,
         null,
         "condition " + condition.type() + " polled every " + Durations.format(condition.every()));
