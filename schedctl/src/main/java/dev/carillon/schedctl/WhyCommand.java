@@ -3,6 +3,7 @@ package dev.carillon.schedctl;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.WindowStory;
 import dev.carillon.store.LoadedTask;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -29,7 +30,8 @@ final class WhyCommand implements Callable<Integer> {
   }
 
   /** The story of one window, for {@code -o json}. */
-  record Story(String task, String window, List<DescribeCommand.EventView> events) {}
+  record Story(
+      String task, String window, List<DescribeCommand.EventView> events, Instant archivedAt) {}
 
   @Override
   public Integer call() {
@@ -46,12 +48,23 @@ final class WhyCommand implements Callable<Integer> {
         WindowStory.of(
             task, window, events, loaded.flatMap(LoadedTask::definition), session.clock.instant());
     Output out = session.output();
+    Instant archivedAt = db.operator().windowArchivedAt(task, window).orElse(null);
     if (out.json()) {
       out.printJson(
-          new Story(task, window, events.stream().map(DescribeCommand.EventView::of).toList()));
+          new Story(
+              task,
+              window,
+              events.stream().map(DescribeCommand.EventView::of).toList(),
+              archivedAt));
       return Schedctl.OK;
     }
     out.line(story.heading());
+    if (archivedAt != null) {
+      out.line(
+          "Archived "
+              + WindowStory.both(archivedAt, story.zone())
+              + ": its instance and events are read from the history tables.");
+    }
     story.hint().ifPresent(h -> out.line("Hint: " + h));
     story.lines().forEach(l -> out.line("  " + l));
     return Schedctl.OK;
