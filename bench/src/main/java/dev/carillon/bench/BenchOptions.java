@@ -30,6 +30,9 @@ import java.util.Set;
  * @param warmup run unmeasured full-size bursts per system first (see {@code BenchRunner}), so the
  *     JIT is warm
  * @param out also write the report to this file; empty = stdout only
+ * @param durable run PostgreSQL with {@code synchronous_commit} and {@code full_page_writes} on, as
+ *     production does, instead of the dev stack's off (see {@link Durability}); every system shares
+ *     the one server, so every system runs with it
  */
 public record BenchOptions(
     List<String> workloads,
@@ -44,7 +47,8 @@ public record BenchOptions(
     Duration grace,
     Optional<Duration> lead,
     boolean warmup,
-    Optional<Path> out) {
+    Optional<Path> out,
+    boolean durable) {
 
   public static final List<String> WORKLOADS = List.of("burst", "steady");
   public static final int DEFAULT_N = 20_000;
@@ -98,7 +102,8 @@ public record BenchOptions(
         DEFAULT_GRACE,
         Optional.empty(),
         true,
-        Optional.empty());
+        Optional.empty(),
+        false);
   }
 
   /** Connections per pool: one per worker plus two for the poller and housekeeping. */
@@ -138,6 +143,7 @@ public record BenchOptions(
     Duration grace = d.grace;
     Optional<Duration> lead = Optional.empty();
     boolean warmup = true;
+    boolean durable = false;
     Optional<Path> out = Optional.empty();
     List<String> tokens = new ArrayList<>();
     for (String a : args) {
@@ -153,6 +159,10 @@ public record BenchOptions(
       String opt = tokens.get(i);
       if (opt.equals("--no-warmup")) {
         warmup = false;
+        continue;
+      }
+      if (opt.equals("--durable")) {
+        durable = true;
         continue;
       }
       if (i + 1 >= tokens.size()) {
@@ -181,7 +191,7 @@ public record BenchOptions(
     }
     return new BenchOptions(
         workloads, systems, n, rate, duration, period, repeats, threads, poll, grace, lead, warmup,
-        out);
+        out, durable);
   }
 
   /** The arguments that reproduce these options exactly (every default spelled out). */
@@ -201,6 +211,9 @@ public record BenchOptions(
     lead.ifPresent(l -> a.addAll(List.of("--lead", Durations.format(l))));
     if (!warmup) {
       a.add("--no-warmup");
+    }
+    if (durable) {
+      a.add("--durable");
     }
     return a;
   }

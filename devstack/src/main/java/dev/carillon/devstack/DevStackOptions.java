@@ -22,6 +22,8 @@ import java.util.Optional;
  * @param kafkaControllerPort Kafka KRaft controller port, {@code 0} for a free port
  * @param zooKeeperPort ZooKeeper client port, {@code 0} for a free port
  * @param kafkaPartitions partitions of topics that Kafka creates automatically on first use
+ * @param durablePostgres run PostgreSQL with {@code synchronous_commit} and {@code
+ *     full_page_writes} on, as production does; off by default (see {@link PostgresNode})
  */
 public record DevStackOptions(
     Path dataDir,
@@ -30,7 +32,8 @@ public record DevStackOptions(
     int kafkaPort,
     int kafkaControllerPort,
     int zooKeeperPort,
-    int kafkaPartitions) {
+    int kafkaPartitions,
+    boolean durablePostgres) {
 
   /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
   public static final int DEFAULT_KAFKA_PARTITIONS = 4;
@@ -51,7 +54,7 @@ public record DevStackOptions(
 
   /** A throw-away stack: temporary data directory, free ports, default partitions. */
   public static DevStackOptions defaults() {
-    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS);
+    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false);
   }
 
   /** The data directory, if data should persist between runs. */
@@ -62,7 +65,14 @@ public record DevStackOptions(
   /** A copy that keeps its data in {@code dir} (persisting between runs). */
   public DevStackOptions withDataDir(Path dir) {
     return new DevStackOptions(
-        dir, fresh, postgresPort, kafkaPort, kafkaControllerPort, zooKeeperPort, kafkaPartitions);
+        dir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        durablePostgres);
   }
 
   /** A copy that wipes the data directory first when {@code wipe} is true. */
@@ -74,19 +84,50 @@ public record DevStackOptions(
         kafkaPort,
         kafkaControllerPort,
         zooKeeperPort,
-        kafkaPartitions);
+        kafkaPartitions,
+        durablePostgres);
   }
 
   /** A copy with fixed ports ({@code 0} keeps "free port"). */
   public DevStackOptions withPorts(int postgres, int kafka, int kafkaController, int zooKeeper) {
     return new DevStackOptions(
-        dataDir, fresh, postgres, kafka, kafkaController, zooKeeper, kafkaPartitions);
+        dataDir,
+        fresh,
+        postgres,
+        kafka,
+        kafkaController,
+        zooKeeper,
+        kafkaPartitions,
+        durablePostgres);
   }
 
   /** A copy whose auto-created Kafka topics get {@code partitions} partitions. */
   public DevStackOptions withKafkaPartitions(int partitions) {
     return new DevStackOptions(
-        dataDir, fresh, postgresPort, kafkaPort, kafkaControllerPort, zooKeeperPort, partitions);
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        partitions,
+        durablePostgres);
+  }
+
+  /**
+   * A copy whose PostgreSQL runs with {@code synchronous_commit} and {@code full_page_writes} on
+   * ({@code durable}) or off (the default): benchmarks measure both.
+   */
+  public DevStackOptions withDurablePostgres(boolean durable) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        durable);
   }
 
   private static void checkPort(String field, int port) {
