@@ -111,7 +111,8 @@ public final class WorkerService implements AutoCloseable {
             settings.prefetch(),
             settings.maxSummaryBytes(),
             clock,
-            builtIns(clock));
+            builtIns(clock),
+            settings.virtualThreads());
     poolRef[0] = pool;
     this.heartbeater =
         new Heartbeater(

@@ -43,6 +43,8 @@ import java.util.Set;
  *       endpoints</td></tr>
  *   <tr><td>worker.http.connect-timeout</td><td>5s</td><td>how long an http agent's connection
  *       may take</td></tr>
+ *   <tr><td>worker.virtual-threads</td><td>false</td><td>run slots on virtual threads where the
+ *       JDK has them (Java 21+); platform threads, with a warning, where it does not</td></tr>
  * </table>
  *
  * @param db how to reach PostgreSQL
@@ -63,6 +65,8 @@ import java.util.Set;
  * @param taskCacheTtl how long a loaded task definition is reused before it is read again
  * @param builtinHandlers the built-in handlers this worker offers
  * @param httpConnectTimeout how long an http agent's connection may take
+ * @param virtualThreads run slots on virtual threads where the JDK has them (see {@link
+ *     dev.carillon.worker.run.RunThreads})
  */
 public record WorkerSettings(
     DbSettings db,
@@ -79,7 +83,8 @@ public record WorkerSettings(
     Optional<Path> pluginDir,
     Duration taskCacheTtl,
     Set<BuiltInHandler> builtinHandlers,
-    Duration httpConnectTimeout) {
+    Duration httpConnectTimeout,
+    boolean virtualThreads) {
 
   /** The admin port of a worker unless configured. */
   public static final int DEFAULT_ADMIN_PORT = 8082;
@@ -133,7 +138,8 @@ public record WorkerSettings(
           "worker.plugin-dir",
           "worker.task-cache-ttl",
           "worker.builtin-handlers",
-          "worker.http.connect-timeout");
+          "worker.http.connect-timeout",
+          "worker.virtual-threads");
 
   public WorkerSettings {
     Objects.requireNonNull(db, "db");
@@ -211,7 +217,8 @@ public record WorkerSettings(
               "worker.http.connect-timeout",
               HttpAgents.DEFAULT_CONNECT_TIMEOUT,
               Duration.ofMillis(100),
-              Duration.ofMinutes(1)));
+              Duration.ofMinutes(1)),
+          c.bool("worker.virtual-threads", false));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
@@ -277,6 +284,8 @@ public record WorkerSettings(
         + " builtinHandlers="
         + builtinHandlers.stream().map(BuiltInHandler::handler).sorted().toList()
         + " httpConnectTimeout="
-        + httpConnectTimeout;
+        + httpConnectTimeout
+        + " virtualThreads="
+        + virtualThreads;
   }
 }

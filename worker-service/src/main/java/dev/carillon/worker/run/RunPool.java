@@ -71,6 +71,7 @@ public final class RunPool implements AutoCloseable {
    * @param maxSummaryBytes the most UTF-8 bytes of a summary kept
    * @param clock the worker's clock, for {@code startedAt} and {@code deadline}
    * @param builtIns the built-in handlers this worker offers and how their runs execute
+   * @param virtualThreads run on virtual threads where the JDK has them ({@link RunThreads})
    */
   public RunPool(
       LeaseStore store,
@@ -83,7 +84,8 @@ public final class RunPool implements AutoCloseable {
       int prefetch,
       int maxSummaryBytes,
       Clock clock,
-      Map<BuiltInHandler, AgentKind> builtIns) {
+      Map<BuiltInHandler, AgentKind> builtIns,
+      boolean virtualThreads) {
     this.resume = resume;
     this.metrics = metrics;
     this.workerId = workerId;
@@ -96,7 +98,8 @@ public final class RunPool implements AutoCloseable {
     this.runner =
         new Runner(
             runs, ends, metrics, workerId, maxSummaryBytes, clock, builtIns, this::resumeRecordsOf);
-    this.queue = new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs);
+    this.queue =
+        new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs, virtualThreads);
     this.admission = new Admission(runs, queue, ends, specs, plugins, builtIns.keySet(), workerId);
     this.leases = new RunLeases(runs, queue, metrics);
     this.drain = new Drain(runs, queue, store, metrics, workerId);
