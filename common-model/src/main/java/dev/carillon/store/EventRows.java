@@ -179,7 +179,10 @@ final class EventRows {
    *
    * <p>Two writers deciding about the same window at once (a split brain) may each add a row where
    * one would do, or both count on the same row (the row lock orders the two updates, and each adds
-   * its own count): never a lost decision.
+   * its own count): never a lost decision. The latest event is the latest committed when the
+   * statement starts, so a decision racing with a transition of its window (a claim committing at
+   * the same moment) may be counted on the decision before that transition: the count stays right,
+   * only its place in the story is one event early.
    */
   static void insertDecisions(DSLContext tx, List<Decision> decisions) {
     if (decisions.isEmpty()) {
