@@ -33,6 +33,9 @@ import java.util.Set;
  *     JIT is warm
  * @param out also write the report to this file; empty = stdout only
  * @param apiClients api: concurrent HTTP clients listing instances during the steady fires
+ * @param durable run PostgreSQL with {@code synchronous_commit} and {@code full_page_writes} on, as
+ *     production does, instead of the dev stack's off (see {@link Durability}); every system shares
+ *     the one server, so every system runs with it
  */
 public record BenchOptions(
     List<String> workloads,
@@ -48,7 +51,8 @@ public record BenchOptions(
     Optional<Duration> lead,
     boolean warmup,
     Optional<Path> out,
-    int apiClients) {
+    int apiClients,
+    boolean durable) {
 
   /** What {@code --workload all} runs. */
   public static final List<String> WORKLOADS = List.of("burst", "steady");
@@ -111,7 +115,8 @@ public record BenchOptions(
         Optional.empty(),
         true,
         Optional.empty(),
-        DEFAULT_API_CLIENTS);
+        DEFAULT_API_CLIENTS,
+        false);
   }
 
   /** Connections per pool: one per worker plus two for the poller and housekeeping. */
@@ -151,6 +156,7 @@ public record BenchOptions(
     Duration grace = d.grace;
     Optional<Duration> lead = Optional.empty();
     boolean warmup = true;
+    boolean durable = false;
     Optional<Path> out = Optional.empty();
     int apiClients = d.apiClients;
     List<String> tokens = new ArrayList<>();
@@ -167,6 +173,10 @@ public record BenchOptions(
       String opt = tokens.get(i);
       if (opt.equals("--no-warmup")) {
         warmup = false;
+        continue;
+      }
+      if (opt.equals("--durable")) {
+        durable = true;
         continue;
       }
       if (i + 1 >= tokens.size()) {
@@ -212,7 +222,8 @@ public record BenchOptions(
         lead,
         warmup,
         out,
-        apiClients);
+        apiClients,
+        durable);
   }
 
   /** The arguments that reproduce these options exactly (every default spelled out). */
@@ -235,6 +246,9 @@ public record BenchOptions(
     }
     if (!warmup) {
       a.add("--no-warmup");
+    }
+    if (durable) {
+      a.add("--durable");
     }
     return a;
   }

@@ -18,7 +18,10 @@ import java.util.stream.Collectors;
 public final class Report {
   private Report() {}
 
-  public static String markdown(BenchRunner.Results r, String postgresVersion) {
+  /**
+   * @param postgres the server's version and the settings it ran with, as read from it
+   */
+  public static String markdown(BenchRunner.Results r, String postgres) {
     BenchOptions o = r.options();
     StringBuilder md = new StringBuilder();
     md.append("## Results ").append(r.started()).append("\n\n");
@@ -37,12 +40,7 @@ public final class Report {
     row(md, "Java", r.machine().java());
     row(md, "OS", r.machine().os());
     row(md, "load average at start / end", r.machine().loadAtStart() + " / " + r.loadAtEnd());
-    row(
-        md,
-        "PostgreSQL",
-        postgresVersion
-            + " (dev stack: `synchronous_commit=off`,"
-            + " `full_page_writes=off`, `max_connections=200`)");
+    row(md, "PostgreSQL", postgres);
     for (BenchSystem s : r.systems()) {
       row(md, s.displayName(), s.version());
     }

@@ -20,6 +20,18 @@ class BenchOptionsTest {
     assertThat(o.repeats()).isEqualTo(3);
     assertThat(o.systems()).isEqualTo(ALL);
     assertThat(o.poolSize()).isEqualTo(o.threads() + 2);
+    assertThat(o.durable()).isFalse();
+  }
+
+  @Test
+  void durable_is_a_flag_and_the_printed_arguments_keep_it() {
+    BenchOptions o = BenchOptions.parse(new String[] {"--durable", "--workload", "burst"}, ALL);
+
+    assertThat(o.durable()).isTrue();
+    assertThat(o.toArgs()).contains("--durable");
+    assertThat(BenchOptions.parse(o.toArgs().toArray(String[]::new), ALL)).isEqualTo(o);
+    assertThat(BenchOptions.parse(new String[] {"--workload", "burst"}, ALL).toArgs())
+        .doesNotContain("--durable");
   }
 
   @Test

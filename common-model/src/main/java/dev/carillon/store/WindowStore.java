@@ -97,7 +97,7 @@ public final class WindowStore {
         cfg -> {
           DSLContext tx = DSL.using(cfg);
           List<Instance> created = insertIn(tx, rows, actor);
-          EventRows.insert(tx, decisions.stream().map(EventRows::decision).toList());
+          EventRows.insertDecisions(tx, decisions);
           if (!cursors.isEmpty()) {
             String[] ids = new String[cursors.size()];
             Long[] until = new Long[cursors.size()];
@@ -358,9 +358,12 @@ public final class WindowStore {
         SQLDataType.INSTANT, micros);
   }
 
-  /** Writes decisions that changed no row to the event log, in one statement. */
+  /**
+   * Writes decisions that changed no row to the event log, in one statement; a decision repeating
+   * the latest event of its window is counted on that row ({@link EventRows#insertDecisions}).
+   */
   public void recordDecisions(List<Decision> decisions) {
-    EventRows.insert(dsl, decisions.stream().map(EventRows::decision).toList());
+    EventRows.insertDecisions(dsl, decisions);
   }
 
   /**

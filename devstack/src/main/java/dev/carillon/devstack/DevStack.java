@@ -85,7 +85,11 @@ public final class DevStack implements AutoCloseable {
     this.ports = ports;
     Path dir = directory.path();
     this.postgres =
-        new PostgresNode(dir.resolve("pg"), ports.postgres(), options.postgresPasswords());
+        new PostgresNode(
+            dir.resolve("pg"),
+            ports.postgres(),
+            options.postgresPasswords(),
+            options.durablePostgres());
     this.kafka =
         new KafkaNode(
             dir,

@@ -28,6 +28,8 @@ import java.util.Optional;
  *     automatically
  * @param postgresPasswords PostgreSQL checks passwords (SCRAM-SHA-256) of every user but the
  *     superuser {@value DevStack#DB_USER}, which keeps trust authentication for the stack's own use
+ * @param durablePostgres run PostgreSQL with {@code synchronous_commit} and {@code
+ *     full_page_writes} on, as production does; off by default (see {@link PostgresNode})
  */
 public record DevStackOptions(
     Path dataDir,
@@ -38,7 +40,8 @@ public record DevStackOptions(
     int zooKeeperPort,
     int kafkaPartitions,
     boolean kafkaSasl,
-    boolean postgresPasswords) {
+    boolean postgresPasswords,
+    boolean durablePostgres) {
 
   /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
   public static final int DEFAULT_KAFKA_PARTITIONS = 4;
@@ -59,7 +62,8 @@ public record DevStackOptions(
 
   /** A throw-away stack: temporary data directory, free ports, default partitions. */
   public static DevStackOptions defaults() {
-    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false);
+    return new DevStackOptions(
+        null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false, false);
   }
 
   /** The data directory, if data should persist between runs. */
@@ -78,7 +82,8 @@ public record DevStackOptions(
         zooKeeperPort,
         kafkaPartitions,
         kafkaSasl,
-        postgresPasswords);
+        postgresPasswords,
+        durablePostgres);
   }
 
   /** A copy that wipes the data directory first when {@code wipe} is true. */
@@ -92,7 +97,8 @@ public record DevStackOptions(
         zooKeeperPort,
         kafkaPartitions,
         kafkaSasl,
-        postgresPasswords);
+        postgresPasswords,
+        durablePostgres);
   }
 
   /** A copy with fixed ports ({@code 0} keeps "free port"). */
@@ -106,7 +112,8 @@ public record DevStackOptions(
         zooKeeper,
         kafkaPartitions,
         kafkaSasl,
-        postgresPasswords);
+        postgresPasswords,
+        durablePostgres);
   }
 
   /** A copy whose auto-created Kafka topics get {@code partitions} partitions. */
@@ -120,7 +127,8 @@ public record DevStackOptions(
         zooKeeperPort,
         partitions,
         kafkaSasl,
-        postgresPasswords);
+        postgresPasswords,
+        durablePostgres);
   }
 
   /**
@@ -137,7 +145,8 @@ public record DevStackOptions(
         zooKeeperPort,
         kafkaPartitions,
         sasl,
-        postgresPasswords);
+        postgresPasswords,
+        durablePostgres);
   }
 
   /** A copy whose PostgreSQL checks the passwords of every user but the superuser. */
@@ -151,7 +160,26 @@ public record DevStackOptions(
         zooKeeperPort,
         kafkaPartitions,
         kafkaSasl,
-        check);
+        check,
+        durablePostgres);
+  }
+
+  /**
+   * A copy whose PostgreSQL runs with {@code synchronous_commit} and {@code full_page_writes} on
+   * ({@code durable}) or off (the default): benchmarks measure both.
+   */
+  public DevStackOptions withDurablePostgres(boolean durable) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        durable);
   }
 
   private static void checkPort(String field, int port) {

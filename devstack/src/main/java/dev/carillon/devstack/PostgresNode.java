@@ -23,8 +23,10 @@ import java.util.regex.Pattern;
  *
  * <p>Settings: {@code timezone} is {@value DevStack#POSTGRES_TIME_ZONE} (see {@link DevStack}),
  * {@code max_connections} 200, and {@code synchronous_commit} and {@code full_page_writes} off,
- * since durability is not what the dev stack tests. {@link #stop()} is {@code pg_ctl stop -m fast},
- * which ends open sessions.
+ * since durability is not what the dev stack tests, unless the stack was asked for a durable server
+ * ({@link DevStackOptions#withDurablePostgres}, the bench's {@code --durable}): both on, as in
+ * production. They are passed on the server's command line, so {@code ALTER SYSTEM} cannot change
+ * them. {@link #stop()} is {@code pg_ctl stop -m fast}, which ends open sessions.
  */
 public final class PostgresNode extends AbstractServerNode {
   private static final Pattern DB_PREFIX = Pattern.compile("[a-z][a-z0-9_]{0,39}");
@@ -35,12 +37,14 @@ public final class PostgresNode extends AbstractServerNode {
   private final boolean checkPasswords;
   private final AtomicLong databaseCounter = new AtomicLong();
   private final SecureRandom random = new SecureRandom();
+  private final boolean durable;
   private volatile EmbeddedPostgres postgres;
 
-  PostgresNode(Path dataDir, int port, boolean checkPasswords) {
+  PostgresNode(Path dataDir, int port, boolean checkPasswords, boolean durable) {
     this.dataDir = dataDir;
     this.port = port;
     this.checkPasswords = checkPasswords;
+    this.durable = durable;
   }
 
   /** Whether the server checks the passwords of every user but the superuser. */
@@ -112,8 +116,8 @@ public final class PostgresNode extends AbstractServerNode {
               .setPort(port)
               .setServerConfig("timezone", DevStack.POSTGRES_TIME_ZONE)
               .setServerConfig("max_connections", "200")
-              .setServerConfig("synchronous_commit", "off")
-              .setServerConfig("full_page_writes", "off")
+              .setServerConfig("synchronous_commit", durable ? "on" : "off")
+              .setServerConfig("full_page_writes", durable ? "on" : "off")
               .setPGStartupWait(STARTUP_WAIT)
               // The stack stops PostgreSQL itself, after the services that use it; zonky's own
               // JVM hook would stop it concurrently, under services that are still draining.

@@ -163,6 +163,9 @@ final class Remote {
               "[" + local.get("windowStart") + ", " + local.getOrDefault("windowEnd", "") + ")"));
     }
     f.add(List.of("status", i.status()));
+    if (i.archivedAt() != null) {
+      f.add(List.of("archived", i.archivedAt() + "  (read from the history tables)"));
+    }
     f.add(List.of("origin", i.origin()));
     f.add(List.of("scheduled", both(i.scheduledAt(), local.get("scheduledAt"))));
     f.add(List.of("attempt", Integer.toString(i.attempt())));

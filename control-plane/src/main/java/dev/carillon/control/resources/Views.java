@@ -49,7 +49,7 @@ final class Views {
   static List<InstanceView> instances(List<Instance> rows, TaskStore tasks) {
     Map<String, ZoneId> zones =
         tasks.zones(rows.stream().map(Instance::taskId).collect(Collectors.toSet()));
-    return rows.stream().map(i -> instance(i, zones.get(i.taskId()), null, null)).toList();
+    return rows.stream().map(i -> instance(i, zones.get(i.taskId()), null, null, null)).toList();
   }
 
   /** One instance as a list shows it: its times also on its task's clock, no checkpoints. */
@@ -59,9 +59,13 @@ final class Views {
 
   /** One instance with its attempts' checkpoints and effects ({@code GET /instances/{id}}). */
   static InstanceView instance(
-      Instance i, TaskStore tasks, List<SavedCheckpoint> checkpoints, List<EffectRecord> effects) {
+      Instance i,
+      TaskStore tasks,
+      List<SavedCheckpoint> checkpoints,
+      List<EffectRecord> effects,
+      Instant archivedAt) {
     ZoneId zone = tasks.zones(java.util.Set.of(i.taskId())).get(i.taskId());
-    return instance(i, zone, checkpoints, effects);
+    return instance(i, zone, checkpoints, effects, archivedAt);
   }
 
   /**
@@ -70,7 +74,11 @@ final class Views {
    * @param effects every attempt's effect records, or null to leave them out (lists)
    */
   static InstanceView instance(
-      Instance i, ZoneId zone, List<SavedCheckpoint> checkpoints, List<EffectRecord> effects) {
+      Instance i,
+      ZoneId zone,
+      List<SavedCheckpoint> checkpoints,
+      List<EffectRecord> effects,
+      Instant archivedAt) {
     Map<String, String> local = new LinkedHashMap<>();
     if (zone != null) {
       putLocal(local, "windowStart", i.windowStart(), zone);
@@ -114,7 +122,8 @@ final class Views {
         zone == null ? null : zone.getId(),
         local,
         checkpoints == null ? null : checkpoints.stream().map(Views::checkpoint).toList(),
-        effects == null ? null : effects.stream().map(Views::effect).toList());
+        effects == null ? null : effects.stream().map(Views::effect).toList(),
+        archivedAt);
   }
 
   private static void putLocal(Map<String, String> out, String field, Instant at, ZoneId zone) {
