@@ -127,6 +127,8 @@ public final class ConsolePagesBench {
               new TaskStore(db.dsl()),
               new OperatorStore(db.dsl()),
               new WindowStore(db.dsl()),
+              new dev.carillon.store.PresenceStore(db.dsl()),
+              new dev.carillon.store.RunEvidenceStore(db.dsl()),
               new ConfigTopic(
                   KafkaSettings.of(stack.kafkaBootstrap()), Topics.CONFIG, Duration.ofSeconds(10)),
               created -> List.of(),
