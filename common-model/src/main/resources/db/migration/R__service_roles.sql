@@ -65,6 +65,8 @@ GRANT SELECT ON flyway_schema_history
 GRANT SELECT ON task_definition, task_definition_change TO ${rolePrefix}trigger;
 GRANT SELECT, INSERT, UPDATE ON task_instance TO ${rolePrefix}trigger;
 GRANT SELECT, INSERT ON instance_event TO ${rolePrefix}trigger;
+-- A decision repeating its window's latest event is counted on that row (V20).
+GRANT UPDATE (repeats, last_at) ON instance_event TO ${rolePrefix}trigger;
 GRANT SELECT, INSERT, UPDATE ON trigger_cursor, trigger_offset, condition_state
     TO ${rolePrefix}trigger;
 GRANT USAGE ON SEQUENCE task_instance_id_seq, instance_event_id_seq TO ${rolePrefix}trigger;

@@ -28,6 +28,18 @@ final class Fences {
             .forShare());
   }
 
+  /**
+   * Takes {@code fence}'s share lock in {@code tx}, for writes that cannot carry {@link #current}
+   * in their own statement: throws {@link FencedException} when it is no longer current; otherwise
+   * no successor can take a newer epoch until {@code tx} ends.
+   */
+  static void lockCurrent(DSLContext tx, Fence fence, String write) {
+    Boolean held = tx.select(DSL.field(current(fence))).fetchOne(0, Boolean.class);
+    if (!Boolean.TRUE.equals(held)) {
+      throw new FencedException(fence, write);
+    }
+  }
+
   /** Whether {@code fence} is still current (a plain read). */
   static boolean holds(DSLContext dsl, Fence fence) {
     return dsl.fetchExists(

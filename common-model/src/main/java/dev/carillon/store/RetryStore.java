@@ -253,11 +253,8 @@ public final class RetryStore {
             Fences.checkAfterNoOp(tx, fence, "quarantine of instance " + row.id());
             return false;
           }
-          EventRows.insert(
-              tx,
-              List.of(
-                  EventRows.decision(
-                      new Decision(row.taskId(), row.windowKey(), row.id(), actor, reason))));
+          EventRows.insertDecisions(
+              tx, List.of(new Decision(row.taskId(), row.windowKey(), row.id(), actor, reason)));
           return true;
         });
   }

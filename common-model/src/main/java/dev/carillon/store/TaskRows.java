@@ -120,7 +120,7 @@ final class TaskRows {
           new Problem(
               "trigger",
               kind + " with " + (cron ? "spec " + r.getSpec() : "cron " + r.getCron()),
-              "a task has exactly one trigger: schedule.cron, after, event or condition"));
+              "a task has exactly one trigger: schedule.cron, at, after, event or condition"));
     }
     return cron
         ? CronTrigger.of(r.getCron(), zone, window)

@@ -129,7 +129,12 @@ public final class WindowStore {
         cfg -> {
           DSLContext tx = DSL.using(cfg);
           List<Instance> created = insertIn(tx, rows, actor, fence);
-          EventRows.insert(tx, decisions.stream().map(EventRows::decision).toList(), fence);
+          if (!decisions.isEmpty()) {
+            // The decisions' statement coalesces repeats (an update or an insert per decision), so
+            // the fence is taken first: its share lock holds until this transaction ends.
+            Fences.lockCurrent(tx, fence, "tick commit");
+            EventRows.insertDecisions(tx, decisions);
+          }
           if (cursors.isEmpty()) {
             if (created.size() < rows.size()) {
               Fences.checkAfterNoOp(tx, fence, "tick commit");
@@ -407,17 +412,22 @@ public final class WindowStore {
 
   /**
    * Writes decisions that changed no row to the event log, in one statement, while {@code fence} is
-   * current.
+   * current; a decision repeating the latest event of its window is counted on that row ({@link
+   * EventRows#insertDecisions}).
    *
    * @throws FencedException when {@code fence} is no longer current; nothing was written
    */
   public void recordDecisions(List<Decision> decisions, Fence fence) {
     Objects.requireNonNull(fence, "fence");
-    int written =
-        EventRows.insert(dsl, decisions.stream().map(EventRows::decision).toList(), fence);
-    if (written < decisions.size()) {
-      throw new FencedException(fence, "record of " + decisions.size() + " decision(s)");
+    if (decisions.isEmpty()) {
+      return;
     }
+    dsl.transaction(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          Fences.lockCurrent(tx, fence, "record of " + decisions.size() + " decision(s)");
+          EventRows.insertDecisions(tx, decisions);
+        });
   }
 
   /**

@@ -353,7 +353,7 @@ class ServiceRolesTest {
             "task_definition", "SELECT",
             "task_definition_change", "SELECT",
             "task_instance", "INSERT SELECT UPDATE",
-            "instance_event", "INSERT SELECT",
+            "instance_event", "INSERT SELECT UPDATE(2 columns)",
             "trigger_cursor", "INSERT SELECT UPDATE",
             "trigger_offset", "INSERT SELECT UPDATE",
             "condition_state", "INSERT SELECT UPDATE",

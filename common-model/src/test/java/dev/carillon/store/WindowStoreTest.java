@@ -208,6 +208,38 @@ class WindowStoreTest {
   }
 
   @Test
+  void a_stamp_larger_than_one_chunk_stamps_every_pending_row_in_fixed_size_statements() {
+    String task = s.newTask("dispatch");
+    int n = DispatchStamp.CHUNK * 2 + DispatchStamp.CHUNK / 2;
+    List<dev.carillon.model.instance.NewInstance> rows = new java.util.ArrayList<>();
+    for (int k = 0; k < n; k++) {
+      rows.add(dev.carillon.testsupport.Tasks.pendingKey(task, "k" + k, Duration.ofMinutes(5)));
+    }
+    List<Instance> created = windows.create(rows, "trigger");
+    assertThat(created).hasSize(n);
+    // One row in the last chunk is claimed already: it needs no stamp.
+    Instance claimed = created.get(n - 1);
+    assertThat(new LeaseStore(s.db.dsl()).claim(List.of(claimed.id()), "w1")).hasSize(1);
+
+    assertThat(windows.markDispatched(created.stream().map(Instance::id).toList()))
+        .isEqualTo(n - 1);
+
+    assertThat(
+            s.db
+                .dsl()
+                .fetchCount(
+                    dev.carillon.store.jooq.Tables.TASK_INSTANCE,
+                    dev.carillon.store.jooq.Tables.TASK_INSTANCE
+                        .TASK_ID
+                        .eq(task)
+                        .and(
+                            dev.carillon.store.jooq.Tables.TASK_INSTANCE.DISPATCHED_AT
+                                .isNotNull())))
+        .isEqualTo(n - 1);
+    assertThat(s.operator.find(claimed.id()).orElseThrow().dispatchedAt()).isNull();
+  }
+
+  @Test
   void undispatched_pending_instances_are_found_until_stamped() {
     String task = s.newTask("dispatch");
     Instance a = s.newPending(task, "2026-11-01");

@@ -13,6 +13,7 @@ import dev.carillon.client.model.ApplyResult;
 import dev.carillon.client.model.BackfillRequest;
 import dev.carillon.client.model.ConfigKeyView;
 import dev.carillon.client.model.InstanceView;
+import dev.carillon.client.model.NextFiresView;
 import dev.carillon.client.model.RerunDeadRequest;
 import dev.carillon.client.model.RetryPlanRequest;
 import dev.carillon.client.model.RunResult;
@@ -111,11 +112,19 @@ class CarillonClientTest {
     assertThat(daily.params().get("user").asText()).isEqualTo("u-42");
     assertThat(daily.nextFire().utc()).isEqualTo("2026-03-30T06:00:00Z");
 
-    // A one-shot fires at its second (rounded up), once, in UTC.
+    // A one-shot fires at its second (rounded up), once: an AT trigger, shown in UTC.
     TaskView once = viewer.task("client-once");
-    assertThat(once.trigger().cron()).isEqualTo("16 30 9 1 4 ? 2026");
+    assertThat(once.trigger().kind()).isEqualTo("AT");
+    assertThat(once.trigger().cron()).isNull();
+    assertThat(once.trigger().at()).isEqualTo(Instant.parse("2026-04-01T09:30:16Z"));
+    assertThat(once.trigger().text()).isEqualTo("once at 2026-04-01T09:30:16Z");
+    assertThat(once.window()).isEqualTo("EVERY_FIRE");
     assertThat(once.catchup()).isEqualTo("1h");
-    assertThat(viewer.next("client-once", 5).fires())
+    assertThat(once.nextFire().utc()).isEqualTo("2026-04-01T09:30:16Z");
+    NextFiresView onceNext = viewer.next("client-once", 5);
+    assertThat(onceNext.cron()).isNull();
+    assertThat(onceNext.trigger()).isEqualTo("once at 2026-04-01T09:30:16Z");
+    assertThat(onceNext.fires())
         .extracting(f -> f.utc().toString())
         .containsExactly("2026-04-01T09:30:16Z");
 

@@ -89,7 +89,8 @@ public final class DevStack implements AutoCloseable {
             dir.resolve("pg"),
             ports.postgres(),
             options.postgresPasswords(),
-            options.synchronousCommit());
+            options.synchronousCommit(),
+            options.durablePostgres());
     this.kafka =
         new KafkaNode(
             dir,

@@ -32,6 +32,8 @@ import java.util.Optional;
  *     nothing the tests check depends on surviving an operating-system crash); on for a stack whose
  *     PostgreSQL a test {@linkplain PostgresNode#kill() kills}, so that no acknowledged commit is
  *     lost with it
+ * @param durablePostgres run PostgreSQL with {@code synchronous_commit} and {@code
+ *     full_page_writes} on, as production does; off by default (see {@link PostgresNode})
  */
 public record DevStackOptions(
     Path dataDir,
@@ -43,7 +45,8 @@ public record DevStackOptions(
     int kafkaPartitions,
     boolean kafkaSasl,
     boolean postgresPasswords,
-    boolean synchronousCommit) {
+    boolean synchronousCommit,
+    boolean durablePostgres) {
 
   /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
   public static final int DEFAULT_KAFKA_PARTITIONS = 4;
@@ -65,7 +68,7 @@ public record DevStackOptions(
   /** A throw-away stack: temporary data directory, free ports, default partitions. */
   public static DevStackOptions defaults() {
     return new DevStackOptions(
-        null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false, false);
+        null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false, false, false);
   }
 
   /** The data directory, if data should persist between runs. */
@@ -85,7 +88,8 @@ public record DevStackOptions(
         kafkaPartitions,
         kafkaSasl,
         postgresPasswords,
-        synchronousCommit);
+        synchronousCommit,
+        durablePostgres);
   }
 
   /** A copy that wipes the data directory first when {@code wipe} is true. */
@@ -100,7 +104,8 @@ public record DevStackOptions(
         kafkaPartitions,
         kafkaSasl,
         postgresPasswords,
-        synchronousCommit);
+        synchronousCommit,
+        durablePostgres);
   }
 
   /** A copy with fixed ports ({@code 0} keeps "free port"). */
@@ -115,7 +120,8 @@ public record DevStackOptions(
         kafkaPartitions,
         kafkaSasl,
         postgresPasswords,
-        synchronousCommit);
+        synchronousCommit,
+        durablePostgres);
   }
 
   /** A copy whose auto-created Kafka topics get {@code partitions} partitions. */
@@ -130,7 +136,8 @@ public record DevStackOptions(
         partitions,
         kafkaSasl,
         postgresPasswords,
-        synchronousCommit);
+        synchronousCommit,
+        durablePostgres);
   }
 
   /**
@@ -148,7 +155,8 @@ public record DevStackOptions(
         kafkaPartitions,
         sasl,
         postgresPasswords,
-        synchronousCommit);
+        synchronousCommit,
+        durablePostgres);
   }
 
   /** A copy whose PostgreSQL checks the passwords of every user but the superuser. */
@@ -163,7 +171,8 @@ public record DevStackOptions(
         kafkaPartitions,
         kafkaSasl,
         check,
-        synchronousCommit);
+        synchronousCommit,
+        durablePostgres);
   }
 
   /** A copy whose PostgreSQL runs with {@code synchronous_commit} {@code on} when {@code on}. */
@@ -178,7 +187,27 @@ public record DevStackOptions(
         kafkaPartitions,
         kafkaSasl,
         postgresPasswords,
-        on);
+        on,
+        durablePostgres);
+  }
+
+  /**
+   * A copy whose PostgreSQL runs with {@code synchronous_commit} and {@code full_page_writes} on
+   * ({@code durable}) or off (the default): benchmarks measure both.
+   */
+  public DevStackOptions withDurablePostgres(boolean durable) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        synchronousCommit,
+        durable);
   }
 
   private static void checkPort(String field, int port) {

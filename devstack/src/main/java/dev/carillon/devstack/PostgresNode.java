@@ -26,12 +26,14 @@ import org.slf4j.LoggerFactory;
  * service roles do in production.
  *
  * <p>Settings: {@code timezone} is {@value DevStack#POSTGRES_TIME_ZONE} (see {@link DevStack}),
- * {@code max_connections} 200, {@code full_page_writes} off, and {@code synchronous_commit} off
- * unless the stack asks for it ({@link DevStackOptions#synchronousCommit()}): durability across an
- * operating-system crash is not what the dev stack tests, but a test that {@linkplain #kill()
- * kills} the server must not lose commits the services were told about, so such a test runs with it
- * on (or sets it on for its own database). {@link #stop()} is {@code pg_ctl stop -m fast}, which
- * ends open sessions.
+ * {@code max_connections} 200, and {@code synchronous_commit} and {@code full_page_writes} off:
+ * durability across an operating-system crash is not what the dev stack tests. Two options turn
+ * them on. {@link DevStackOptions#synchronousCommit()}: a test that {@linkplain #kill() kills} the
+ * server must not lose commits the services were told about, so such a test runs with {@code
+ * synchronous_commit} on (or sets it on for its own database). {@link
+ * DevStackOptions#withDurablePostgres} (the bench's {@code --durable}): both on, as in production.
+ * They are passed on the server's command line, so {@code ALTER SYSTEM} cannot change them. {@link
+ * #stop()} is {@code pg_ctl stop -m fast}, which ends open sessions.
  *
  * <p>Fault hooks besides {@link #stop()} and {@link #restart()}: {@link #kill()} crashes the server
  * (SIGKILL to the postmaster, named by {@value #PID_FILE}), and {@link #freeze()} / {@link #thaw()}
@@ -54,14 +56,17 @@ public final class PostgresNode extends AbstractServerNode {
   private final boolean synchronousCommit;
   private final AtomicLong databaseCounter = new AtomicLong();
   private final SecureRandom random = new SecureRandom();
+  private final boolean durable;
   private volatile EmbeddedPostgres postgres;
   private volatile List<Long> frozen = List.of();
 
-  PostgresNode(Path dataDir, int port, boolean checkPasswords, boolean synchronousCommit) {
+  PostgresNode(
+      Path dataDir, int port, boolean checkPasswords, boolean synchronousCommit, boolean durable) {
     this.dataDir = dataDir;
     this.port = port;
     this.checkPasswords = checkPasswords;
-    this.synchronousCommit = synchronousCommit;
+    this.synchronousCommit = synchronousCommit || durable;
+    this.durable = durable;
   }
 
   /** Whether the server checks the passwords of every user but the superuser. */
@@ -134,7 +139,7 @@ public final class PostgresNode extends AbstractServerNode {
               .setServerConfig("timezone", DevStack.POSTGRES_TIME_ZONE)
               .setServerConfig("max_connections", "200")
               .setServerConfig("synchronous_commit", synchronousCommit ? "on" : "off")
-              .setServerConfig("full_page_writes", "off")
+              .setServerConfig("full_page_writes", durable ? "on" : "off")
               .setPGStartupWait(STARTUP_WAIT)
               // The stack stops PostgreSQL itself, after the services that use it; zonky's own
               // JVM hook would stop it concurrently, under services that are still draining.

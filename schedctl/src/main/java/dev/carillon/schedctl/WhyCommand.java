@@ -3,6 +3,7 @@ package dev.carillon.schedctl;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.WindowStory;
 import dev.carillon.store.LoadedTask;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -32,9 +33,14 @@ final class WhyCommand implements Callable<Integer> {
    * The story of one window, for {@code -o json}.
    *
    * @param waiting why the window's PENDING instance waits for a worker, or null
+   * @param archivedAt when the window's instance was moved to the history tables, or null
    */
   record Story(
-      String task, String window, List<DescribeCommand.EventView> events, String waiting) {}
+      String task,
+      String window,
+      List<DescribeCommand.EventView> events,
+      String waiting,
+      Instant archivedAt) {}
 
   @Override
   public Integer call() {
@@ -56,16 +62,24 @@ final class WhyCommand implements Callable<Integer> {
             session.clock.instant(),
             waiting(db, events));
     Output out = session.output();
+    Instant archivedAt = db.operator().windowArchivedAt(task, window).orElse(null);
     if (out.json()) {
       out.printJson(
           new Story(
               task,
               window,
               events.stream().map(DescribeCommand.EventView::of).toList(),
-              story.waiting().orElse(null)));
+              story.waiting().orElse(null),
+              archivedAt));
       return Schedctl.OK;
     }
     out.line(story.heading());
+    if (archivedAt != null) {
+      out.line(
+          "Archived "
+              + WindowStory.both(archivedAt, story.zone())
+              + ": its instance and events are read from the history tables.");
+    }
     story.hint().ifPresent(h -> out.line("Hint: " + h));
     story.lines().forEach(l -> out.line("  " + l));
     story.nowLine().ifPresent(l -> out.line("  " + l));

@@ -206,7 +206,8 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
             settings.heartbeatInterval(),
             settings.maxAbandonedRuns(),
             reason -> giveUp(reason, EXIT_GAVE_UP),
-            new RunTelemetry(tracing, Optional.of(advisor)));
+            new RunTelemetry(tracing, Optional.of(advisor)),
+            settings.virtualThreads());
     poolRef[0] = pool;
     this.heartbeater =
         new Heartbeater(

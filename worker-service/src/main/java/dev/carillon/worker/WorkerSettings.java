@@ -64,6 +64,8 @@ import java.util.TreeSet;
  *   <tr><td>worker.republish-released</td><td>true</td><td>publish the ids of instances released
  *       at shutdown at once (needs WRITE on the instances topic), or leave them to the retry
  *       service's stranded scan</td></tr>
+ *   <tr><td>worker.virtual-threads</td><td>false</td><td>run slots on virtual threads where the
+ *       JDK has them (Java 21+); platform threads, with a warning, where it does not</td></tr>
  * </table>
  *
  * @param db how to reach PostgreSQL
@@ -103,6 +105,8 @@ import java.util.TreeSet;
  * @param republishReleased whether instances released at shutdown are published again at once; with
  *     Kafka ACLs that keep workers from writing the instances topic, false, and the retry service's
  *     stranded scan publishes them after {@code retry.undispatched-after}
+ * @param virtualThreads run slots on virtual threads where the JDK has them (see {@link
+ *     dev.carillon.worker.run.RunThreads})
  */
 public record WorkerSettings(
     DbSettings db,
@@ -128,7 +132,8 @@ public record WorkerSettings(
     GroupProtocol groupProtocol,
     boolean staticMembership,
     Optional<Path> pluginAllowlist,
-    boolean republishReleased) {
+    boolean republishReleased,
+    boolean virtualThreads) {
 
   /** The admin port of a worker unless configured. */
   public static final int DEFAULT_ADMIN_PORT = 8082;
@@ -218,7 +223,8 @@ public record WorkerSettings(
           "worker.group-protocol",
           "worker.static-membership",
           "worker.plugin-allowlist",
-          "worker.republish-released");
+          "worker.republish-released",
+          "worker.virtual-threads");
 
   public WorkerSettings {
     Objects.requireNonNull(db, "db");
@@ -345,7 +351,8 @@ public record WorkerSettings(
           groupProtocol(c.string("worker.group-protocol", "classic")),
           c.bool("worker.static-membership", true),
           c.optional("worker.plugin-allowlist").map(Path::of),
-          c.bool("worker.republish-released", true));
+          c.bool("worker.republish-released", true),
+          c.bool("worker.virtual-threads", false));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
@@ -451,6 +458,8 @@ public record WorkerSettings(
         + " republishReleased="
         + republishReleased
         + " instancePartitions="
-        + instancePartitions;
+        + instancePartitions
+        + " virtualThreads="
+        + virtualThreads;
   }
 }

@@ -1,5 +1,6 @@
 package dev.carillon.model.instance;
 
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -113,6 +114,13 @@ public record WindowStory(
   }
 
   private static String keyHint(TaskDefinition d, Instant now) {
+    if (d.trigger() instanceof AtTrigger at) {
+      return "it is a one-shot "
+          + at.describe()
+          + ": its one window is '"
+          + at.window().windowOf(at.at(), at.zone()).key()
+          + "'.";
+    }
     String example = d.window().windowOf(now, d.zone()).key();
     return "its "
         + d.window()

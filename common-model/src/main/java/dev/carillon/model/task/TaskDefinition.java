@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * @param handler the {@code AgentTask.type()} that runs it
  * @param queue the worker pool that runs it ({@link #DEFAULT_QUEUE} unless set): only workers
  *     serving this queue claim its instances; same pattern as a task id
- * @param trigger what wakes it: cron, dependency, event or condition
+ * @param trigger what wakes it: cron, one instant (at), dependency, event or condition
  * @param overlap what to do while an earlier window is still live
  * @param catchup how far back missed fire times still run after downtime, 0 to 7 days
  * @param timeout the longest one attempt may run (the worker's lease and deadline), 1 s to 1 day
@@ -66,7 +66,8 @@ public record TaskDefinition(
     TaskRules.check(problems, "queue", queue, TaskRules.queue(queue));
     if (trigger == null) {
       problems.add(
-          new Problem("schedule", null, "is required (schedule.cron, after, event or condition)"));
+          new Problem(
+              "schedule", null, "is required (schedule.cron, at, after, event or condition)"));
     } else if (trigger instanceof DependencyTrigger d) {
       // The trigger checked its list; only the task knows its own id.
       problems.addAll(TaskRules.selfDependencies(id, d.upstreams()));

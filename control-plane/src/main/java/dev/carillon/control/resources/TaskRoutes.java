@@ -36,6 +36,7 @@ import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TaskRules;
+import dev.carillon.model.task.TimeTrigger;
 import dev.carillon.spec.Format;
 import dev.carillon.spec.InvalidSpecException;
 import dev.carillon.spec.ParamsOverride;
@@ -243,14 +244,20 @@ public final class TaskRoutes {
   private Reply next(ApiRequest r) {
     int count = r.query().integer("count", 10, 1, MAX_NEXT);
     TaskDefinition d = valid(load(r));
-    if (!(d.trigger() instanceof CronTrigger cron)) {
+    if (!(d.trigger() instanceof TimeTrigger time)) {
       throw ApiException.conflict(
           "id", d.id(), "has a " + d.triggerKind() + " trigger: it has no fire times");
     }
-    List<FireTime> fires =
-        cron.schedule().fireTimesDetailed(plane.clock().instant(), Instant.MAX, count);
+    List<FireTime> fires = time.fireTimesDetailed(plane.clock().instant(), Instant.MAX, count);
     List<FireView> views = fires.stream().map(f -> Views.fire(f, d)).toList();
-    return Reply.ok(new NextFiresView(d.id(), d.zone().getId(), cron.cron(), d.paused(), views));
+    return Reply.ok(
+        new NextFiresView(
+            d.id(),
+            d.zone().getId(),
+            time instanceof CronTrigger cron ? cron.cron() : null,
+            time.describe(),
+            d.paused(),
+            views));
   }
 
   /**
@@ -318,7 +325,8 @@ public final class TaskRoutes {
         trigger.schedule().fireTimesDetailed(plane.clock().instant(), Instant.MAX, count).stream()
             .map(f -> Views.fire(f, d))
             .toList();
-    return Reply.ok(new NextFiresView(null, d.zone().getId(), cron, false, fires));
+    return Reply.ok(
+        new NextFiresView(null, d.zone().getId(), cron, trigger.describe(), false, fires));
   }
 
   private Reply setPaused(ApiRequest r, boolean paused) {
@@ -475,13 +483,14 @@ public final class TaskRoutes {
   private Reply backfill(ApiRequest r) {
     BackfillRequest body = r.requireBody(BackfillRequest.class);
     TaskDefinition d = valid(load(r));
-    if (!(d.trigger() instanceof CronTrigger)) {
+    if (!(d.trigger() instanceof TimeTrigger)) {
       throw ApiException.conflict(
           "id",
           d.id(),
           "has a "
               + d.triggerKind()
-              + " trigger; backfill needs cron fire times (re-run its windows instead)");
+              + " trigger; backfill needs fire times from the clock, cron or at (re-run its"
+              + " windows instead)");
     }
     if (body.from() == null) {
       throw ApiException.badRequest("from", null, "is required");

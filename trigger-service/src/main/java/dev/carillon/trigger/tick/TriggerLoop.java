@@ -13,6 +13,7 @@ import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TimeTrigger;
 import dev.carillon.store.Decision;
 import dev.carillon.store.Fence;
 import dev.carillon.store.FencedException;
@@ -289,6 +290,13 @@ public final class TriggerLoop {
     // A deleted task leaves the cache and its cursor goes too (the store deleted its row), so a
     // task revived later starts from the time it returns instead of catching up.
     cursors.keySet().retainAll(tasks.known());
+    // A one-shot given a new instant starts again from just before it (the apply deleted its
+    // stored cursor in the same transaction); the old cursor may already be past the new instant.
+    for (String id : tasks.takeMovedOneShots()) {
+      if (cursors.remove(id) != null) {
+        log.info("Task {}: its one-shot instant changed; evaluated again from before it", id);
+      }
+    }
     metrics.invalidTasks(tasks.invalidCount());
     long tLoaded = System.nanoTime();
 
@@ -296,7 +304,7 @@ public final class TriggerLoop {
     List<String> liveLookup = new ArrayList<>();
     Map<String, Instant> dueCursors = new HashMap<>();
     for (TaskDefinition t : all) {
-      if (!(t.trigger() instanceof CronTrigger cron)) {
+      if (!(t.trigger() instanceof TimeTrigger time)) {
         continue; // dependency, event and condition tasks have their own loops
       }
       TriggerCursor stored = cursors.get(t.id());
@@ -304,9 +312,16 @@ public final class TriggerLoop {
         due.add(t);
         continue;
       }
-      ZoneRules rules = cron.zone().getRules();
-      Instant cursor = underCurrentRules(t, cron, stored).evaluatedUntil();
-      Instant next = nextFire(t, cron, cursor, rules);
+      Instant cursor;
+      Instant next;
+      if (time instanceof CronTrigger cron) {
+        cursor = underCurrentRules(t, cron, stored).evaluatedUntil();
+        next = nextFire(t, cron, cursor, cron.zone().getRules());
+      } else {
+        // A one-shot's instant is absolute: no zone rule moves it or its cursor.
+        cursor = stored.evaluatedUntil();
+        next = time.nextAfter(cursor).orElse(null);
+      }
       if (next != null && !next.isAfter(now)) {
         due.add(t);
         dueCursors.put(t.id(), cursor);

@@ -83,6 +83,7 @@ public final class RunPool implements AutoCloseable {
    * @param maxAbandonedRuns abandoned runs at once that make the worker give up
    * @param onGiveUp told why, once, when {@code maxAbandonedRuns} runs are abandoned
    * @param telemetry where run spans go, and the timeout advisor
+   * @param virtualThreads run on virtual threads where the JDK has them ({@link RunThreads})
    */
   public RunPool(
       LeaseStore store,
@@ -100,7 +101,8 @@ public final class RunPool implements AutoCloseable {
       Optional<Duration> heartbeatInterval,
       int maxAbandonedRuns,
       Consumer<String> onGiveUp,
-      RunTelemetry telemetry) {
+      RunTelemetry telemetry,
+      boolean virtualThreads) {
     this.resume = resume;
     this.metrics = metrics;
     this.workerId = workerId;
@@ -126,7 +128,8 @@ public final class RunPool implements AutoCloseable {
             stopper,
             this::resumeRecordsOf,
             telemetry.tracing());
-    this.queue = new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs);
+    this.queue =
+        new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs, virtualThreads);
     this.admission =
         new Admission(
             runs, queue, ends, specs, plugins, builtIns.keySet(), workerId, telemetry.advisor());
