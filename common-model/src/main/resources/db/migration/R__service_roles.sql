@@ -100,6 +100,8 @@ GRANT UPDATE (status, retry_count, next_attempt_at, lease_until, worker_id, fini
               updated_at, dispatched_at, policy_version, fail_reason, alerted_at, quarantined_at)
     ON task_instance TO ${rolePrefix}retry;
 GRANT SELECT, INSERT, DELETE ON instance_event TO ${rolePrefix}retry;
+-- A quarantine's decision may be counted on its window's latest event (V20).
+GRANT UPDATE (repeats, last_at) ON instance_event TO ${rolePrefix}retry;
 GRANT SELECT, INSERT ON task_instance_history, instance_event_history TO ${rolePrefix}retry;
 GRANT USAGE ON SEQUENCE instance_event_id_seq TO ${rolePrefix}retry;
 -- Which queues and handlers live workers serve (the stranded and waiting scans).
@@ -119,6 +121,8 @@ GRANT SELECT, INSERT ON task_event TO ${rolePrefix}api;
 GRANT SELECT, UPDATE ON task_definition_change TO ${rolePrefix}api;
 GRANT SELECT, INSERT, UPDATE ON task_instance TO ${rolePrefix}api;
 GRANT SELECT, INSERT ON instance_event TO ${rolePrefix}api;
+-- Clearing a quarantine records a decision, which may be counted on the latest event (V20).
+GRANT UPDATE (repeats, last_at) ON instance_event TO ${rolePrefix}api;
 GRANT SELECT ON trigger_cursor, trigger_offset, condition_state, task_instance_history,
                 instance_event_history
     TO ${rolePrefix}api;

@@ -375,7 +375,7 @@ class ServiceRolesTest {
         Map.ofEntries(
             Map.entry("task_definition", "SELECT"),
             Map.entry("task_instance", "DELETE SELECT UPDATE(12 columns)"),
-            Map.entry("instance_event", "DELETE INSERT SELECT"),
+            Map.entry("instance_event", "DELETE INSERT SELECT UPDATE(2 columns)"),
             Map.entry("task_instance_history", "INSERT SELECT"),
             Map.entry("instance_event_history", "INSERT SELECT"),
             Map.entry("worker_presence", "SELECT"),
@@ -393,7 +393,7 @@ class ServiceRolesTest {
             Map.entry("task_definition_change", "SELECT UPDATE"),
             Map.entry("task_event", "INSERT SELECT"),
             Map.entry("task_instance", "INSERT SELECT UPDATE"),
-            Map.entry("instance_event", "INSERT SELECT"),
+            Map.entry("instance_event", "INSERT SELECT UPDATE(2 columns)"),
             Map.entry("trigger_cursor", "SELECT"),
             Map.entry("trigger_offset", "SELECT"),
             Map.entry("condition_state", "SELECT"),
