@@ -236,6 +236,23 @@ public final class AgentHarness implements AutoCloseable {
    *     timeout
    */
   public RunOutcome runAndKillWorker(TestRun run, BooleanSupplier killWhen) {
+    return runAndKill(run, id -> killWhen.getAsBoolean());
+  }
+
+  /**
+   * As {@link #runAndKillWorker}, killing the worker once the run has recorded the effect {@code
+   * key} as done ({@code once(key, ...)} returned): the crash between an effect and the run's end.
+   * A condition on the effect's outside trace (a post in a test's sink) can hold before the record
+   * is committed, and a kill in that gap leaves the effect in doubt instead.
+   *
+   * @param key the effect's key, as the agent passes it to {@code once}
+   */
+  public RunOutcome runAndKillWorkerAfterEffect(TestRun run, String key) {
+    return runAndKill(
+        run, id -> instances.effects(id).stream().anyMatch(e -> e.key().equals(key) && e.done()));
+  }
+
+  private RunOutcome runAndKill(TestRun run, java.util.function.LongPredicate killWhen) {
     Instance instance = create(run);
     long n = instance.id();
     String processTopic = topic + ".process-" + n;
@@ -267,7 +284,7 @@ public final class AgentHarness implements AutoCloseable {
                             + log
                             + ")");
                   }
-                  return now.status() == InstanceStatus.RUNNING && killWhen.getAsBoolean();
+                  return now.status() == InstanceStatus.RUNNING && killWhen.test(n);
                 });
       } catch (ConditionTimeoutException e) {
         throw new AssertionError(

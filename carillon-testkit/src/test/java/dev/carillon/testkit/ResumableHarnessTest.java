@@ -46,7 +46,9 @@ class ResumableHarnessTest {
             .withParams("{\"steps\":4,\"sink\":\"" + sink + "\",\"holdAfterPostMs\":600000}")
             .withTimeout(Duration.ofSeconds(20));
 
-    RunOutcome killed = harness.runAndKillWorker(run, () -> posts() == 1);
+    // Killed once the post is recorded: the file in the sink appears before the record commits.
+    RunOutcome killed = harness.runAndKillWorkerAfterEffect(run, "post");
+    assertThat(posts()).as("posts before the kill").isEqualTo(1);
 
     assertThat(killed.killed()).as(killed.toString()).isTrue();
     assertThat(killed.attempt()).isEqualTo(1);

@@ -65,7 +65,9 @@ class DigestAgentHarnessTest {
             .withTimeout(Duration.ofSeconds(30));
 
     try (AgentHarness harness = AgentHarness.start(new DigestAgent())) {
-      RunOutcome killed = harness.runAndKillWorker(run, () -> posts(channel) == 1);
+      // Killed once the post is recorded: the file in the channel appears before the record.
+      RunOutcome killed = harness.runAndKillWorkerAfterEffect(run, DigestAgent.POST);
+      assertThat(posts(channel)).as("posts before the kill").isEqualTo(1);
 
       assertThat(killed.killed()).as(killed.toString()).isTrue();
       assertThat(killed.checkpointOf(1))
