@@ -15,9 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code schedctl describe instance ID}. */
 @Command(
@@ -25,14 +23,7 @@ import picocli.CommandLine.Spec;
     name = "describe",
     description = "Show one object in full.",
     subcommands = {DescribeCommand.InstanceCommand.class, DescribeCommand.TaskCommand.class})
-final class DescribeCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return Schedctl.BAD_INPUT;
-  }
+final class DescribeCommand extends GroupCommand {
 
   /**
    * An instance with its history and what its attempts left for resuming (the last checkpoint of
