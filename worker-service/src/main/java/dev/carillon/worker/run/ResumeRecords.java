@@ -109,12 +109,7 @@ final class ResumeRecords implements RunRecords {
 
   /** See {@link dev.carillon.api.AgentContext#once(String, Effect)}. */
   String once(String key, Effect effect) throws Exception {
-    ResumeRules.effectKey(key)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("effect key '" + key + "' " + p);
-            });
-    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    ReentrantLock lock = lockFor(key);
     lock.lockInterruptibly();
     try {
       return onceLocked(key, effect);
@@ -124,15 +119,7 @@ final class ResumeRecords implements RunRecords {
   }
 
   private String onceLocked(String key, Effect effect) throws Exception {
-    requireRunning("start effect '" + key + "'");
-    long sent = System.nanoTime();
-    EffectStart start =
-        io("start effect '" + key + "'", () -> store.startEffect(run.lease, workerId, key));
-    if (start instanceof EffectStart.Fenced) {
-      metrics.effectsRefused.increment();
-      throw refused("effect '" + key + "' was refused before it started");
-    }
-    leases.leaseRenewed(run.lease, sent);
+    EffectStart start = startEffect(key);
     if (start instanceof EffectStart.AlreadyDone done) {
       metrics.effectsSkipped.increment();
       log.info(
@@ -192,12 +179,7 @@ final class ResumeRecords implements RunRecords {
 
   @Override
   public boolean effectStarted(String key) {
-    ResumeRules.effectKey(key)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("effect key '" + key + "' " + p);
-            });
-    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    ReentrantLock lock = lockFor(key);
     lock.lock();
     try {
       return startReported(key);
@@ -208,12 +190,7 @@ final class ResumeRecords implements RunRecords {
 
   @Override
   public boolean effectDone(String key, String result) {
-    ResumeRules.effectKey(key)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("effect key '" + key + "' " + p);
-            });
-    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    ReentrantLock lock = lockFor(key);
     lock.lock();
     try {
       if (!startedHere.contains(key) && !startReported(key)) {
@@ -226,8 +203,21 @@ final class ResumeRecords implements RunRecords {
     }
   }
 
-  /** Records this attempt's start of an effect an agent reported; false when already done. */
-  private boolean startReported(String key) {
+  /** The lock of effect {@code key}, after checking the key. */
+  private ReentrantLock lockFor(String key) {
+    ResumeRules.effectKey(key)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException("effect key '" + key + "' " + p);
+            });
+    return effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+  }
+
+  /**
+   * Records this attempt's start of effect {@code key}, renewing the lease it proves; a fenced
+   * attempt is refused (the effect is not performed).
+   */
+  private EffectStart startEffect(String key) {
     requireRunning("start effect '" + key + "'");
     long sent = System.nanoTime();
     EffectStart start =
@@ -237,6 +227,12 @@ final class ResumeRecords implements RunRecords {
       throw refused("effect '" + key + "' was refused before it started");
     }
     leases.leaseRenewed(run.lease, sent);
+    return start;
+  }
+
+  /** Records this attempt's start of an effect an agent reported; false when already done. */
+  private boolean startReported(String key) {
+    EffectStart start = startEffect(key);
     if (start instanceof EffectStart.AlreadyDone done) {
       metrics.effectsSkipped.increment();
       log.warn(
