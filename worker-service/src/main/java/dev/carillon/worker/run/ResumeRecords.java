@@ -89,11 +89,7 @@ final class ResumeRecords implements RunRecords {
   /** See {@link dev.carillon.api.AgentContext#checkpoint(String)}. */
   @Override
   public void checkpoint(String stateJson) {
-    ResumeRules.checkpointState(stateJson)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("checkpoint state " + p);
-            });
+    ResumeRules.requireCheckpointState(stateJson);
     requireRunning("save a checkpoint");
     long sent = System.nanoTime();
     boolean saved =
@@ -205,11 +201,7 @@ final class ResumeRecords implements RunRecords {
 
   /** The lock of effect {@code key}, after checking the key. */
   private ReentrantLock lockFor(String key) {
-    ResumeRules.effectKey(key)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("effect key '" + key + "' " + p);
-            });
+    ResumeRules.requireEffectKey(key);
     return effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
   }
 
@@ -281,12 +273,7 @@ final class ResumeRecords implements RunRecords {
     leases.leaseRenewed(run.lease, sent);
     metrics.effectsPerformed.increment();
     if (tooLarge.isPresent()) {
-      throw new IllegalArgumentException(
-          "result of effect '"
-              + key
-              + "' "
-              + tooLarge.get()
-              + "; the effect is recorded as done without its result");
+      throw ResumeRules.resultTooLarge(key, tooLarge.get());
     }
   }
 
