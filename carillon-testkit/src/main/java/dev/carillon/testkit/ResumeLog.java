@@ -83,11 +83,7 @@ final class ResumeLog {
   }
 
   void checkpoint(String stateJson) {
-    ResumeRules.checkpointState(stateJson)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("checkpoint state " + p);
-            });
+    ResumeRules.requireCheckpointState(stateJson);
     boolean stop;
     synchronized (this) {
       requireLive();
@@ -101,11 +97,7 @@ final class ResumeLog {
   }
 
   String once(String key, Effect effect, String idempotencyKey) throws Exception {
-    ResumeRules.effectKey(key)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("effect key '" + key + "' " + p);
-            });
+    ResumeRules.requireEffectKey(key);
     ReentrantLock lock = locks.computeIfAbsent(key, k -> new ReentrantLock());
     lock.lockInterruptibly();
     try {
@@ -138,12 +130,7 @@ final class ResumeLog {
         cancel.run();
       }
       if (tooLarge.isPresent()) {
-        throw new IllegalArgumentException(
-            "result of effect '"
-                + key
-                + "' "
-                + tooLarge.get()
-                + "; the effect is recorded as done without its result");
+        throw ResumeRules.resultTooLarge(key, tooLarge.get());
       }
       return result;
     } finally {

@@ -95,6 +95,14 @@ public record CommonSettings(
           "clock.offset");
 
   /**
+   * {@link #KEYS} without the {@code zk.*} keys and {@code clock.offset}, in the same order: what a
+   * service that neither joins ZooKeeper nor reads the clock offset (the worker) reads of the
+   * shared settings before its own keys.
+   */
+  public static final List<String> KEYS_WITHOUT_ZK_OR_CLOCK =
+      KEYS.stream().filter(k -> !k.startsWith("zk.") && !k.equals("clock.offset")).toList();
+
+  /**
    * @throws ConfigException naming the key, its source and the value when one is missing or wrong
    */
   public static CommonSettings from(Config c, int defaultAdminPort) {

@@ -1,5 +1,6 @@
 package dev.carillon.kafka;
 
+import dev.carillon.logging.Causes;
 import dev.carillon.model.tuning.ConfigRecord;
 import dev.carillon.model.tuning.ConfigSigner;
 import java.nio.charset.StandardCharsets;
@@ -263,20 +264,7 @@ public final class ConfigTopic {
             + ": "
             + (cause instanceof TimeoutException
                 ? "no answer within " + timeout
-                : rootMessage(cause)),
+                : Causes.rootMessage(cause)),
         cause);
-  }
-
-  /** The message of the innermost cause: "Connection refused" rather than a wrapper's prose. */
-  private static String rootMessage(Throwable t) {
-    Throwable root = t;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    String m = root.getMessage();
-    if (m == null || m.isBlank()) {
-      m = t.getMessage();
-    }
-    return m == null || m.isBlank() ? root.getClass().getSimpleName() : m.strip();
   }
 }

@@ -7,6 +7,7 @@ import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -78,6 +79,28 @@ final class CompareAndSet {
       String reason,
       Changes changes) {
     return move(dsl, id, from, attempt, to, actor, reason, changes, AfterMove.NONE);
+  }
+
+  /**
+   * Moves the finished instance {@code seen} back to PENDING for a re-run, if it is still as seen;
+   * the operator's re-run (no fence) and the window store's (fenced) share it.
+   *
+   * @param fence the leader's fence, or {@code null} when the caller writes without one
+   */
+  static Optional<Instance> rerun(
+      DSLContext dsl, Instance seen, String actor, String reason, AfterMove after, Fence fence) {
+    Objects.requireNonNull(seen, "seen");
+    return move(
+        dsl,
+        seen.id(),
+        seen.status(),
+        seen.attempt(),
+        InstanceStatus.PENDING,
+        actor,
+        reason,
+        RERUN,
+        after,
+        fence);
   }
 
   /**

@@ -336,18 +336,15 @@ public final class OperatorStore {
   public Optional<Instance> rerun(Instance seen, String actor, String reason, RerunMode mode) {
     Objects.requireNonNull(seen, "seen");
     Objects.requireNonNull(mode, "mode");
-    return CompareAndSet.move(
+    return CompareAndSet.rerun(
         dsl,
-        seen.id(),
-        seen.status(),
-        seen.attempt(),
-        InstanceStatus.PENDING,
+        seen,
         actor,
         reason,
-        CompareAndSet.RERUN,
         mode == RerunMode.FROM_SCRATCH
             ? (tx, moved) -> discardProgress(tx, moved.id())
-            : CompareAndSet.AfterMove.NONE);
+            : CompareAndSet.AfterMove.NONE,
+        null);
   }
 
   /** The most effect keys a from-scratch re-run's event names. */

@@ -50,11 +50,7 @@ public final class ResumeStore {
    * @throws IllegalArgumentException when {@code stateJson} breaks the rule; nothing is written
    */
   public Optional<Instant> saveCheckpoint(Lease lease, String workerId, String stateJson) {
-    ResumeRules.checkpointState(stateJson)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("checkpoint state " + p);
-            });
+    ResumeRules.requireCheckpointState(stateJson);
     return dsl.resultQuery(
             "WITH fenced AS ("
                 + FENCE
@@ -117,11 +113,7 @@ public final class ResumeStore {
    * @throws IllegalArgumentException when {@code key} breaks {@link ResumeRules#effectKey}
    */
   public EffectStart startEffect(Lease lease, String workerId, String key) {
-    ResumeRules.effectKey(key)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("effect key '" + key + "' " + p);
-            });
+    ResumeRules.requireEffectKey(key);
     return dsl.transactionResult(
         cfg -> {
           DSLContext tx = DSL.using(cfg);

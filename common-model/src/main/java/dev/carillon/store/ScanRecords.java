@@ -3,9 +3,12 @@ package dev.carillon.store;
 import static dev.carillon.store.jooq.Tables.RETRY_SCAN;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 
 /**
  * The retry service's last scan pass, kept in {@code retry_scan} (V18) so that the API, which runs
@@ -50,32 +53,25 @@ public final class ScanRecords {
 
   /** Keeps {@code pass} as its holder's last. */
   public void record(Pass pass) {
+    // The same columns on insert and on conflict: a holder keeps one row, its last pass.
+    Map<Field<?>, Object> values = new LinkedHashMap<>();
+    values.put(RETRY_SCAN.LEADER, pass.leader());
+    values.put(RETRY_SCAN.STARTED_AT, pass.startedAt());
+    values.put(RETRY_SCAN.FINISHED_AT, pass.finishedAt());
+    values.put(RETRY_SCAN.COMPLETE, pass.complete());
+    values.put(RETRY_SCAN.TIMED_OUT, pass.timedOut());
+    values.put(RETRY_SCAN.RETRIED, pass.retried());
+    values.put(RETRY_SCAN.DEAD, pass.dead());
+    values.put(RETRY_SCAN.PROMOTED, pass.promoted());
+    values.put(RETRY_SCAN.REPUBLISHED, pass.republished());
+    values.put(RETRY_SCAN.HELD_BACK, pass.heldBack());
+    values.put(RETRY_SCAN.ARCHIVED, pass.archived());
     dsl.insertInto(RETRY_SCAN)
         .set(RETRY_SCAN.HOLDER, pass.holder())
-        .set(RETRY_SCAN.LEADER, pass.leader())
-        .set(RETRY_SCAN.STARTED_AT, pass.startedAt())
-        .set(RETRY_SCAN.FINISHED_AT, pass.finishedAt())
-        .set(RETRY_SCAN.COMPLETE, pass.complete())
-        .set(RETRY_SCAN.TIMED_OUT, pass.timedOut())
-        .set(RETRY_SCAN.RETRIED, pass.retried())
-        .set(RETRY_SCAN.DEAD, pass.dead())
-        .set(RETRY_SCAN.PROMOTED, pass.promoted())
-        .set(RETRY_SCAN.REPUBLISHED, pass.republished())
-        .set(RETRY_SCAN.HELD_BACK, pass.heldBack())
-        .set(RETRY_SCAN.ARCHIVED, pass.archived())
+        .set(values)
         .onConflict(RETRY_SCAN.HOLDER)
         .doUpdate()
-        .set(RETRY_SCAN.LEADER, pass.leader())
-        .set(RETRY_SCAN.STARTED_AT, pass.startedAt())
-        .set(RETRY_SCAN.FINISHED_AT, pass.finishedAt())
-        .set(RETRY_SCAN.COMPLETE, pass.complete())
-        .set(RETRY_SCAN.TIMED_OUT, pass.timedOut())
-        .set(RETRY_SCAN.RETRIED, pass.retried())
-        .set(RETRY_SCAN.DEAD, pass.dead())
-        .set(RETRY_SCAN.PROMOTED, pass.promoted())
-        .set(RETRY_SCAN.REPUBLISHED, pass.republished())
-        .set(RETRY_SCAN.HELD_BACK, pass.heldBack())
-        .set(RETRY_SCAN.ARCHIVED, pass.archived())
+        .set(values)
         .execute();
   }
 

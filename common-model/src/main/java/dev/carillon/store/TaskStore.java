@@ -24,8 +24,12 @@ import java.util.Optional;
 import java.util.Set;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.InsertResultStep;
 import org.jooq.InsertSetMoreStep;
+import org.jooq.Record2;
+import org.jooq.Result;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /**
@@ -286,11 +290,7 @@ public final class TaskStore {
       return Map.of();
     }
     Map<String, ZoneId> out = new HashMap<>();
-    dsl.select(TASK_DEFINITION.TASK_ID, TASK_DEFINITION.ZONE)
-        .from(TASK_DEFINITION)
-        .join(DSL.table("unnest({0}::varchar[]) as ids(id)", DSL.val(ids.toArray(String[]::new))))
-        .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
-        .fetch()
+    ofTasks(ids, TASK_DEFINITION.ZONE)
         .forEach(
             r -> {
               if (r.value2() != null) {
@@ -322,7 +322,7 @@ public final class TaskStore {
             TASK_DEFINITION.PARAMS,
             TASK_DEFINITION.VERSION)
         .from(TASK_DEFINITION)
-        .join(DSL.table("unnest({0}::varchar[]) as ids(id)", DSL.val(ids.toArray(String[]::new))))
+        .join(taskIds(ids))
         .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
         .fetch()
         .forEach(
@@ -346,13 +346,25 @@ public final class TaskStore {
       return Map.of();
     }
     Map<String, String> out = new HashMap<>();
-    dsl.select(TASK_DEFINITION.TASK_ID, TASK_DEFINITION.QUEUE)
-        .from(TASK_DEFINITION)
-        .join(DSL.table("unnest({0}::varchar[]) as ids(id)", DSL.val(ids.toArray(String[]::new))))
-        .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
-        .fetch()
-        .forEach(r -> out.put(r.value1(), r.value2()));
+    ofTasks(ids, TASK_DEFINITION.QUEUE).forEach(r -> out.put(r.value1(), r.value2()));
     return out;
+  }
+
+  /**
+   * The id and {@code column} of each of {@code ids} that has a definition row, in one query: a
+   * join with unnest rather than task_id = ANY(?), linear even while the statistics of a
+   * just-filled table are stale (see Sql.idTable).
+   */
+  private <T> Result<Record2<String, T>> ofTasks(Collection<String> ids, Field<T> column) {
+    return dsl.select(TASK_DEFINITION.TASK_ID, column)
+        .from(TASK_DEFINITION)
+        .join(taskIds(ids))
+        .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
+        .fetch();
+  }
+
+  private static Table<?> taskIds(Collection<String> ids) {
+    return DSL.table("unnest({0}::varchar[]) as ids(id)", DSL.val(ids.toArray(String[]::new)));
   }
 
   /** {@link #setPaused(String, boolean, String)} with {@link #SYSTEM_ACTOR}. */

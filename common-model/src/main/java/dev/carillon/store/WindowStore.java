@@ -446,16 +446,7 @@ public final class WindowStore {
   public Optional<Instance> rerun(Instance seen, String actor, String reason, Fence fence) {
     Objects.requireNonNull(seen, "seen");
     Objects.requireNonNull(fence, "fence");
-    return CompareAndSet.move(
-        dsl,
-        seen.id(),
-        seen.status(),
-        seen.attempt(),
-        InstanceStatus.PENDING,
-        actor,
-        reason,
-        CompareAndSet.RERUN,
-        fence);
+    return CompareAndSet.rerun(dsl, seen, actor, reason, CompareAndSet.AfterMove.NONE, fence);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.carillon.retry;
 
+import dev.carillon.alert.WebhookSink;
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
@@ -210,19 +211,7 @@ public record RetrySettings(
    * the secret (Slack, Teams), so they are never printed.
    */
   public static String maskUrl(String url) {
-    try {
-      URI u = new URI(url);
-      if (u.getScheme() == null || u.getHost() == null) {
-        return "****";
-      }
-      return u.getScheme()
-          + "://"
-          + u.getHost()
-          + (u.getPort() < 0 ? "" : ":" + u.getPort())
-          + "/****";
-    } catch (URISyntaxException e) {
-      return "****";
-    }
+    return WebhookSink.maskUrl(url);
   }
 
   /** One line for the startup log; secrets masked. */

@@ -1,6 +1,5 @@
 package dev.carillon.schedctl;
 
-import dev.carillon.client.model.InstanceChange;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import picocli.CommandLine.Command;
@@ -29,29 +28,10 @@ final class CancelCommand implements java.util.concurrent.Callable<Integer> {
   @Override
   public Integer call() {
     if (session.remote()) {
-      InstanceChange c = session.api().cancel(id, reason);
-      Output out = session.output();
-      if (out.json()) {
-        out.printJson(c);
-      } else {
-        out.line(
-            "instance "
-                + id
-                + ": "
-                + c.previousStatus()
-                + " -> "
-                + c.instance().status()
-                + ("cancel".equals("rerun")
-                    ? (c.published() ? ", published" : ", to be published by the stranded scan")
-                    : ""));
-      }
-      return Schedctl.OK;
+      return InstanceChanges.printRemote(session, id, session.api().cancel(id, reason), false);
     }
     Db db = session.db();
-    Instance seen =
-        db.operator()
-            .find(id)
-            .orElseThrow(() -> CliException.badInput("no instance with id " + id));
+    Instance seen = InstanceChanges.find(db, id);
     if (!seen.status().canTransitionTo(InstanceStatus.CANCELLED)) {
       throw CliException.badInput(
           "instance "
@@ -65,16 +45,7 @@ final class CancelCommand implements java.util.concurrent.Callable<Integer> {
     Instance now =
         db.operator()
             .cancel(seen, session.actor(), why)
-            .orElseThrow(
-                () ->
-                    CliException.badInput(
-                        "instance "
-                            + id
-                            + " changed while cancelling it (it is no longer "
-                            + seen.status()
-                            + " at attempt "
-                            + seen.attempt()
-                            + "); look again and retry"));
+            .orElseThrow(() -> InstanceChanges.changedWhile(id, "cancelling", seen));
     Output out = session.output();
     if (out.json()) {
       out.printJson(now);

@@ -14,9 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code schedctl config get|set|unset} on the compacted configuration topic. */
 @Command(
@@ -27,14 +25,7 @@ import picocli.CommandLine.Spec;
       "Keys: retry/default, retry/<task-id>, ratelimit/global. Values are JSON, validated first."
     },
     subcommands = {ConfigCommand.Get.class, ConfigCommand.Set.class, ConfigCommand.Unset.class})
-final class ConfigCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return Schedctl.BAD_INPUT;
-  }
+final class ConfigCommand extends GroupCommand {
 
   /** One key's current value, for {@code -o json}; {@code value} is null when not set. */
   record Current(

@@ -1,5 +1,6 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.logging.Causes;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.PresenceStore;
@@ -69,7 +70,7 @@ final class Db implements AutoCloseable {
       return new Db(shown, c);
     } catch (SQLException e) {
       throw CliException.unreachable(
-          "cannot reach PostgreSQL at " + shown + ": " + Session.rootMessage(e), e);
+          "cannot reach PostgreSQL at " + shown + ": " + Causes.rootMessage(e), e);
     }
   }
 

@@ -3,10 +3,8 @@ package dev.carillon.schedctl;
 import dev.carillon.client.model.DeleteResult;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code schedctl delete task ID}, through the API. */
 @Command(
@@ -14,14 +12,7 @@ import picocli.CommandLine.Spec;
     name = "delete",
     description = "Delete an object (through the API).",
     subcommands = DeleteCommand.Task.class)
-final class DeleteCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return Schedctl.BAD_INPUT;
-  }
+final class DeleteCommand extends GroupCommand {
 
   @Command(
       mixinStandardHelpOptions = true,

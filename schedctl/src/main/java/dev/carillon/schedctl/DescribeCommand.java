@@ -1,5 +1,6 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.client.model.EventView;
 import dev.carillon.model.Durations;
 import dev.carillon.model.instance.EventText;
 import dev.carillon.model.instance.Instance;
@@ -15,9 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code schedctl describe instance ID}. */
 @Command(
@@ -25,14 +24,7 @@ import picocli.CommandLine.Spec;
     name = "describe",
     description = "Show one object in full.",
     subcommands = {DescribeCommand.InstanceCommand.class, DescribeCommand.TaskCommand.class})
-final class DescribeCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return Schedctl.BAD_INPUT;
-  }
+final class DescribeCommand extends GroupCommand {
 
   /**
    * An instance with its history and what its attempts left for resuming (the last checkpoint of
@@ -52,31 +44,19 @@ final class DescribeCommand implements Callable<Integer> {
   /** The most characters of a checkpoint's state the table shows; JSON shows it whole. */
   static final int STATE_SHOWN = 100;
 
-  /** One event with its plain-words reading. */
-  record EventView(
-      long id,
-      Long instanceId,
-      String kind,
-      String from,
-      String to,
-      Integer attempt,
-      String actor,
-      String reason,
-      Instant at,
-      String text) {
-    static EventView of(InstanceEvent e) {
-      return new EventView(
-          e.id(),
-          e.instanceId(),
-          e.kind().name(),
-          e.from() == null ? null : e.from().name(),
-          e.to() == null ? null : e.to().name(),
-          e.attempt(),
-          e.actor(),
-          e.reason(),
-          e.at(),
-          EventText.of(e));
-    }
+  /** One event with its plain-words reading, in the API's shape (the same JSON either way). */
+  static EventView eventView(InstanceEvent e) {
+    return new EventView(
+        e.id(),
+        e.instanceId(),
+        e.kind().name(),
+        e.from() == null ? null : e.from().name(),
+        e.to() == null ? null : e.to().name(),
+        e.attempt(),
+        e.actor(),
+        e.reason(),
+        e.at(),
+        EventText.of(e));
   }
 
   @Command(
@@ -98,7 +78,7 @@ final class DescribeCommand implements Callable<Integer> {
     public Integer call() {
       if (session.remote()) {
         dev.carillon.client.model.InstanceView i = session.api().instance(id);
-        List<dev.carillon.client.model.EventView> events = session.api().events(id);
+        List<EventView> events = session.api().events(id);
         Output out = session.output();
         if (out.json()) {
           out.printJson(java.util.Map.of("instance", i, "events", events));
@@ -118,7 +98,7 @@ final class DescribeCommand implements Callable<Integer> {
       Instant archivedAt = archived.map(ArchivedInstance::archivedAt).orElse(null);
       List<EventView> events =
           (live.isPresent() ? db.operator().events(id) : db.operator().archivedEvents(id))
-              .stream().map(EventView::of).toList();
+              .stream().map(DescribeCommand::eventView).toList();
       List<SavedCheckpoint> checkpoints =
           live.isPresent() ? db.operator().checkpoints(id) : db.operator().archivedCheckpoints(id);
       List<EffectRecord> effects =

@@ -17,9 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code schedctl get tasks|instances}. */
 @Command(
@@ -27,14 +25,7 @@ import picocli.CommandLine.Spec;
     name = "get",
     description = "List tasks or instances.",
     subcommands = {GetCommand.Tasks.class, GetCommand.Instances.class, GetCommand.One.class})
-final class GetCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return Schedctl.BAD_INPUT;
-  }
+final class GetCommand extends GroupCommand {
 
   /** A task row for output; {@code error} is set for a row that no longer validates. */
   record TaskView(
@@ -237,18 +228,7 @@ final class GetCommand implements Callable<Integer> {
       }
       Map<String, ZoneId> zones = zonesOf(list);
       out.table(
-          List.of(
-              "ID",
-              "TASK",
-              "WINDOW",
-              "STATUS",
-              "ORIGIN",
-              "ATTEMPT",
-              "RETRIES",
-              "SCHEDULED",
-              "LOCAL",
-              "WORKER",
-              "REASON"),
+          Remote.instanceHeaders(),
           list.stream()
               .map(
                   i ->

@@ -25,8 +25,16 @@ final class PauseCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    return setPaused(session, task, true);
+  }
+
+  /**
+   * Pauses or resumes {@code task}, through the API when the session is remote and in the database
+   * otherwise; {@code resume} is this with {@code paused} false.
+   */
+  static int setPaused(Session session, String task, boolean paused) {
     if (session.remote()) {
-      TaskStateView v = session.api().pause(task);
+      TaskStateView v = paused ? session.api().pause(task) : session.api().resume(task);
       Output out = session.output();
       if (out.json()) {
         out.printJson(v);
@@ -42,10 +50,6 @@ final class PauseCommand implements Callable<Integer> {
       }
       return Schedctl.OK;
     }
-    return setPaused(session, task, true);
-  }
-
-  static int setPaused(Session session, String task, boolean paused) {
     Db db = session.db();
     LoadedTask before =
         db.tasks().load(task).orElseThrow(() -> CliException.badInput("no task '" + task + "'"));

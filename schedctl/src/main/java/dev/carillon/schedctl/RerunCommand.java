@@ -1,6 +1,5 @@
 package dev.carillon.schedctl;
 
-import dev.carillon.client.model.InstanceChange;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.resume.RerunMode;
@@ -42,30 +41,11 @@ final class RerunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (session.remote()) {
-      InstanceChange c = session.api().rerun(id, reason);
-      Output out = session.output();
-      if (out.json()) {
-        out.printJson(c);
-      } else {
-        out.line(
-            "instance "
-                + id
-                + ": "
-                + c.previousStatus()
-                + " -> "
-                + c.instance().status()
-                + ("rerun".equals("rerun")
-                    ? (c.published() ? ", published" : ", to be published by the stranded scan")
-                    : ""));
-      }
-      return Schedctl.OK;
+      return InstanceChanges.printRemote(session, id, session.api().rerun(id, reason), true);
     }
     try (CommandPublisher publisher = new CommandPublisher(session)) {
       Db db = session.db();
-      Instance seen =
-          db.operator()
-              .find(id)
-              .orElseThrow(() -> CliException.badInput("no instance with id " + id));
+      Instance seen = InstanceChanges.find(db, id);
       if (!seen.status().isFinished()) {
         throw CliException.badInput(
             "instance "
@@ -87,16 +67,7 @@ final class RerunCommand implements Callable<Integer> {
                   session.actor(),
                   why,
                   fromScratch ? RerunMode.FROM_SCRATCH : RerunMode.RESUME)
-              .orElseThrow(
-                  () ->
-                      CliException.badInput(
-                          "instance "
-                              + id
-                              + " changed while re-running it (it is no longer "
-                              + seen.status()
-                              + " at attempt "
-                              + seen.attempt()
-                              + "); look again and retry"));
+              .orElseThrow(() -> InstanceChanges.changedWhile(id, "re-running", seen));
       List<Long> acked = publisher.publish(List.of(now));
       Output out = session.output();
       if (out.json()) {

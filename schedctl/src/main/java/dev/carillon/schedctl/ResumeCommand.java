@@ -1,6 +1,5 @@
 package dev.carillon.schedctl;
 
-import dev.carillon.client.model.TaskStateView;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -23,23 +22,6 @@ final class ResumeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (session.remote()) {
-      TaskStateView v = session.api().resume(task);
-      Output out = session.output();
-      if (out.json()) {
-        out.printJson(v);
-      } else {
-        out.line(
-            "task "
-                + v.taskId()
-                + (v.changed() ? " is now " : " was already ")
-                + (v.paused() ? "paused" : "active")
-                + " (version "
-                + v.version()
-                + ")");
-      }
-      return Schedctl.OK;
-    }
     return PauseCommand.setPaused(session, task, false);
   }
 }

@@ -3,6 +3,7 @@ package dev.carillon.schedctl;
 import dev.carillon.client.CarillonApiException;
 import dev.carillon.client.CarillonUnreachableException;
 import dev.carillon.config.ConfigException;
+import dev.carillon.logging.Causes;
 import dev.carillon.model.Durations;
 import dev.carillon.model.InvalidValueException;
 import java.io.OutputStreamWriter;
@@ -243,11 +244,11 @@ public final class Schedctl implements Callable<Integer> {
       return BAD_INPUT;
     }
     if (ex instanceof DataAccessException e) {
-      err.println("PostgreSQL at " + session.dbShownUrl() + " failed: " + Session.rootMessage(e));
+      err.println("PostgreSQL at " + session.dbShownUrl() + " failed: " + Causes.rootMessage(e));
       return UNREACHABLE;
     }
     if (ex instanceof KafkaException e) {
-      err.println("Kafka failed: " + Session.rootMessage(e));
+      err.println("Kafka failed: " + Causes.rootMessage(e));
       return UNREACHABLE;
     }
     err.println("schedctl: internal error: " + ex);

@@ -163,19 +163,6 @@ final class Session implements AutoCloseable {
     return db == null ? "<not connected>" : db.shownUrl();
   }
 
-  /** The message of the innermost cause: "Connection refused" rather than a wrapper's prose. */
-  static String rootMessage(Throwable t) {
-    Throwable root = t;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    String m = root.getMessage();
-    if (m == null || m.isBlank()) {
-      m = t.getMessage();
-    }
-    return m == null || m.isBlank() ? root.getClass().getSimpleName() : m.strip();
-  }
-
   @Override
   public void close() {
     if (db != null) {

@@ -6,9 +6,7 @@ import dev.carillon.auth.TokenFile;
 import dev.carillon.auth.Tokens;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code schedctl token new}: mints an API token and its tokens-file line; needs no server. */
 @Command(
@@ -16,14 +14,7 @@ import picocli.CommandLine.Spec;
     name = "token",
     description = "Mint API tokens (no server needed).",
     subcommands = TokenCommand.New.class)
-final class TokenCommand implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return Schedctl.BAD_INPUT;
-  }
+final class TokenCommand extends GroupCommand {
 
   @Command(
       mixinStandardHelpOptions = true,

@@ -1,5 +1,6 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.client.model.EventView;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.WindowStory;
 import dev.carillon.store.LoadedTask;
@@ -36,11 +37,7 @@ final class WhyCommand implements Callable<Integer> {
    * @param archivedAt when the window's instance was moved to the history tables, or null
    */
   record Story(
-      String task,
-      String window,
-      List<DescribeCommand.EventView> events,
-      String waiting,
-      Instant archivedAt) {}
+      String task, String window, List<EventView> events, String waiting, Instant archivedAt) {}
 
   @Override
   public Integer call() {
@@ -68,7 +65,7 @@ final class WhyCommand implements Callable<Integer> {
           new Story(
               task,
               window,
-              events.stream().map(DescribeCommand.EventView::of).toList(),
+              events.stream().map(DescribeCommand::eventView).toList(),
               story.waiting().orElse(null),
               archivedAt));
       return Schedctl.OK;

@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * Everything a worker reads from its configuration, validated at start.
@@ -180,51 +181,35 @@ public record WorkerSettings(
 
   /**
    * Every key {@link #from} reads: the shared db, kafka, admin and instance keys of {@link
-   * dev.carillon.config.CommonSettings#KEYS} without {@code zk.*}, then the worker's own. Deploy
-   * files and the operator guide are checked against it; a test holds it to what {@link #from}
-   * reads.
+   * dev.carillon.config.CommonSettings#KEYS} without {@code zk.*} and {@code clock.offset}, then
+   * the worker's own. Deploy files and the operator guide are checked against it; a test holds it
+   * to what {@link #from} reads.
    */
   public static final List<String> KEYS =
-      List.of(
-          "db.url",
-          "db.user",
-          "db.password",
-          "db.pool-size",
-          "db.connection-timeout",
-          "db.migrate",
-          "db.role-prefix",
-          "db.connect-timeout",
-          "db.socket-timeout",
-          "db.statement-timeout",
-          "kafka.bootstrap",
-          "kafka.properties.*",
-          "kafka.instances-partitions",
-          "admin.port",
-          "admin.bind-address",
-          "admin.idle-timeout",
-          "admin.header-timeout",
-          "admin.max-connections",
-          "instance.id",
-          "worker.concurrency",
-          "worker.prefetch",
-          "worker.group",
-          "worker.topic",
-          "worker.max-summary-bytes",
-          "worker.heartbeat-interval",
-          "worker.drain-timeout",
-          "worker.plugin-dir",
-          "worker.task-cache-ttl",
-          "worker.builtin-handlers",
-          "worker.http.connect-timeout",
-          "worker.queues",
-          "worker.max-abandoned-runs",
-          "worker.stop-grace",
-          "worker.fence-margin",
-          "worker.group-protocol",
-          "worker.static-membership",
-          "worker.plugin-allowlist",
-          "worker.republish-released",
-          "worker.virtual-threads");
+      Stream.concat(
+              CommonSettings.KEYS_WITHOUT_ZK_OR_CLOCK.stream(),
+              Stream.of(
+                  "worker.concurrency",
+                  "worker.prefetch",
+                  "worker.group",
+                  "worker.topic",
+                  "worker.max-summary-bytes",
+                  "worker.heartbeat-interval",
+                  "worker.drain-timeout",
+                  "worker.plugin-dir",
+                  "worker.task-cache-ttl",
+                  "worker.builtin-handlers",
+                  "worker.http.connect-timeout",
+                  "worker.queues",
+                  "worker.max-abandoned-runs",
+                  "worker.stop-grace",
+                  "worker.fence-margin",
+                  "worker.group-protocol",
+                  "worker.static-membership",
+                  "worker.plugin-allowlist",
+                  "worker.republish-released",
+                  "worker.virtual-threads"))
+          .toList();
 
   public WorkerSettings {
     Objects.requireNonNull(db, "db");

@@ -69,6 +69,47 @@ public final class ResumeRules {
         : Optional.empty();
   }
 
+  /**
+   * Checks a checkpoint's state where it is saved (worker, store, test kit alike).
+   *
+   * @throws IllegalArgumentException {@code checkpoint state <problem>} when {@link
+   *     #checkpointState} finds one
+   */
+  public static void requireCheckpointState(String json) {
+    checkpointState(json)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException("checkpoint state " + p);
+            });
+  }
+
+  /**
+   * Checks an effect key where an effect starts.
+   *
+   * @throws IllegalArgumentException {@code effect key '<key>' <problem>} when {@link #effectKey}
+   *     finds one
+   */
+  public static void requireEffectKey(String key) {
+    effectKey(key)
+        .ifPresent(
+            p -> {
+              throw new IllegalArgumentException("effect key '" + key + "' " + p);
+            });
+  }
+
+  /**
+   * The error an agent gets when effect {@code key} was performed but its result broke {@link
+   * #effectResult} ({@code problem}): the effect is recorded as done, without its result.
+   */
+  public static IllegalArgumentException resultTooLarge(String key, String problem) {
+    return new IllegalArgumentException(
+        "result of effect '"
+            + key
+            + "' "
+            + problem
+            + "; the effect is recorded as done without its result");
+  }
+
   /** The UTF-8 length of {@code s}, without encoding it. */
   static int utf8Length(String s) {
     int n = 0;

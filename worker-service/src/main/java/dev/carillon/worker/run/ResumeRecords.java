@@ -89,11 +89,7 @@ final class ResumeRecords implements RunRecords {
   /** See {@link dev.carillon.api.AgentContext#checkpoint(String)}. */
   @Override
   public void checkpoint(String stateJson) {
-    ResumeRules.checkpointState(stateJson)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("checkpoint state " + p);
-            });
+    ResumeRules.requireCheckpointState(stateJson);
     requireRunning("save a checkpoint");
     long sent = System.nanoTime();
     boolean saved =
@@ -109,12 +105,7 @@ final class ResumeRecords implements RunRecords {
 
   /** See {@link dev.carillon.api.AgentContext#once(String, Effect)}. */
   String once(String key, Effect effect) throws Exception {
-    ResumeRules.effectKey(key)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("effect key '" + key + "' " + p);
-            });
-    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    ReentrantLock lock = lockFor(key);
     lock.lockInterruptibly();
     try {
       return onceLocked(key, effect);
@@ -124,15 +115,7 @@ final class ResumeRecords implements RunRecords {
   }
 
   private String onceLocked(String key, Effect effect) throws Exception {
-    requireRunning("start effect '" + key + "'");
-    long sent = System.nanoTime();
-    EffectStart start =
-        io("start effect '" + key + "'", () -> store.startEffect(run.lease, workerId, key));
-    if (start instanceof EffectStart.Fenced) {
-      metrics.effectsRefused.increment();
-      throw refused("effect '" + key + "' was refused before it started");
-    }
-    leases.leaseRenewed(run.lease, sent);
+    EffectStart start = startEffect(key);
     if (start instanceof EffectStart.AlreadyDone done) {
       metrics.effectsSkipped.increment();
       log.info(
@@ -192,12 +175,7 @@ final class ResumeRecords implements RunRecords {
 
   @Override
   public boolean effectStarted(String key) {
-    ResumeRules.effectKey(key)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("effect key '" + key + "' " + p);
-            });
-    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    ReentrantLock lock = lockFor(key);
     lock.lock();
     try {
       return startReported(key);
@@ -208,12 +186,7 @@ final class ResumeRecords implements RunRecords {
 
   @Override
   public boolean effectDone(String key, String result) {
-    ResumeRules.effectKey(key)
-        .ifPresent(
-            p -> {
-              throw new IllegalArgumentException("effect key '" + key + "' " + p);
-            });
-    ReentrantLock lock = effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+    ReentrantLock lock = lockFor(key);
     lock.lock();
     try {
       if (!startedHere.contains(key) && !startReported(key)) {
@@ -226,8 +199,17 @@ final class ResumeRecords implements RunRecords {
     }
   }
 
-  /** Records this attempt's start of an effect an agent reported; false when already done. */
-  private boolean startReported(String key) {
+  /** The lock of effect {@code key}, after checking the key. */
+  private ReentrantLock lockFor(String key) {
+    ResumeRules.requireEffectKey(key);
+    return effectLocks.computeIfAbsent(key, k -> new ReentrantLock());
+  }
+
+  /**
+   * Records this attempt's start of effect {@code key}, renewing the lease it proves; a fenced
+   * attempt is refused (the effect is not performed).
+   */
+  private EffectStart startEffect(String key) {
     requireRunning("start effect '" + key + "'");
     long sent = System.nanoTime();
     EffectStart start =
@@ -237,6 +219,12 @@ final class ResumeRecords implements RunRecords {
       throw refused("effect '" + key + "' was refused before it started");
     }
     leases.leaseRenewed(run.lease, sent);
+    return start;
+  }
+
+  /** Records this attempt's start of an effect an agent reported; false when already done. */
+  private boolean startReported(String key) {
+    EffectStart start = startEffect(key);
     if (start instanceof EffectStart.AlreadyDone done) {
       metrics.effectsSkipped.increment();
       log.warn(
@@ -285,12 +273,7 @@ final class ResumeRecords implements RunRecords {
     leases.leaseRenewed(run.lease, sent);
     metrics.effectsPerformed.increment();
     if (tooLarge.isPresent()) {
-      throw new IllegalArgumentException(
-          "result of effect '"
-              + key
-              + "' "
-              + tooLarge.get()
-              + "; the effect is recorded as done without its result");
+      throw ResumeRules.resultTooLarge(key, tooLarge.get());
     }
   }
 
