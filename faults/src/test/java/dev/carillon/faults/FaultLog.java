@@ -36,7 +36,12 @@ final class FaultLog {
   private final List<Entry> entries = Collections.synchronizedList(new ArrayList<>());
 
   void add(Kind kind, String target, String detail) {
-    entries.add(new Entry(Instant.now(), kind, target, detail));
+    add(Instant.now(), kind, target, detail);
+  }
+
+  /** Logs a fault at a given instant (tests of the invariants plant entries in the past). */
+  void add(Instant at, Kind kind, String target, String detail) {
+    entries.add(new Entry(at, kind, target, detail));
   }
 
   List<Entry> entries() {

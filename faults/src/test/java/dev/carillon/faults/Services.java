@@ -241,10 +241,17 @@ final class Services implements AutoCloseable {
   double counter(Role role, String metricName) {
     double sum = 0;
     for (Service s : of(role)) {
-      for (String line : metrics(s).orElse("").split("\n")) {
-        if (line.startsWith(metricName + "{") || line.startsWith(metricName + " ")) {
-          sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        }
+      sum += counter(s, metricName);
+    }
+    return sum;
+  }
+
+  /** One Prometheus counter of one service (0 when it does not answer). */
+  double counter(Service s, String metricName) {
+    double sum = 0;
+    for (String line : metrics(s).orElse("").split("\n")) {
+      if (line.startsWith(metricName + "{") || line.startsWith(metricName + " ")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
       }
     }
     return sum;
