@@ -79,14 +79,19 @@ public final class DevStack implements AutoCloseable {
   private volatile Duration startupTime = Duration.ZERO;
 
   private DevStack(
-      StackDirectory directory, StackPorts ports, int kafkaPartitions, boolean isShared) {
+      StackDirectory directory,
+      StackPorts ports,
+      int kafkaPartitions,
+      String listenAddress,
+      boolean isShared) {
     this.directory = directory;
     this.isShared = isShared;
     this.ports = ports;
     Path dir = directory.path();
-    this.postgres = new PostgresNode(dir.resolve("pg"), ports.postgres());
-    this.kafka = new KafkaNode(dir, ports.kafka(), ports.kafkaController(), kafkaPartitions);
-    this.zooKeeper = new ZooKeeperNode(dir.resolve("zk"), ports.zooKeeper());
+    this.postgres = new PostgresNode(dir.resolve("pg"), ports.postgres(), listenAddress);
+    this.kafka =
+        new KafkaNode(dir, ports.kafka(), ports.kafkaController(), kafkaPartitions, listenAddress);
+    this.zooKeeper = new ZooKeeperNode(dir.resolve("zk"), ports.zooKeeper(), listenAddress);
   }
 
   /**
@@ -179,7 +184,8 @@ public final class DevStack implements AutoCloseable {
         directory.wipe(Set.of(StackPorts.FILE));
       }
       StackPorts ports = StackPorts.assign(dir, options);
-      return new DevStack(directory, ports, options.kafkaPartitions(), isShared);
+      return new DevStack(
+          directory, ports, options.kafkaPartitions(), options.listenAddress(), isShared);
     } catch (IOException | RuntimeException e) {
       try {
         directory.close();

@@ -2,6 +2,7 @@ package dev.carillon.devstack;
 
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * How to start a {@link DevStack}.
@@ -22,6 +23,11 @@ import java.util.Optional;
  * @param kafkaControllerPort Kafka KRaft controller port, {@code 0} for a free port
  * @param zooKeeperPort ZooKeeper client port, {@code 0} for a free port
  * @param kafkaPartitions partitions of topics that Kafka creates automatically on first use
+ * @param listenAddress an IP address the servers listen on and hand to clients instead of the
+ *     loopback interface, or {@code null} for loopback only. For clients in other network
+ *     namespaces (the fault suite's partitions): the address must be on this host (e.g. on {@code
+ *     lo}), and PostgreSQL then trusts clients on the host's directly connected subnets ({@code
+ *     samenet}).
  */
 public record DevStackOptions(
     Path dataDir,
@@ -30,7 +36,8 @@ public record DevStackOptions(
     int kafkaPort,
     int kafkaControllerPort,
     int zooKeeperPort,
-    int kafkaPartitions) {
+    int kafkaPartitions,
+    String listenAddress) {
 
   /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
   public static final int DEFAULT_KAFKA_PARTITIONS = 4;
@@ -47,11 +54,18 @@ public record DevStackOptions(
     if (dataDir != null) {
       dataDir = dataDir.toAbsolutePath().normalize();
     }
+    if (listenAddress != null && !IP_LITERAL.matcher(listenAddress).matches()) {
+      throw new IllegalArgumentException(
+          "listenAddress must be an IP address such as 10.77.0.1, was '" + listenAddress + "'");
+    }
   }
+
+  private static final Pattern IP_LITERAL =
+      Pattern.compile("(\\d{1,3}\\.){3}\\d{1,3}|[0-9a-fA-F:]*:[0-9a-fA-F:]*");
 
   /** A throw-away stack: temporary data directory, free ports, default partitions. */
   public static DevStackOptions defaults() {
-    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS);
+    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, null);
   }
 
   /** The data directory, if data should persist between runs. */
@@ -62,7 +76,14 @@ public record DevStackOptions(
   /** A copy that keeps its data in {@code dir} (persisting between runs). */
   public DevStackOptions withDataDir(Path dir) {
     return new DevStackOptions(
-        dir, fresh, postgresPort, kafkaPort, kafkaControllerPort, zooKeeperPort, kafkaPartitions);
+        dir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        listenAddress);
   }
 
   /** A copy that wipes the data directory first when {@code wipe} is true. */
@@ -74,19 +95,47 @@ public record DevStackOptions(
         kafkaPort,
         kafkaControllerPort,
         zooKeeperPort,
-        kafkaPartitions);
+        kafkaPartitions,
+        listenAddress);
   }
 
   /** A copy with fixed ports ({@code 0} keeps "free port"). */
   public DevStackOptions withPorts(int postgres, int kafka, int kafkaController, int zooKeeper) {
     return new DevStackOptions(
-        dataDir, fresh, postgres, kafka, kafkaController, zooKeeper, kafkaPartitions);
+        dataDir,
+        fresh,
+        postgres,
+        kafka,
+        kafkaController,
+        zooKeeper,
+        kafkaPartitions,
+        listenAddress);
   }
 
   /** A copy whose auto-created Kafka topics get {@code partitions} partitions. */
   public DevStackOptions withKafkaPartitions(int partitions) {
     return new DevStackOptions(
-        dataDir, fresh, postgresPort, kafkaPort, kafkaControllerPort, zooKeeperPort, partitions);
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        partitions,
+        listenAddress);
+  }
+
+  /** A copy whose servers listen on {@code address} (an IP literal) instead of loopback. */
+  public DevStackOptions withListenAddress(String address) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        address);
   }
 
   private static void checkPort(String field, int port) {

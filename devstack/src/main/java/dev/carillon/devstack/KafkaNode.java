@@ -53,18 +53,22 @@ public final class KafkaNode extends AbstractServerNode {
   private final Path configFile;
   private final int port;
   private final int controllerPort;
+  private final String host;
   private final Properties properties;
   private volatile KafkaRaftServer server;
 
   /**
    * @param stackDir the stack's directory; Kafka keeps its logs in {@code kafka/} and its
    *     configuration in {@code kafka-server.properties} there
+   * @param listenAddress the broker listener's address, {@code null} for localhost (the KRaft
+   *     controller always listens on localhost)
    */
-  KafkaNode(Path stackDir, int port, int controllerPort, int partitions) {
+  KafkaNode(Path stackDir, int port, int controllerPort, int partitions, String listenAddress) {
     this.logDir = stackDir.resolve("kafka");
     this.configFile = stackDir.resolve("kafka-server.properties");
     this.port = port;
     this.controllerPort = controllerPort;
+    this.host = listenAddress == null ? "localhost" : listenAddress;
     this.properties = properties(partitions);
     redirectExits();
   }
@@ -86,7 +90,7 @@ public final class KafkaNode extends AbstractServerNode {
 
   /** Kafka {@code bootstrap.servers}, e.g. {@code localhost:40123}. */
   public String bootstrap() {
-    return "localhost:" + port;
+    return host + ":" + port;
   }
 
   /**
@@ -205,8 +209,8 @@ public final class KafkaNode extends AbstractServerNode {
             Map.entry("controller.quorum.voters", NODE_ID + "@localhost:" + controllerPort),
             Map.entry(
                 "listeners",
-                "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort),
-            Map.entry("advertised.listeners", "PLAINTEXT://localhost:" + port),
+                "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://localhost:" + controllerPort),
+            Map.entry("advertised.listeners", "PLAINTEXT://" + host + ":" + port),
             Map.entry("controller.listener.names", "CONTROLLER"),
             Map.entry("inter.broker.listener.name", "PLAINTEXT"),
             Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),

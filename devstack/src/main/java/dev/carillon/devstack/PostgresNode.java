@@ -2,7 +2,10 @@ package dev.carillon.devstack;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,13 +31,18 @@ public final class PostgresNode extends AbstractServerNode {
 
   private final Path dataDir;
   private final int port;
+  private final String listenAddress;
   private final AtomicLong databaseCounter = new AtomicLong();
   private final SecureRandom random = new SecureRandom();
   private volatile EmbeddedPostgres postgres;
 
-  PostgresNode(Path dataDir, int port) {
+  /**
+   * @param listenAddress an address to listen on besides localhost, {@code null} for none
+   */
+  PostgresNode(Path dataDir, int port, String listenAddress) {
     this.dataDir = dataDir;
     this.port = port;
+    this.listenAddress = listenAddress;
   }
 
   @Override
@@ -54,7 +62,12 @@ public final class PostgresNode extends AbstractServerNode {
 
   /** JDBC URL of {@code database} on this server. */
   public String jdbcUrl(String database) {
-    return "jdbc:postgresql://localhost:" + port + "/" + database;
+    return "jdbc:postgresql://"
+        + (listenAddress == null ? "localhost" : listenAddress)
+        + ":"
+        + port
+        + "/"
+        + database;
   }
 
   /**
@@ -99,6 +112,9 @@ public final class PostgresNode extends AbstractServerNode {
               .setDataDirectory(dataDir)
               .setCleanDataDirectory(false)
               .setPort(port)
+              .setServerConfig(
+                  "listen_addresses",
+                  listenAddress == null ? "localhost" : "localhost," + listenAddress)
               .setServerConfig("timezone", DevStack.POSTGRES_TIME_ZONE)
               .setServerConfig("max_connections", "200")
               .setServerConfig("synchronous_commit", "off")
@@ -108,6 +124,9 @@ public final class PostgresNode extends AbstractServerNode {
               // JVM hook would stop it concurrently, under services that are still draining.
               .setRegisterShutdownHook(false)
               .start();
+      if (listenAddress != null) {
+        trustSameNet();
+      }
     } catch (IOException e) {
       throw new DevStackException("cannot start PostgreSQL on port " + port + " in " + dataDir, e);
     } catch (IllegalStateException e) {
@@ -122,6 +141,30 @@ public final class PostgresNode extends AbstractServerNode {
             e);
       }
       throw e;
+    }
+  }
+
+  /**
+   * initdb's pg_hba.conf trusts loopback clients only; clients of the listen address come from the
+   * subnets of this host's interfaces (other network namespaces on veth pairs), which {@code
+   * samenet} names. Added once to the data directory's file, then the configuration is reloaded.
+   */
+  private void trustSameNet() throws IOException {
+    Path hba = dataDir.resolve("pg_hba.conf");
+    String line = "host all all samenet trust";
+    if (Files.readAllLines(hba, StandardCharsets.UTF_8).stream().noneMatch(line::equals)) {
+      Files.writeString(
+          hba, System.lineSeparator() + line + System.lineSeparator(), StandardOpenOption.APPEND);
+    }
+    try (Connection c =
+            DriverManager.getConnection(
+                "jdbc:postgresql://localhost:" + port + "/postgres",
+                DevStack.DB_USER,
+                DevStack.DB_PASSWORD);
+        Statement s = c.createStatement()) {
+      s.execute("SELECT pg_reload_conf()");
+    } catch (SQLException e) {
+      throw new DevStackException("cannot reload PostgreSQL's configuration: " + e.getMessage(), e);
     }
   }
 
