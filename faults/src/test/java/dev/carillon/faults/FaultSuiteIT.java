@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -39,6 +40,8 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The fault-injection suite (issue 7): PostgreSQL, Kafka and ZooKeeper in one child process, two
@@ -59,11 +62,32 @@ class FaultSuiteIT {
   private static final Duration GRACE = Duration.ofSeconds(30);
   private static final Duration SETTLE = Duration.ofSeconds(90);
 
+  /** Longer than the ZooKeeper session (4 s), the lease (10 s) and Kafka's session (10 s). */
+  private static final Duration PARTITION_FOR = Duration.ofSeconds(15);
+
+  /** The length of one cycle of faults; a run of {@code d} has {@code d / CYCLE} of them. */
+  private static final Duration CYCLE = Duration.ofSeconds(100);
+
+  /** How long a fault aimed at a leader waits for one. */
+  private static final Duration LEADER_WAIT = Duration.ofSeconds(30);
+
+  /** Set (by {@code .ci/run}) where partitions must run: the suite fails if it cannot make them. */
+  static final String REQUIRE_NAMESPACES = "CARILLON_FAULTS_REQUIRE_NETNS";
+
+  private static final List<FaultLog.Kind> PARTITIONS =
+      List.of(
+          FaultLog.Kind.PARTITION_TRIGGER_ZK,
+          FaultLog.Kind.PARTITION_WORKER_PG,
+          FaultLog.Kind.PARTITION_RETRY_KAFKA,
+          FaultLog.Kind.PARTITION_WORKER_KAFKA);
+  private static final Logger log = LoggerFactory.getLogger(FaultSuiteIT.class);
+
   private final FaultLog faults = new FaultLog();
   private final List<String> harnessErrors = Collections.synchronizedList(new ArrayList<>());
   private final List<Invariants.Zombie> zombies = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> frozen = Collections.synchronizedSet(new HashSet<>());
   private StackProcess.Endpoints endpoints;
+  private NetworkNamespaces lab;
 
   @Test
   void the_system_keeps_its_invariants_under_kills_freezes_and_restarts() throws Exception {
@@ -88,11 +112,25 @@ class FaultSuiteIT {
     long seed = Long.getLong("faults.seed", System.currentTimeMillis());
     Random random = new Random(seed);
 
-    try (StackProcess stack =
+    Optional<String> noNamespaces = NetworkNamespaces.unavailableReason();
+    if (noNamespaces.isPresent()) {
+      // CI runs as root and sets this: there, partitions must run.
+      assertThat(System.getenv(REQUIRE_NAMESPACES))
+          .as(
+              "%s is set but network namespaces are unavailable: %s",
+              REQUIRE_NAMESPACES, noNamespaces.get())
+          .isNull();
+      log.warn("Partitions are skipped: {}", noNamespaces.get());
+    }
+    try (NetworkNamespaces lab = noNamespaces.isEmpty() ? NetworkNamespaces.create() : null;
+        StackProcess stack =
             StackProcess.start(
-                Files.createDirectories(runDir.resolve("stack")), runDir.resolve("devstack.log"));
-        Services services = new Services(root, runDir, pluginDir, stack.endpoints())) {
+                Files.createDirectories(runDir.resolve("stack")),
+                runDir.resolve("devstack.log"),
+                lab == null ? List.of() : List.of("--listen-address", lab.serverAddress()));
+        Services services = new Services(root, runDir, pluginDir, stack.endpoints(), lab)) {
       endpoints = stack.endpoints();
+      this.lab = lab;
       for (String name : List.of("trigger-1", "trigger-2")) {
         services.start(name, Role.TRIGGER);
       }
@@ -150,8 +188,10 @@ class FaultSuiteIT {
       // seconds to pick the new tasks up.
       Instant start = Instant.now().plusSeconds(5).truncatedTo(ChronoUnit.SECONDS);
       Instant end = start.plus(duration);
-      ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-      scheduleFaults(scheduler, services, stack, random, start, duration);
+      // Several threads: a fault that waits for a leader to appear must not delay the others.
+      ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4);
+      int cycles = Math.max(1, (int) Math.round(duration.toSeconds() / (double) CYCLE.toSeconds()));
+      scheduleFaults(scheduler, services, stack, random, start, duration, cycles);
       await("the workload runs until " + end)
           .atMost(duration.plusMinutes(2))
           .pollInterval(Duration.ofSeconds(1))
@@ -169,6 +209,9 @@ class FaultSuiteIT {
       List<BadInputs.Outcome> bad =
           new BadInputs(runDir, schedctlEnv(), this::connect, services, endpoints.kafka()).runAll();
 
+      Map<String, Long> peaks = new java.util.TreeMap<>(services.peakRssKb());
+      Services.vmHwmKb(stack.pid())
+          .ifPresent(kb -> peaks.put("devstack JVM (Kafka, ZooKeeper)", kb));
       String summary =
           Summary.render(
               duration,
@@ -177,7 +220,13 @@ class FaultSuiteIT {
               report,
               bad,
               harnessErrors,
-              Duration.ofNanos(System.nanoTime() - t0));
+              Duration.ofNanos(System.nanoTime() - t0),
+              noNamespaces
+                  .map(why -> "Partitions: SKIPPED, " + why)
+                  .orElse(
+                      "Partitions: every service in a network namespace of its own, servers on "
+                          + lab.serverAddress()),
+              peaks);
       System.out.println(summary);
       Files.writeString(runDir.resolve("summary.txt"), summary);
 
@@ -186,15 +235,22 @@ class FaultSuiteIT {
           .allSatisfy(c -> assertThat(c.ok()).as(c.name() + ": " + c.detail()).isTrue());
       assertThat(bad)
           .allSatisfy(b -> assertThat(b.ok()).as(b.input() + ": " + b.observed()).isTrue());
-      for (FaultLog.Kind k :
-          List.of(
-              FaultLog.Kind.KILL_WORKER,
-              FaultLog.Kind.KILL_TRIGGER_LEADER,
-              FaultLog.Kind.KILL_RETRY_LEADER,
-              FaultLog.Kind.FREEZE_WORKER,
-              FaultLog.Kind.KAFKA_RESTART,
-              FaultLog.Kind.POSTGRES_RESTART)) {
-        assertThat(faults.faultCounts()).as("faults injected").containsKey(k);
+      List<FaultLog.Kind> required =
+          new ArrayList<>(
+              List.of(
+                  FaultLog.Kind.KILL_WORKER,
+                  FaultLog.Kind.KILL_TRIGGER_LEADER,
+                  FaultLog.Kind.KILL_RETRY_LEADER,
+                  FaultLog.Kind.FREEZE_WORKER,
+                  FaultLog.Kind.KAFKA_RESTART,
+                  FaultLog.Kind.POSTGRES_RESTART));
+      if (lab != null) {
+        required.addAll(PARTITIONS);
+      }
+      for (FaultLog.Kind k : required) {
+        assertThat(faults.faultCounts().getOrDefault(k, 0))
+            .as("%s injected once per cycle", k)
+            .isGreaterThanOrEqualTo(cycles);
       }
       assertThat(services.all())
           .allSatisfy(
@@ -205,30 +261,156 @@ class FaultSuiteIT {
     }
   }
 
-  /** The fault schedule, relative to the start of the run. */
+  /**
+   * The fault schedule, relative to the start of the run: a worker killed every {@link
+   * #WORKER_KILL_EVERY} throughout, and {@code cycles} equal cycles each injecting every other
+   * fault kind once, at the same fractions of the cycle.
+   */
   private void scheduleFaults(
       ScheduledExecutorService scheduler,
       Services services,
       StackProcess stack,
       Random random,
       Instant start,
-      Duration d) {
+      Duration d,
+      int cycles) {
     long base = Duration.between(Instant.now(), start).toMillis();
-    at(scheduler, base + fraction(d, 0.08), () -> freezeBusiestWorker(services, scheduler));
     for (long t = 15_000; t < d.toMillis() - 5_000; t += WORKER_KILL_EVERY.toMillis()) {
       at(scheduler, base + t, () -> killRandomWorker(services, scheduler, random));
     }
-    at(scheduler, base + fraction(d, 0.25), () -> killLeader(services, scheduler, Role.TRIGGER));
-    at(scheduler, base + fraction(d, 0.45), () -> killLeader(services, scheduler, Role.RETRY));
-    at(scheduler, base + fraction(d, 0.55), () -> restartKafka(stack, scheduler));
-    at(scheduler, base + fraction(d, 0.65), () -> killLeader(services, scheduler, Role.TRIGGER));
+    Duration cycle = d.dividedBy(cycles);
+    for (int i = 0; i < cycles; i++) {
+      long c = base + cycle.toMillis() * i;
+      at(scheduler, c + fraction(cycle, 0.08), () -> freezeBusiestWorker(services, scheduler));
+      at(scheduler, c + fraction(cycle, 0.25), () -> killLeader(services, scheduler, Role.TRIGGER));
+      at(scheduler, c + fraction(cycle, 0.45), () -> killLeader(services, scheduler, Role.RETRY));
+      at(scheduler, c + fraction(cycle, 0.55), () -> restartKafka(stack, scheduler));
+      at(scheduler, c + fraction(cycle, 0.65), () -> killLeader(services, scheduler, Role.TRIGGER));
+      at(
+          scheduler,
+          c + fraction(cycle, 0.78),
+          () -> {
+            stack.command("restart-postgres");
+            faults.add(FaultLog.Kind.POSTGRES_RESTART, "postgres", "same port, same data");
+          });
+      if (lab != null) {
+        at(
+            scheduler,
+            c + fraction(cycle, 0.12),
+            () -> partitionLeader(services, scheduler, FaultLog.Kind.PARTITION_TRIGGER_ZK));
+        at(
+            scheduler,
+            c + fraction(cycle, 0.30),
+            () -> partitionWorker(services, scheduler, random, FaultLog.Kind.PARTITION_WORKER_PG));
+        at(
+            scheduler,
+            c + fraction(cycle, 0.68),
+            () -> partitionLeader(services, scheduler, FaultLog.Kind.PARTITION_RETRY_KAFKA));
+        at(
+            scheduler,
+            c + fraction(cycle, 0.84),
+            () ->
+                partitionWorker(services, scheduler, random, FaultLog.Kind.PARTITION_WORKER_KAFKA));
+      }
+    }
+  }
+
+  /**
+   * Cuts the leader of the partition's role from its server for {@link #PARTITION_FOR}: the trigger
+   * leader from ZooKeeper (it keeps PostgreSQL, and must stop leading), the retry leader from
+   * Kafka.
+   */
+  private void partitionLeader(
+      Services services, ScheduledExecutorService scheduler, FaultLog.Kind kind)
+      throws SQLException {
+    Role role = kind == FaultLog.Kind.PARTITION_TRIGGER_ZK ? Role.TRIGGER : Role.RETRY;
+    Service leader = awaitLeader(services, role);
+    cut(services, scheduler, leader, kind);
+  }
+
+  /**
+   * Cuts a running worker (not frozen, not cut already) from PostgreSQL or Kafka for {@link
+   * #PARTITION_FOR}. Cut from PostgreSQL it cannot renew its leases, so it is checked like a frozen
+   * one: nothing written for the attempts it lost after the heal.
+   */
+  private void partitionWorker(
+      Services services, ScheduledExecutorService scheduler, Random random, FaultLog.Kind kind)
+      throws SQLException {
+    List<Service> candidates =
+        services.of(Role.WORKER).stream()
+            .filter(s -> s.process().isAlive() && !frozen.contains(s.name()))
+            .toList();
+    if (candidates.isEmpty()) {
+      throw new IllegalStateException("no running worker to cut for " + kind);
+    }
+    Service victim = candidates.get(random.nextInt(candidates.size()));
+    cut(services, scheduler, victim, kind);
+  }
+
+  private void cut(
+      Services services, ScheduledExecutorService scheduler, Service victim, FaultLog.Kind kind)
+      throws SQLException {
+    NetworkNamespaces.Host host = services.host(victim).orElseThrow();
+    int port =
+        switch (kind) {
+          case PARTITION_TRIGGER_ZK -> endpoints.zooKeeperPort();
+          case PARTITION_WORKER_PG -> endpoints.postgresPort();
+          default -> endpoints.kafkaPort();
+        };
+    String server =
+        switch (kind) {
+          case PARTITION_TRIGGER_ZK -> "ZooKeeper";
+          case PARTITION_WORKER_PG -> "PostgreSQL";
+          default -> "Kafka";
+        };
+    Set<String> leases =
+        kind == FaultLog.Kind.PARTITION_WORKER_PG ? leasesOf(victim.name()) : Set.of();
+    // Kept out of the kills and freezes until healed, so that every repeat has one cause.
+    frozen.add(victim.name());
+    lab.cut(host, port);
+    Instant cutAt = Instant.now();
+    faults.add(
+        kind,
+        victim.name(),
+        "from "
+            + server
+            + " (port "
+            + port
+            + ") for "
+            + PARTITION_FOR
+            + (kind == FaultLog.Kind.PARTITION_WORKER_PG
+                ? ", " + leases.size() + " leases held"
+                : ""));
     at(
         scheduler,
-        base + fraction(d, 0.78),
+        PARTITION_FOR.toMillis(),
         () -> {
-          stack.command("restart-postgres");
-          faults.add(FaultLog.Kind.POSTGRES_RESTART, "postgres", "same port, same data");
+          lab.heal(host, port);
+          frozen.remove(victim.name());
+          faults.add(FaultLog.Kind.HEAL_PARTITION, victim.name(), server + " reachable again");
+          if (kind == FaultLog.Kind.PARTITION_WORKER_PG) {
+            zombies.add(
+                new Invariants.Zombie(
+                    victim.name(), cutAt, Instant.now(), leases, "cut from PostgreSQL"));
+          }
         });
+  }
+
+  /** The leases ("instance#attempt") {@code worker} holds now. */
+  private Set<String> leasesOf(String worker) throws SQLException {
+    Set<String> held = new HashSet<>();
+    try (Connection c = connect();
+        PreparedStatement st =
+            c.prepareStatement(
+                "SELECT id, attempt FROM task_instance WHERE status = 'RUNNING' AND worker_id = ?")) {
+      st.setString(1, worker);
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          held.add(rs.getLong(1) + "#" + rs.getInt(2));
+        }
+      }
+    }
+    return held;
   }
 
   private static long fraction(Duration d, double f) {
@@ -275,10 +457,7 @@ class FaultSuiteIT {
   }
 
   private void killLeader(Services services, ScheduledExecutorService scheduler, Role role) {
-    Service leader =
-        services
-            .leader(role)
-            .orElseThrow(() -> new IllegalStateException("no single " + role + " leader to kill"));
+    Service leader = awaitLeader(services, role);
     services.kill9(leader);
     faults.add(
         role == Role.TRIGGER ? FaultLog.Kind.KILL_TRIGGER_LEADER : FaultLog.Kind.KILL_RETRY_LEADER,
@@ -291,6 +470,18 @@ class FaultSuiteIT {
           services.start(leader.name(), role);
           faults.add(FaultLog.Kind.RESTART_SERVICE, leader.name(), "after " + RESTART_PAUSE);
         });
+  }
+
+  /**
+   * The single leader of {@code role}, waited for: an earlier fault (a kill, a partition from
+   * ZooKeeper) may have left the role between leaders for a few seconds.
+   */
+  private static Service awaitLeader(Services services, Role role) {
+    return await("a single " + role + " leader")
+        .atMost(LEADER_WAIT)
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> services.leader(role), Optional::isPresent)
+        .orElseThrow();
   }
 
   private void restartKafka(StackProcess stack, ScheduledExecutorService scheduler) {
@@ -319,7 +510,7 @@ class FaultSuiteIT {
     }
     Service victim =
         services.of(Role.WORKER).stream()
-            .filter(s -> s.process().isAlive())
+            .filter(s -> s.process().isAlive() && !frozen.contains(s.name()))
             .max(
                 (a, b) ->
                     held.getOrDefault(a.name(), Set.of()).size()
@@ -340,7 +531,8 @@ class FaultSuiteIT {
           services.resume(victim);
           frozen.remove(victim.name());
           faults.add(FaultLog.Kind.RESUME_WORKER, victim.name(), "SIGCONT");
-          zombies.add(new Invariants.Zombie(victim.name(), frozenAt, Instant.now(), leases));
+          zombies.add(
+              new Invariants.Zombie(victim.name(), frozenAt, Instant.now(), leases, "frozen"));
         });
   }
 

@@ -53,8 +53,13 @@ final class Invariants {
     }
   }
 
-  /** A zombie: the worker frozen past its lease, and the leases it held when frozen. */
-  record Zombie(String worker, Instant frozenAt, Instant resumedAt, Set<String> heldLeases) {}
+  /**
+   * A zombie: a worker that could not renew its leases for longer than a lease (frozen, or cut from
+   * PostgreSQL), the leases it held then, and how it was kept away ({@code "frozen"}, {@code "cut
+   * from PostgreSQL"}).
+   */
+  record Zombie(
+      String worker, Instant frozenAt, Instant resumedAt, Set<String> heldLeases, String how) {}
 
   record Row(
       long id,
@@ -456,7 +461,9 @@ final class Invariants {
           new Check(
               "zombie "
                   + z.worker()
-                  + " (frozen past its lease) wrote nothing after resume (events, checkpoints,"
+                  + " ("
+                  + z.how()
+                  + " past its lease) wrote nothing after resume (events, checkpoints,"
                   + " effect records)",
               zombieWrites.isEmpty() && expired > 0,
               "held "
@@ -467,7 +474,7 @@ final class Invariants {
                   + zombieWrites.size()
                   + " writes after resume"
                   + sample(zombieWrites)
-                  + (expired == 0 ? " (no lease expired: the freeze proved nothing)" : "")));
+                  + (expired == 0 ? " (no lease expired: the fault proved nothing)" : "")));
     }
 
     // 3. Nothing unfinished past its lease / due time plus grace.
@@ -649,10 +656,7 @@ final class Invariants {
         Instant lostAt = end.map(Event::at).orElse(upTo);
         Optional<FaultLog.Entry> cause =
             faults.entries().stream()
-                .filter(
-                    f ->
-                        f.kind() == FaultLog.Kind.KILL_WORKER
-                            || f.kind() == FaultLog.Kind.FREEZE_WORKER)
+                .filter(f -> f.kind().losesWorkerLeases())
                 .filter(f -> f.target().equals(run.worker()))
                 .filter(
                     f ->
@@ -691,7 +695,7 @@ final class Invariants {
                 + none(ledger.isEmpty(), "the ledger is empty")));
     checks.add(
         new Check(
-            "every repeated execution followed a lost lease explained by a kill or freeze",
+            "every repeated execution followed a lost lease explained by a kill, freeze or partition",
             unexplained.isEmpty() && !ledger.isEmpty(),
             ledger.size()
                 + " executions, "
@@ -759,10 +763,7 @@ final class Invariants {
         // before its call and calling after the resume is explained by it too.
         boolean explained =
             faults.entries().stream()
-                .filter(
-                    f ->
-                        f.kind() == FaultLog.Kind.KILL_WORKER
-                            || f.kind() == FaultLog.Kind.FREEZE_WORKER)
+                .filter(f -> f.kind().losesWorkerLeases())
                 .filter(f -> callers.contains(f.target()))
                 .anyMatch(
                     f ->
@@ -784,13 +785,22 @@ final class Invariants {
         faults.entries().stream().filter(f -> f.kind() == FaultLog.Kind.KILL_WORKER).count();
     long freezes =
         faults.entries().stream().filter(f -> f.kind() == FaultLog.Kind.FREEZE_WORKER).count();
+    long partitions =
+        faults.entries().stream()
+            .filter(
+                f ->
+                    f.kind().losesWorkerLeases()
+                        && f.kind().endedBy() == FaultLog.Kind.HEAL_PARTITION)
+            .count();
     checks.add(
         new Check(
             "no window's effect executed twice (across "
                 + kills
-                + " worker kills and "
+                + " worker kills, "
                 + freezes
-                + " freezes)",
+                + " freezes and "
+                + partitions
+                + " worker partitions)",
             appliedTwice.isEmpty() && appliedWindows > 0,
             appliedWindows
                 + " windows' effects applied once, "
@@ -855,13 +865,17 @@ final class Invariants {
     return new EffectVerdict(new Effects(appliedWindows, calls.size(), repeated), checks);
   }
 
-  /** When a fault stops acting: a kill at once, a freeze at its worker's next resume. */
+  /**
+   * When a fault stops acting: a kill at once, a freeze at its worker's next resume, a partition at
+   * its target's next heal.
+   */
   private static Instant faultEnd(FaultLog.Entry f, FaultLog faults) {
-    if (f.kind() != FaultLog.Kind.FREEZE_WORKER) {
+    FaultLog.Kind end = f.kind().endedBy();
+    if (end == null) {
       return f.at();
     }
     return faults.entries().stream()
-        .filter(r -> r.kind() == FaultLog.Kind.RESUME_WORKER && r.target().equals(f.target()))
+        .filter(r -> r.kind() == end && r.target().equals(f.target()))
         .map(FaultLog.Entry::at)
         .filter(at -> !at.isBefore(f.at()))
         .min(Comparator.naturalOrder())

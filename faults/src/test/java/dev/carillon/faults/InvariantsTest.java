@@ -174,7 +174,9 @@ class InvariantsTest {
   @Test
   void a_consistent_run_passes_every_invariant_and_counts_what_it_saw() {
     World w = new World();
-    Report r = w.verdict(List.of(new Zombie("worker-2", ms(FROM, 50), ms(FROM, 12_500), zombie())));
+    Report r =
+        w.verdict(
+            List.of(new Zombie("worker-2", ms(FROM, 50), ms(FROM, 12_500), zombie(), "frozen")));
 
     assertThat(w.windows).hasSize(3);
     assertThat(r.checks()).allSatisfy(c -> assertThat(c.ok()).as(c.toString()).isTrue());
@@ -200,7 +202,7 @@ class InvariantsTest {
             FROM,
             UP_TO,
             new FaultLog(),
-            List.of(new Zombie("worker-2", FROM, UP_TO, Set.of())),
+            List.of(new Zombie("worker-2", FROM, UP_TO, Set.of(), "frozen")),
             GRACE);
 
     assertThat(r.checks()).hasSize(14);
@@ -261,15 +263,18 @@ class InvariantsTest {
     Instant resumed = ms(FROM, 12_500);
     w.checkpoints.add(new CheckpointRow(1, 1, "worker-2", resumed.plusSeconds(1)));
     assertFails(
-        w.verdict(List.of(new Zombie("worker-2", ms(FROM, 50), resumed, zombie()))),
+        w.verdict(List.of(new Zombie("worker-2", ms(FROM, 50), resumed, zombie(), "frozen"))),
         "zombie worker-2",
         "1 writes after resume");
 
     World idle = new World();
     assertFails(
-        idle.verdict(List.of(new Zombie("worker-1", ms(FROM, 50), resumed, Set.of("2#1")))),
+        idle.verdict(
+            List.of(
+                new Zombie(
+                    "worker-1", ms(FROM, 50), resumed, Set.of("2#1"), "cut from PostgreSQL"))),
         "zombie worker-1",
-        "the freeze proved nothing");
+        "the fault proved nothing");
   }
 
   @Test
@@ -337,6 +342,29 @@ class InvariantsTest {
     FaultLog none = new FaultLog();
     Report r = Invariants.verdict(w.observed(), List.of(OK), FROM, UP_TO, none, List.of(), GRACE);
     assertFails(r, "every repeated execution", "1 unexplained");
+  }
+
+  @Test
+  void a_repeat_is_explained_by_a_partition_of_its_worker_from_postgres_not_by_one_of_a_leader() {
+    World w = new World();
+    Instant f = w.fires.get(0);
+    FaultLog cut = new FaultLog();
+    cut.add(ms(f, 150), FaultLog.Kind.PARTITION_WORKER_PG, "worker-2", "from PostgreSQL");
+    cut.add(ms(f, 15_150), FaultLog.Kind.HEAL_PARTITION, "worker-2", "PostgreSQL reachable");
+    assertThat(
+            check(
+                    Invariants.verdict(
+                        w.observed(), List.of(OK), FROM, UP_TO, cut, List.of(), GRACE),
+                    "every repeated execution")
+                .ok())
+        .isTrue();
+
+    FaultLog leader = new FaultLog();
+    leader.add(ms(f, 150), FaultLog.Kind.PARTITION_TRIGGER_ZK, "worker-2", "from ZooKeeper");
+    assertFails(
+        Invariants.verdict(w.observed(), List.of(OK), FROM, UP_TO, leader, List.of(), GRACE),
+        "every repeated execution",
+        "1 unexplained");
   }
 
   @Test
