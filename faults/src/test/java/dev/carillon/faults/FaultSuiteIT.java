@@ -27,6 +27,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -278,21 +279,27 @@ class FaultSuiteIT {
     for (long t = 15_000; t < d.toMillis() - 5_000; t += WORKER_KILL_EVERY.toMillis()) {
       at(scheduler, base + t, () -> killRandomWorker(services, scheduler, random));
     }
+    // One cycle, in hundredths (leaders and standbys must be in place when a fault needs them):
+    //  8-26 a worker frozen        12-27 trigger leader cut from ZooKeeper (the other takes over)
+    // 30-45 a worker cut from PostgreSQL (the busiest: work flows again by then)
+    // 45 retry leader killed      55 trigger leader killed (restarted, ready before 80)
+    // 60 Kafka stopped for 5 s    66-81 retry leader cut from Kafka     70 PostgreSQL restarted
+    // 80 trigger leader killed    84-99 a worker cut from Kafka
     Duration cycle = d.dividedBy(cycles);
     for (int i = 0; i < cycles; i++) {
       long c = base + cycle.toMillis() * i;
       at(scheduler, c + fraction(cycle, 0.08), () -> freezeBusiestWorker(services, scheduler));
-      at(scheduler, c + fraction(cycle, 0.25), () -> killLeader(services, scheduler, Role.TRIGGER));
       at(scheduler, c + fraction(cycle, 0.45), () -> killLeader(services, scheduler, Role.RETRY));
-      at(scheduler, c + fraction(cycle, 0.55), () -> restartKafka(stack, scheduler));
-      at(scheduler, c + fraction(cycle, 0.65), () -> killLeader(services, scheduler, Role.TRIGGER));
+      at(scheduler, c + fraction(cycle, 0.55), () -> killLeader(services, scheduler, Role.TRIGGER));
+      at(scheduler, c + fraction(cycle, 0.60), () -> restartKafka(stack, scheduler));
       at(
           scheduler,
-          c + fraction(cycle, 0.78),
+          c + fraction(cycle, 0.70),
           () -> {
             stack.command("restart-postgres");
             faults.add(FaultLog.Kind.POSTGRES_RESTART, "postgres", "same port, same data");
           });
+      at(scheduler, c + fraction(cycle, 0.80), () -> killLeader(services, scheduler, Role.TRIGGER));
       if (lab != null) {
         at(
             scheduler,
@@ -301,16 +308,15 @@ class FaultSuiteIT {
         at(
             scheduler,
             c + fraction(cycle, 0.30),
-            () -> partitionWorker(services, scheduler, random, FaultLog.Kind.PARTITION_WORKER_PG));
+            () -> partitionWorker(services, scheduler, FaultLog.Kind.PARTITION_WORKER_PG));
         at(
             scheduler,
-            c + fraction(cycle, 0.68),
+            c + fraction(cycle, 0.66),
             () -> partitionLeader(services, scheduler, FaultLog.Kind.PARTITION_RETRY_KAFKA));
         at(
             scheduler,
             c + fraction(cycle, 0.84),
-            () ->
-                partitionWorker(services, scheduler, random, FaultLog.Kind.PARTITION_WORKER_KAFKA));
+            () -> partitionWorker(services, scheduler, FaultLog.Kind.PARTITION_WORKER_KAFKA));
       }
     }
   }
@@ -329,22 +335,14 @@ class FaultSuiteIT {
   }
 
   /**
-   * Cuts a running worker (not frozen, not cut already) from PostgreSQL or Kafka for {@link
-   * #PARTITION_FOR}. Cut from PostgreSQL it cannot renew its leases, so it is checked like a frozen
-   * one: nothing written for the attempts it lost after the heal.
+   * Cuts the running worker (not frozen, not cut already) that holds the most leases from
+   * PostgreSQL or Kafka for {@link #PARTITION_FOR}. Cut from PostgreSQL it cannot renew its leases,
+   * so it is checked like a frozen one: nothing written for the attempts it lost after the heal.
    */
   private void partitionWorker(
-      Services services, ScheduledExecutorService scheduler, Random random, FaultLog.Kind kind)
+      Services services, ScheduledExecutorService scheduler, FaultLog.Kind kind)
       throws SQLException {
-    List<Service> candidates =
-        services.of(Role.WORKER).stream()
-            .filter(s -> s.process().isAlive() && !frozen.contains(s.name()))
-            .toList();
-    if (candidates.isEmpty()) {
-      throw new IllegalStateException("no running worker to cut for " + kind);
-    }
-    Service victim = candidates.get(random.nextInt(candidates.size()));
-    cut(services, scheduler, victim, kind);
+    cut(services, scheduler, busiestWorker(services), kind);
   }
 
   private void cut(
@@ -394,6 +392,25 @@ class FaultSuiteIT {
                     victim.name(), cutAt, Instant.now(), leases, "cut from PostgreSQL"));
           }
         });
+  }
+
+  /** The running worker, not frozen or cut, that holds the most leases now. */
+  private Service busiestWorker(Services services) throws SQLException {
+    Map<String, Integer> held = new HashMap<>();
+    try (Connection c = connect();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT worker_id, count(*) FROM task_instance WHERE status = 'RUNNING'"
+                    + " GROUP BY worker_id")) {
+      while (rs.next()) {
+        held.put(rs.getString(1), rs.getInt(2));
+      }
+    }
+    return services.of(Role.WORKER).stream()
+        .filter(s -> s.process().isAlive() && !frozen.contains(s.name()))
+        .max(Comparator.comparingInt(s -> held.getOrDefault(s.name(), 0)))
+        .orElseThrow(() -> new IllegalStateException("no running worker to cut"));
   }
 
   /** The leases ("instance#attempt") {@code worker} holds now. */
