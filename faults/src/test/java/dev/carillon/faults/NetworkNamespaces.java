@@ -90,9 +90,13 @@ final class NetworkNamespaces implements AutoCloseable {
     }
   }
 
-  /** A new lab: the servers' address is added to {@code lo}. */
+  /**
+   * A new lab: the servers' address is added to {@code lo}. What a killed earlier run of the same
+   * number left behind (its namespaces, the address) is removed first.
+   */
   static NetworkNamespaces create() {
     NetworkNamespaces lab = new NetworkNamespaces(1 + new SecureRandom().nextInt(250));
+    lab.removeLeftovers();
     lab.ip("addr", "add", lab.serverAddress + "/32", "dev", "lo");
     log.info("Network lab {}: servers on {} (lo)", lab.run, lab.serverAddress);
     return lab;
@@ -184,6 +188,18 @@ final class NetworkNamespaces implements AutoCloseable {
     }
     slots.add(port);
     return slots.size() - 1;
+  }
+
+  private void removeLeftovers() {
+    String prefix = "cf" + run + "n";
+    for (String line : exec(List.of("ip", "netns", "list")).output().split("\n")) {
+      String ns = line.split(" ")[0].trim();
+      if (ns.startsWith(prefix)) {
+        log.warn("Network lab {}: removing namespace {} left by an earlier run", run, ns);
+        exec(List.of("ip", "netns", "del", ns));
+      }
+    }
+    exec(List.of("ip", "addr", "del", serverAddress + "/32", "dev", "lo"));
   }
 
   /** Deletes every namespace (with its links and rules) and the servers' address. */
