@@ -3,7 +3,9 @@ package dev.carillon.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -11,6 +13,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -104,6 +107,59 @@ class NetworkNamespacesTest {
 
     lab.heal(worker, first.getLocalPort());
     assertThat(readFrom(worker, first.getLocalPort())).isEqualTo("0 hi");
+  }
+
+  @Test
+  void a_cut_also_silences_what_the_server_sends_on_an_open_connection() throws Exception {
+    NetworkNamespaces.Host worker = lab.host("worker-2");
+    CountDownLatch cut = new CountDownLatch(1);
+    try (ServerSocket third = new ServerSocket(0, 50, InetAddress.getByName(lab.serverAddress()))) {
+      Thread talker =
+          new Thread(
+              () -> {
+                try (Socket s = third.accept();
+                    OutputStream out = s.getOutputStream()) {
+                  out.write("hi\n".getBytes(StandardCharsets.UTF_8));
+                  out.flush();
+                  if (cut.await(30, TimeUnit.SECONDS)) {
+                    out.write("again\n".getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                  }
+                } catch (IOException e) {
+                  // the client went away: nothing to send
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              },
+              "talker");
+      talker.setDaemon(true);
+      talker.start();
+      Process client =
+          new ProcessBuilder(
+                  worker.wrap(
+                      List.of(
+                          "bash",
+                          "-c",
+                          "exec 3<>/dev/tcp/"
+                              + lab.serverAddress()
+                              + "/"
+                              + third.getLocalPort()
+                              + "; read -r a <&3; echo \"got:$a\"; read -r -t 4 b <&3;"
+                              + " echo \"second:$b\"")))
+              .redirectErrorStream(true)
+              .start();
+      BufferedReader lines =
+          new BufferedReader(
+              new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(lines.readLine()).isEqualTo("got:hi");
+
+      lab.cut(worker, third.getLocalPort());
+      cut.countDown();
+
+      // Without the inbound rule the server's segment would arrive (only its ACK would be lost).
+      assertThat(lines.readLine()).isEqualTo("second:");
+      assertThat(client.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
   }
 
   @Test
