@@ -40,6 +40,9 @@ class NetworkNamespacesTest {
   @BeforeEach
   void lab() throws IOException {
     Optional<String> why = NetworkNamespaces.unavailableReason();
+    assertThat(why.isPresent() && System.getenv(FaultSuiteIT.REQUIRE_NAMESPACES) != null)
+        .as("%s is set but namespaces are unavailable: %s", FaultSuiteIT.REQUIRE_NAMESPACES, why)
+        .isFalse();
     why.ifPresent(r -> log.warn("Skipping the network namespace test: {}", r));
     assumeTrue(why.isEmpty(), () -> "network namespaces unavailable: " + why.orElse(""));
     lab = NetworkNamespaces.create();
