@@ -45,14 +45,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The fault-injection suite (issue 7): PostgreSQL, Kafka and ZooKeeper in one child process, two
- * triggers, three workers and two retry services as separate processes, 50 tasks firing every 2-3
- * seconds, and a fault schedule of kill -9, SIGSTOP/SIGCONT and server restarts. At the end the
- * invariants are computed from the database and printed with the fault tally; then the bad-input
- * cases run against the same live system.
+ * The fault-injection suite (issues 7 and 20): PostgreSQL, Kafka and ZooKeeper in one child
+ * process, two triggers, three workers and two retry services as separate processes (each in a
+ * network namespace of its own where they can be made, see {@link NetworkNamespaces}), 50 tasks
+ * firing every 2-3 seconds, and a fault schedule in cycles of {@link #CYCLE}: kill -9,
+ * SIGSTOP/SIGCONT, server restarts and partitions. At the end the invariants are computed from the
+ * database and printed with the fault tally; then the bad-input cases run against the same live
+ * system.
  *
- * <p>{@code -Dfaults.duration} sets the workload length (default 100s in the README's test command;
- * {@code faults/run-full.sh} runs 5m). Logs and the summary land in {@code
+ * <p>{@code -Dfaults.duration} sets the workload length (default 100s, one cycle, in the README's
+ * test command; {@code faults/run-full.sh} runs 30m). Logs and the summary land in {@code
  * faults/target/run-<timestamp>/}.
  */
 @Tag("faults")
