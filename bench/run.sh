@@ -2,6 +2,7 @@
 # Builds the bench (and what it depends on) and runs it with the given arguments, e.g.
 #   bench/run.sh --workload all --system all
 #   bench/run.sh exec --runs 200 --sleep 30s     (exec agents on one worker; see ExecSleepBench)
+#   bench/run.sh console --instances 200000      (the console's pages; see ConsolePagesBench)
 # The Markdown report goes to stdout, progress to stderr. See docs/benchmarks.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -13,6 +14,11 @@ if [ "${1:-}" = exec ]; then
   shift
   exec java -Xmx1g -Djava.io.tmpdir="$root/bench/target/tmp" -cp "$jar" \
     dev.carillon.bench.exec.ExecSleepBench "$@"
+fi
+if [ "${1:-}" = console ]; then
+  shift
+  exec java -Xmx1g -Djava.io.tmpdir="$root/bench/target/tmp" -cp "$jar" \
+    dev.carillon.bench.console.ConsolePagesBench "$@"
 fi
 # A fixed heap so that GC behaves the same from run to run; the dev stack's files go under target/.
 exec java -Xms2g -Xmx2g -Djava.io.tmpdir="$root/bench/target/tmp" -jar "$jar" "$@"

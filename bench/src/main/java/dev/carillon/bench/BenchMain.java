@@ -11,9 +11,10 @@ import java.sql.Statement;
 import java.time.Clock;
 
 /**
- * {@code bench/run.sh [--workload burst|steady|all] [--system ceiling,dbscheduler,quartz|all] [--n
- * 20000] [--rate 500] [--duration 60s] [--period 10s] [--repeats 3] [--threads 10] [--poll-interval
- * 100ms] [--grace 10s] [--lead 12s] [--no-warmup] [--out FILE]}
+ * {@code bench/run.sh [--workload burst,steady,api|all] [--system ceiling,dbscheduler,quartz|all]
+ * [--n 20000] [--rate 500] [--duration 60s] [--period 10s] [--repeats 3] [--threads 10]
+ * [--poll-interval 100ms] [--grace 10s] [--lead 12s] [--api-clients 50] [--no-warmup] [--durable]
+ * [--out FILE]}
  *
  * <p>Starts one dev stack, runs everything, prints progress on stderr and the Markdown report on
  * stdout. Exit code 2 for bad arguments, 1 if any run failed or was not exactly-once.
@@ -28,20 +29,24 @@ public final class BenchMain {
     } catch (IllegalArgumentException e) {
       System.err.println("bench: " + e.getMessage());
       System.err.println(
-          "usage: bench/run.sh [--workload burst|steady|all] [--system "
+          "usage: bench/run.sh [--workload burst,steady,api|all] [--system "
               + String.join("|", BenchRunner.knownIds())
               + "|all] [--n N] [--rate R] [--duration D] [--period P] [--repeats K]"
-              + " [--threads T] [--poll-interval D] [--grace D] [--lead D] [--no-warmup]"
-              + " [--out FILE]");
+              + " [--threads T] [--poll-interval D] [--grace D] [--lead D] [--api-clients C]"
+              + " [--no-warmup] [--durable] [--out FILE]");
       System.exit(2);
       return;
     }
     int exit;
-    try (DevStack stack = DevStack.start(DevStackOptions.defaults())) {
+    try (DevStack stack =
+        DevStack.start(DevStackOptions.defaults().withDurablePostgres(options.durable()))) {
+      Durability.check(stack, options.durable());
       BenchRunner.Results results =
           new BenchRunner(stack, options, BenchRunner.knownSystems(), System.err, Clock.systemUTC())
               .run();
-      String md = Report.markdown(results, postgresVersion(stack));
+      String md =
+          Report.markdown(
+              results, postgresVersion(stack) + " (" + Durability.describe(stack) + ")");
       System.out.println(md);
       if (options.out().isPresent()) {
         Files.writeString(options.out().get(), md);
@@ -61,6 +66,9 @@ public final class BenchMain {
         return false;
       }
       if (x instanceof RunResult.Steady s && !s.check().exact()) {
+        return false;
+      }
+      if (x instanceof RunResult.Api a && (!a.check().exact() || a.api().failed() > 0)) {
         return false;
       }
     }

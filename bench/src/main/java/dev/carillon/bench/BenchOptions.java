@@ -5,6 +5,7 @@ import dev.carillon.model.InvalidValueException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +16,8 @@ import java.util.Set;
 /**
  * What to run, from the command line.
  *
- * @param workloads {@code burst}, {@code steady} or both, in that order
+ * @param workloads {@code burst}, {@code steady} and {@code api} (steady with API clients listing
+ *     instances; Carillon only), in the order given; {@code all} is burst and steady
  * @param systems system ids in run order
  * @param n burst size: instances due at once
  * @param rate steady fires per second
@@ -30,6 +32,10 @@ import java.util.Set;
  * @param warmup run unmeasured full-size bursts per system first (see {@code BenchRunner}), so the
  *     JIT is warm
  * @param out also write the report to this file; empty = stdout only
+ * @param apiClients api: concurrent HTTP clients listing instances during the steady fires
+ * @param durable run PostgreSQL with {@code synchronous_commit} and {@code full_page_writes} on, as
+ *     production does, instead of the dev stack's off (see {@link Durability}); every system shares
+ *     the one server, so every system runs with it
  */
 public record BenchOptions(
     List<String> workloads,
@@ -44,9 +50,17 @@ public record BenchOptions(
     Duration grace,
     Optional<Duration> lead,
     boolean warmup,
-    Optional<Path> out) {
+    Optional<Path> out,
+    int apiClients,
+    boolean durable) {
 
+  /** What {@code --workload all} runs. */
   public static final List<String> WORKLOADS = List.of("burst", "steady");
+
+  /** Every workload {@code --workload} accepts. */
+  public static final List<String> KNOWN_WORKLOADS = List.of("burst", "steady", "api");
+
+  public static final int DEFAULT_API_CLIENTS = 50;
   public static final int DEFAULT_N = 20_000;
   public static final int DEFAULT_RATE = 500;
   public static final Duration DEFAULT_DURATION = Duration.ofSeconds(60);
@@ -63,8 +77,9 @@ public record BenchOptions(
     Objects.requireNonNull(lead, "lead");
     Objects.requireNonNull(out, "out");
     for (String w : workloads) {
-      if (!WORKLOADS.contains(w)) {
-        throw new IllegalArgumentException("--workload must be burst, steady or all, was " + w);
+      if (!KNOWN_WORKLOADS.contains(w)) {
+        throw new IllegalArgumentException(
+            "--workload must be all or a comma list of burst, steady, api, was '" + w + "'");
       }
     }
     positive("--n", n);
@@ -73,6 +88,7 @@ public record BenchOptions(
     positive("--threads", threads);
     positive("--duration", duration.toMillis());
     positive("--poll-interval", pollInterval.toMillis());
+    positive("--api-clients", apiClients);
     if (period.toMillis() < 1 || period.compareTo(duration) > 0) {
       throw new IllegalArgumentException(
           "--period must be between 1ms and --duration (" + duration + "), was " + period);
@@ -98,7 +114,9 @@ public record BenchOptions(
         DEFAULT_GRACE,
         Optional.empty(),
         true,
-        Optional.empty());
+        Optional.empty(),
+        DEFAULT_API_CLIENTS,
+        false);
   }
 
   /** Connections per pool: one per worker plus two for the poller and housekeeping. */
@@ -138,7 +156,9 @@ public record BenchOptions(
     Duration grace = d.grace;
     Optional<Duration> lead = Optional.empty();
     boolean warmup = true;
+    boolean durable = false;
     Optional<Path> out = Optional.empty();
+    int apiClients = d.apiClients;
     List<String> tokens = new ArrayList<>();
     for (String a : args) {
       int eq = a.indexOf('=');
@@ -155,12 +175,20 @@ public record BenchOptions(
         warmup = false;
         continue;
       }
+      if (opt.equals("--durable")) {
+        durable = true;
+        continue;
+      }
       if (i + 1 >= tokens.size()) {
         throw new IllegalArgumentException(opt + " needs a value");
       }
       String v = tokens.get(++i);
       switch (opt) {
-        case "--workload" -> workloads = v.equals("all") ? WORKLOADS : List.of(v);
+        case "--workload" ->
+            workloads =
+                v.equals("all")
+                    ? WORKLOADS
+                    : Arrays.stream(v.split(",")).map(String::trim).distinct().toList();
         case "--system" -> systems = systems(v, allSystems);
         case "--n" -> n = integer(opt, v);
         case "--rate" -> rate = integer(opt, v);
@@ -172,6 +200,7 @@ public record BenchOptions(
         case "--grace" -> grace = duration(opt, v);
         case "--lead" -> lead = Optional.of(duration(opt, v));
         case "--out" -> out = Optional.of(Path.of(v));
+        case "--api-clients" -> apiClients = integer(opt, v);
         default -> throw new IllegalArgumentException("unknown option '" + opt + "'");
       }
     }
@@ -180,8 +209,21 @@ public record BenchOptions(
       period = DEFAULT_PERIOD.compareTo(duration) <= 0 ? DEFAULT_PERIOD : duration;
     }
     return new BenchOptions(
-        workloads, systems, n, rate, duration, period, repeats, threads, poll, grace, lead, warmup,
-        out);
+        workloads,
+        systems,
+        n,
+        rate,
+        duration,
+        period,
+        repeats,
+        threads,
+        poll,
+        grace,
+        lead,
+        warmup,
+        out,
+        apiClients,
+        durable);
   }
 
   /** The arguments that reproduce these options exactly (every default spelled out). */
@@ -199,8 +241,14 @@ public record BenchOptions(
     a.addAll(List.of("--poll-interval", Durations.format(pollInterval)));
     a.addAll(List.of("--grace", Durations.format(grace)));
     lead.ifPresent(l -> a.addAll(List.of("--lead", Durations.format(l))));
+    if (workloads.contains("api")) {
+      a.addAll(List.of("--api-clients", Integer.toString(apiClients)));
+    }
     if (!warmup) {
       a.add("--no-warmup");
+    }
+    if (durable) {
+      a.add("--durable");
     }
     return a;
   }

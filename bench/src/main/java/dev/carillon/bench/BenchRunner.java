@@ -115,6 +115,12 @@ public final class BenchRunner {
       Workload workload = workload(w);
       for (int rep = 1; rep <= options.repeats(); rep++) {
         for (BenchSystem s : chosen) {
+          if (w.equals("api") && !s.servesApi()) {
+            if (rep == 1) {
+              progress.println("api: skipping " + s.displayName() + ", which serves no HTTP API");
+            }
+            continue;
+          }
           RunResult r = runOnce(s, workload);
           results.add(r);
           progress.printf(
@@ -143,6 +149,12 @@ public final class BenchRunner {
               options.period(),
               options.grace(),
               options.effectiveLead());
+      case "api" ->
+          new ApiWorkload(
+              (SteadyWorkload) workload("steady"),
+              options.rate(),
+              options.duration(),
+              options.apiClients());
       default -> throw new IllegalArgumentException("unknown workload " + name);
     };
   }
@@ -213,6 +225,25 @@ public final class BenchRunner {
           s.check().lag().p99(),
           s.check().lag().max(),
           s.check());
+    }
+    if (r instanceof RunResult.Api a) {
+      return String.format(
+          Locale.ROOT,
+          "%s steady %d/s with %d API clients: lag p50 %.1f p99 %.1f max %.1f ms, %s; API %d"
+              + " requests (%.0f/s), p50 %.1f p99 %.1f max %.1f ms, %d not 200",
+          a.system(),
+          a.rate(),
+          a.clients(),
+          a.check().lag().p50(),
+          a.check().lag().p99(),
+          a.check().lag().max(),
+          a.check(),
+          a.api().requests(),
+          a.api().perSecond(),
+          a.api().p50(),
+          a.api().p99(),
+          a.api().max(),
+          a.api().failed());
     }
     RunResult.Failed f = (RunResult.Failed) r;
     return f.system() + " " + f.workload() + " FAILED: " + f.error();

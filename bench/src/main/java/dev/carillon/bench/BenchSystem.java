@@ -20,6 +20,14 @@ public interface BenchSystem {
   /** One line per setting that matters for a fair comparison, for the report. */
   List<String> settings(BenchOptions options);
 
+  /**
+   * Whether its runs serve an HTTP API ({@link SchedulerUnderTest#api()}): the {@code api} workload
+   * runs only on such systems and skips the others.
+   */
+  default boolean servesApi() {
+    return false;
+  }
+
   /** Creates the system's schema in {@code ctx}'s database and starts it. */
   SchedulerUnderTest open(RunContext ctx);
 }

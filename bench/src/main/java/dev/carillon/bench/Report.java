@@ -18,7 +18,10 @@ import java.util.stream.Collectors;
 public final class Report {
   private Report() {}
 
-  public static String markdown(BenchRunner.Results r, String postgresVersion) {
+  /**
+   * @param postgres the server's version and the settings it ran with, as read from it
+   */
+  public static String markdown(BenchRunner.Results r, String postgres) {
     BenchOptions o = r.options();
     StringBuilder md = new StringBuilder();
     md.append("## Results ").append(r.started()).append("\n\n");
@@ -37,12 +40,7 @@ public final class Report {
     row(md, "Java", r.machine().java());
     row(md, "OS", r.machine().os());
     row(md, "load average at start / end", r.machine().loadAtStart() + " / " + r.loadAtEnd());
-    row(
-        md,
-        "PostgreSQL",
-        postgresVersion
-            + " (dev stack: `synchronous_commit=off`,"
-            + " `full_page_writes=off`, `max_connections=200`)");
+    row(md, "PostgreSQL", postgres);
     for (BenchSystem s : r.systems()) {
       row(md, s.displayName(), s.version());
     }
@@ -117,6 +115,66 @@ public final class Report {
             .append(summary(mine, x -> x.check().lag().p99()).format(1))
             .append(" | ")
             .append(summary(mine, x -> x.check().lag().max()).format(1))
+            .append(" | ")
+            .append(list(mine, x -> x.check().duplicates() + x.check().unexpected()))
+            .append(" | ")
+            .append(list(mine, x -> x.check().misses()))
+            .append(" |\n");
+      }
+      md.append('\n');
+    }
+
+    List<RunResult.Api> apis = of(r.runs(), RunResult.Api.class);
+    if (!apis.isEmpty() || failed(r.runs(), "api")) {
+      md.append("### API under load: ")
+          .append(o.apiClients())
+          .append(" clients listing instances (`GET /api/v1/instances?limit=")
+          .append(ApiLoad.PAGE)
+          .append("`, back to back, one token and connection each) during the steady ")
+          .append(o.rate())
+          .append(" fires/s for ")
+          .append(Durations.format(o.duration()))
+          .append("\n\n");
+      md.append("Fire lag beside the steady run without clients (the Steady table")
+          .append(steadies.isEmpty() ? "; not run here: add `steady` to `--workload`" : "")
+          .append(").\n\n");
+      md.append("| system | API p50 (ms) | p95 (ms) | p99 (ms) | max (ms) | requests/s |")
+          .append(" not 200 | fire lag p50 (ms) | p99 (ms) | max (ms) |")
+          .append(" without clients: lag p50 / p99 (ms) | duplicates | misses |\n");
+      md.append("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|---|\n");
+      for (BenchSystem s : r.systems()) {
+        List<RunResult.Api> mine = bySystem(apis, s.displayName());
+        if (mine.isEmpty()) {
+          continue;
+        }
+        List<RunResult.Steady> without = bySystem(steadies, s.displayName());
+        md.append("| ")
+            .append(s.displayName())
+            .append(" | ")
+            .append(summary(mine, x -> x.api().p50()).format(1))
+            .append(" | ")
+            .append(summary(mine, x -> x.api().p95()).format(1))
+            .append(" | ")
+            .append(summary(mine, x -> x.api().p99()).format(1))
+            .append(" | ")
+            .append(summary(mine, x -> x.api().max()).format(1))
+            .append(" | ")
+            .append(summary(mine, x -> x.api().perSecond()).format(0))
+            .append(" | ")
+            .append(list(mine, x -> x.api().failed()))
+            .append(" | ")
+            .append(summary(mine, x -> x.check().lag().p50()).format(1))
+            .append(" | ")
+            .append(summary(mine, x -> x.check().lag().p99()).format(1))
+            .append(" | ")
+            .append(summary(mine, x -> x.check().lag().max()).format(1))
+            .append(" | ")
+            .append(
+                without.isEmpty()
+                    ? "not run"
+                    : summary(without, x -> x.check().lag().p50()).format(1)
+                        + " / "
+                        + summary(without, x -> x.check().lag().p99()).format(1))
             .append(" | ")
             .append(list(mine, x -> x.check().duplicates() + x.check().unexpected()))
             .append(" | ")

@@ -8,7 +8,7 @@ public sealed interface RunResult {
   /** The system's display name. */
   String system();
 
-  /** {@code burst} or {@code steady}. */
+  /** {@code burst}, {@code steady} or {@code api}. */
   String workload();
 
   /**
@@ -48,6 +48,28 @@ public sealed interface RunResult {
     @Override
     public String workload() {
       return "steady";
+    }
+  }
+
+  /**
+   * A steady run with HTTP API clients listing instances throughout its fires: the fire lag (in
+   * {@link FireCheck#lag()}) to set beside a steady run without them, and the API's figures.
+   *
+   * @param clients concurrent API clients
+   * @param api the clients' requests
+   */
+  record Api(
+      String system,
+      int rate,
+      Duration duration,
+      long tasks,
+      FireCheck check,
+      int clients,
+      ApiStats api)
+      implements RunResult {
+    @Override
+    public String workload() {
+      return "api";
     }
   }
 

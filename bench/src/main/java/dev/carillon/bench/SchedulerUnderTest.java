@@ -48,6 +48,27 @@ public interface SchedulerUnderTest extends AutoCloseable {
     return List.of();
   }
 
+  /**
+   * The system's HTTP API, for the {@code api} workload: empty when it serves none (every system
+   * but Carillon).
+   */
+  default java.util.Optional<ApiAccess> api() {
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * Where a system's HTTP API answers and the tokens its clients may use, one per client.
+   *
+   * @param base the server's base URL, e.g. {@code http://127.0.0.1:41234}
+   * @param tokens bearer tokens of distinct principals allowed to list instances
+   */
+  record ApiAccess(java.net.URI base, java.util.List<String> tokens) {
+    public ApiAccess {
+      java.util.Objects.requireNonNull(base, "base");
+      tokens = java.util.List.copyOf(tokens);
+    }
+  }
+
   /** Stops the scheduler and releases its connections; waits for running handlers. */
   @Override
   void close();

@@ -37,6 +37,24 @@ public final class SteadyWorkload implements Workload {
   @Override
   public RunResult.Steady run(SchedulerUnderTest system, String systemName, RunContext ctx)
       throws InterruptedException {
+    Window w = run(system, systemName, ctx, (from, until) -> () -> {});
+    return new RunResult.Steady(systemName, rate, duration, w.tasks(), w.check());
+  }
+
+  /**
+   * Extra load started once the plan's tasks are registered, over {@code [from, until)}: the plan's
+   * first to last fire. The returned handle stops it early (when the run fails).
+   */
+  interface Load {
+    AutoCloseable start(Instant from, Instant until);
+  }
+
+  /** The plan's size and what the check found. */
+  record Window(long tasks, FireCheck check) {}
+
+  /** The steady run with {@code load} running beside the fires. */
+  Window run(SchedulerUnderTest system, String systemName, RunContext ctx, Load load)
+      throws InterruptedException {
     Instant registration = ctx.clock().instant();
     SteadyPlan plan =
         SteadyPlan.of(registration.plus(lead), rate, duration, period, system.fireResolution());
@@ -56,7 +74,14 @@ public final class SteadyWorkload implements Workload {
               + " ms; pass a longer --lead");
     }
     Instant end = plan.lastFire().plus(grace);
-    boolean all = ctx.recorder().awaitDistinct(Duration.between(ctx.clock().instant(), end));
+    boolean all;
+    try (AutoCloseable extra = load.start(plan.start(), plan.lastFire())) {
+      all = ctx.recorder().awaitDistinct(Duration.between(ctx.clock().instant(), end));
+    } catch (InterruptedException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new BenchException("the load beside the steady fires failed to stop: " + e, e);
+    }
     if (all) {
       // Everything ran early enough; give a duplicate a moment to show instead of the full grace.
       Instant settled = plan.lastFire().plus(SETTLE);
@@ -65,6 +90,6 @@ public final class SteadyWorkload implements Workload {
       }
     }
     FireCheck check = FireCheck.byFire(expected, ctx.recorder().fires());
-    return new RunResult.Steady(systemName, rate, duration, plan.tasks().size(), check);
+    return new Window(plan.tasks().size(), check);
   }
 }

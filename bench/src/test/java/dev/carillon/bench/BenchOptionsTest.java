@@ -20,6 +20,18 @@ class BenchOptionsTest {
     assertThat(o.repeats()).isEqualTo(3);
     assertThat(o.systems()).isEqualTo(ALL);
     assertThat(o.poolSize()).isEqualTo(o.threads() + 2);
+    assertThat(o.durable()).isFalse();
+  }
+
+  @Test
+  void durable_is_a_flag_and_the_printed_arguments_keep_it() {
+    BenchOptions o = BenchOptions.parse(new String[] {"--durable", "--workload", "burst"}, ALL);
+
+    assertThat(o.durable()).isTrue();
+    assertThat(o.toArgs()).contains("--durable");
+    assertThat(BenchOptions.parse(o.toArgs().toArray(String[]::new), ALL)).isEqualTo(o);
+    assertThat(BenchOptions.parse(new String[] {"--workload", "burst"}, ALL).toArgs())
+        .doesNotContain("--durable");
   }
 
   @Test
@@ -29,6 +41,31 @@ class BenchOptionsTest {
             new String[] {"--workload=steady", "--system", "quartz", "--duration", "30s"}, ALL);
 
     assertThat(BenchOptions.parse(o.toArgs().toArray(String[]::new), ALL)).isEqualTo(o);
+  }
+
+  @Test
+  void the_api_workload_is_chosen_beside_steady_with_its_client_count_and_printed_back() {
+    BenchOptions o =
+        BenchOptions.parse(
+            new String[] {"--workload", "steady,api", "--api-clients", "7", "--system", "quartz"},
+            ALL);
+
+    assertThat(o.workloads()).containsExactly("steady", "api");
+    assertThat(o.apiClients()).isEqualTo(7);
+    assertThat(BenchOptions.parse(new String[0], ALL).apiClients()).isEqualTo(50);
+    assertThat(BenchOptions.parse(new String[0], ALL).workloads())
+        .as("all is burst and steady")
+        .containsExactly("burst", "steady");
+    assertThat(String.join(" ", o.toArgs()))
+        .contains("--workload steady,api")
+        .contains("--api-clients 7");
+    assertThat(BenchOptions.parse(o.toArgs().toArray(String[]::new), ALL)).isEqualTo(o);
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--workload", "steady,http"}, ALL))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--workload must be all or a comma list of burst, steady, api, was 'http'");
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--api-clients", "0"}, ALL))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--api-clients must be positive, was 0");
   }
 
   @Test

@@ -83,6 +83,73 @@ class BenchSmokeTest {
   }
 
   @org.junit.jupiter.api.Test
+  @Timeout(120)
+  void api_clients_list_instances_while_every_steady_fire_runs_exactly_once() throws Exception {
+    BenchOptions options =
+        BenchOptions.parse(
+            new String[] {
+              "--workload",
+              "steady,api",
+              "--api-clients",
+              "4",
+              "--rate",
+              "20",
+              "--duration",
+              "3s",
+              "--period",
+              "1s",
+              "--threads",
+              "4",
+              "--repeats",
+              "1",
+              "--no-warmup"
+            },
+            BenchRunner.knownIds());
+    BenchRunner runner =
+        new BenchRunner(
+            DevStack.shared(),
+            options,
+            BenchRunner.knownSystems(),
+            new PrintStream(PrintStream.nullOutputStream()),
+            Clock.systemUTC());
+    BenchSystem carillon = new dev.carillon.bench.carillon.CarillonSystem();
+
+    RunResult r = runner.runOnce(carillon, runner.workload("api"));
+
+    assertThat(r).as(BenchRunner.describe(r)).isInstanceOf(RunResult.Api.class);
+    RunResult.Api a = (RunResult.Api) r;
+    assertThat(a.check().expected()).isEqualTo(60);
+    assertThat(a.check().duplicates()).isZero();
+    assertThat(a.check().misses()).isZero();
+    assertThat(a.check().unexpected()).isZero();
+    assertThat(a.clients()).isEqualTo(4);
+    assertThat(a.api().requests()).as("the clients sent requests").isPositive();
+    assertThat(a.api().ok()).isEqualTo(a.api().requests());
+    assertThat(a.api().failed()).isZero();
+    assertThat(a.api().max()).isGreaterThanOrEqualTo(a.api().p99());
+    assertThat(a.api().p99()).isGreaterThanOrEqualTo(a.api().p50());
+    assertThat(new dev.carillon.bench.quartz.QuartzSystem().servesApi()).isFalse();
+
+    String md =
+        Report.markdown(
+            new BenchRunner.Results(
+                options,
+                Machine.describe(),
+                Clock.systemUTC().instant(),
+                java.time.Duration.ofSeconds(5),
+                "0.0 0.0 0.0",
+                List.of(carillon),
+                List.of(r)),
+            "15");
+    assertThat(md)
+        .contains("--workload steady,api")
+        .contains("--api-clients 4")
+        .contains("### API under load: 4 clients listing instances")
+        .contains("| Carillon | ")
+        .contains("| not run |");
+  }
+
+  @org.junit.jupiter.api.Test
   void the_report_names_the_command_machine_and_every_system() throws Exception {
     BenchRunner.Results results =
         new BenchRunner.Results(

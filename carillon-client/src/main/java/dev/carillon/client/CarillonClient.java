@@ -25,6 +25,7 @@ import dev.carillon.client.model.RetryPlanView;
 import dev.carillon.client.model.RunResult;
 import dev.carillon.client.model.TaskStateView;
 import dev.carillon.client.model.TaskView;
+import dev.carillon.client.model.TimeoutSuggestionView;
 import dev.carillon.client.model.Whoami;
 import dev.carillon.client.model.WhyView;
 import dev.carillon.client.model.WireJson;
@@ -247,6 +248,20 @@ public final class CarillonClient {
     return get(
         API + "/tasks/" + segment(id) + "/next" + query("count", Integer.toString(count)),
         NextFiresView.class);
+  }
+
+  /**
+   * The timeout the task's latest {@code window} (1..100000) successful runs suggest: their P99 x
+   * 1.5, with the sample size and the task's timeout now.
+   */
+  public TimeoutSuggestionView suggestTimeout(String id, int window) {
+    return get(
+        API
+            + "/tasks/"
+            + segment(id)
+            + "/suggest-timeout"
+            + query("window", Integer.toString(window)),
+        TimeoutSuggestionView.class);
   }
 
   /**

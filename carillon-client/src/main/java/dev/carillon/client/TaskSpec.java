@@ -7,8 +7,6 @@ import dev.carillon.client.model.WireJson;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.Map;
 import java.util.Objects;
 
@@ -50,17 +48,16 @@ public final class TaskSpec {
   }
 
   /**
-   * A one-shot task: fires once, at {@code at} (to the second, rounded up), and never again.
+   * A one-shot task: fires once, at {@code at} (to the second, rounded up), and never again: the
+   * spec's {@code at} trigger, with the zone UTC and an {@code EVERY_FIRE} window (keyed by the
+   * instant) unless {@link #zone} or {@link #window} say otherwise.
    *
-   * <p>It is a cron task whose expression names one second of one year, in UTC (so no
-   * daylight-saving rule can move or drop it), with an {@code EVERY_FIRE} window, and a catch-up
-   * window of {@link #ONE_SHOT_CATCHUP}, so a trigger that was down at {@code at} still runs it
-   * when it comes back within that time. The task stays listed after it fired (its next fire is
-   * none); delete it when its history is no longer wanted.
-   *
-   * <p>The trigger starts counting a task's fire times when it first sees it, within a tick (a
-   * second by default) of the apply: apply a one-shot at least a few seconds before {@code at}. For
-   * "now", use {@link CarillonClient#runNow} instead.
+   * <p>The trigger evaluates a one-shot from just before its instant however late it first sees it,
+   * so one applied a moment before {@code at}, or after it, still fires (late, as a catch-up)
+   * within the task's catch-up window, {@link #ONE_SHOT_CATCHUP} unless {@link #catchup} says
+   * otherwise. The server refuses an {@code at} already older than that window (it would never
+   * run). The task stays listed after it fired (next fire: none), with its instance and history,
+   * until deleted. For "now", {@link CarillonClient#runNow} needs no new task.
    */
   public static TaskSpec once(String id, String handler, Instant at) {
     Objects.requireNonNull(at, "at");
@@ -68,24 +65,22 @@ public final class TaskSpec {
         at.getNano() == 0
             ? at
             : at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusSeconds(1);
-    ZonedDateTime t = second.atZone(ZoneOffset.UTC);
-    String cron =
-        t.getSecond()
-            + " "
-            + t.getMinute()
-            + " "
-            + t.getHour()
-            + " "
-            + t.getDayOfMonth()
-            + " "
-            + t.getMonthValue()
-            + " ? "
-            + t.getYear();
-    return cron(id, handler, cron, ZoneOffset.UTC).window("EVERY_FIRE").catchup(ONE_SHOT_CATCHUP);
+    TaskSpec t = new TaskSpec(id, handler);
+    t.spec.put("at", second.toString());
+    return t.catchup(ONE_SHOT_CATCHUP);
   }
 
   /** How late a one-shot may still run after a trigger outage: one hour. */
   public static final Duration ONE_SHOT_CATCHUP = Duration.ofHours(1);
+
+  /**
+   * The zone a one-shot's window and times are shown in (its instant does not depend on it); a cron
+   * task's zone is given to {@link #cron}.
+   */
+  public TaskSpec zone(ZoneId zone) {
+    schedule().put("zone", Objects.requireNonNull(zone, "zone").getId());
+    return this;
+  }
 
   /** The window kind: {@code EVERY_FIRE}, {@code DAILY}, {@code HOURLY}, ... */
   public TaskSpec window(String kind) {
@@ -144,12 +139,10 @@ public final class TaskSpec {
     return spec.deepCopy();
   }
 
+  /** The spec's {@code schedule} mapping, made when missing. */
   private ObjectNode schedule() {
     ObjectNode s = (ObjectNode) spec.get("schedule");
-    if (s == null) {
-      throw new IllegalStateException("task '" + id() + "' has no schedule to set a window on");
-    }
-    return s;
+    return s != null ? s : spec.putObject("schedule");
   }
 
   @Override

@@ -19,6 +19,8 @@ import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
@@ -139,6 +141,8 @@ public final class AgentHarness implements AutoCloseable {
       config.put("admin.port", "0");
       config.put("instance.id", workerId);
       config.put("worker.topic", topic);
+      // The worker checks at start that its topic has the partitions it was told to expect.
+      config.put("kafka.instances-partitions", "1");
       config.put("worker.group", "testkit-" + unique);
       config.put("worker.concurrency", "1");
       config.put("worker.drain-timeout", "0s");
@@ -301,13 +305,16 @@ public final class AgentHarness implements AutoCloseable {
                 () ->
                     new IllegalStateException(
                         "no instance of " + previous.taskId() + "/" + previous.windowKey()));
+    // The retry service's writes are fenced by its leader's epoch; on its own database the harness
+    // plays a retry leader that has just taken over.
+    Fence retryLeader = new EpochStore(db.dsl()).begin("retry", "testkit-retry");
     if (now.status() == InstanceStatus.RUNNING) {
       await("the dead worker's lease on " + now.idempotencyKey() + " to expire")
           .atMost(now.timeout().plus(END_GRACE))
           .pollInterval(Duration.ofMillis(200))
           .until(
               () ->
-                  retries.expireLeases(100, "testkit-retry").stream()
+                  retries.expireLeases(100, "testkit-retry", retryLeader).stream()
                       .anyMatch(i -> i.id() == now.id()));
     }
     Instance failed = instances.find(now.id()).orElseThrow();
@@ -315,8 +322,9 @@ public final class AgentHarness implements AutoCloseable {
       throw new IllegalStateException(
           now.idempotencyKey() + " is " + failed.status() + ", not waiting for a retry");
     }
-    if (!retries.scheduleRetry(failed, Instant.now(), null, "testkit-retry", "testkit retry")
-        || retries.promoteDueRetries(100, "testkit-retry").stream()
+    if (!retries.scheduleRetry(
+            failed, Instant.now(), null, "testkit-retry", "testkit retry", retryLeader)
+        || retries.promoteDueRetries(100, "testkit-retry", retryLeader).stream()
             .noneMatch(i -> i.id() == now.id())) {
       throw new IllegalStateException(
           now.idempotencyKey() + " changed while it was retried: " + instances.find(now.id()));

@@ -188,7 +188,12 @@ public final class Config {
   /**
    * Every key under {@code prefix} (file and environment), without the prefix, e.g. the Kafka
    * client pass-through settings under {@code kafka.properties.}. Environment variables reach this
-   * map as {@code CARILLON_KAFKA_PROPERTIES_SECURITY_PROTOCOL → security.protocol}.
+   * map as {@code CARILLON_KAFKA_PROPERTIES_SECURITY_PROTOCOL → security.protocol}; a variable
+   * ending in {@code _FILE} names a file that holds the value, so a secret such as {@code
+   * CARILLON_KAFKA_PROPERTIES_SASL_JAAS_CONFIG_FILE=/run/secrets/kafka/jaas} never sits in the
+   * environment.
+   *
+   * @throws ConfigException naming the variable when its file cannot be read
    */
   public Map<String, String> withPrefix(String prefix) {
     keysRead.add(prefix + "*");
@@ -203,8 +208,22 @@ public final class Config {
         envName(prefix.endsWith(".") ? prefix.substring(0, prefix.length() - 1) : prefix) + "_";
     env.forEach(
         (k, v) -> {
-          if (k.startsWith(envPrefix) && !v.isBlank()) {
+          if (k.startsWith(envPrefix) && !v.isBlank() && !k.endsWith("_FILE")) {
             out.put(k.substring(envPrefix.length()).toLowerCase(Locale.ROOT).replace('_', '.'), v);
+          }
+        });
+    env.forEach(
+        (k, v) -> {
+          if (k.startsWith(envPrefix) && !v.isBlank() && k.endsWith("_FILE")) {
+            String name = k.substring(envPrefix.length(), k.length() - "_FILE".length());
+            try {
+              out.put(
+                  name.toLowerCase(Locale.ROOT).replace('_', '.'),
+                  Files.readString(Path.of(v.trim()), StandardCharsets.UTF_8).trim());
+            } catch (IOException e) {
+              throw new ConfigException(
+                  k + " names " + v + ", which cannot be read: " + e.getMessage());
+            }
           }
         });
     return out;

@@ -1,5 +1,7 @@
 package dev.carillon.election;
 
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -8,8 +10,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.leader.Participant;
+import org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.curator.utils.ZKPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,11 +54,15 @@ public final class LeaderElection implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
   private static final Pattern SERVICE = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
+  /** The part of a LeaderLatch node's name before its sequence number. */
+  private static final String LATCH_NODE = "latch-";
+
   private final CuratorFramework client;
   private final String path;
   private final String participantId;
   private final Listener listener;
   private final LeaderLatch latch;
+  private final Optional<ZkDigest> digest;
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
   private final ConnectionStateListener connectionListener = this::onConnectionState;
   private volatile boolean leader;
@@ -67,6 +75,21 @@ public final class LeaderElection implements AutoCloseable {
    */
   public LeaderElection(
       CuratorFramework client, String service, String participantId, Listener listener) {
+    this(client, service, participantId, Optional.empty(), listener);
+  }
+
+  /**
+   * Like {@link #LeaderElection(CuratorFramework, String, String, Listener)}, for a client that
+   * authenticates as {@code digest}: {@link #start()} first makes the election's nodes usable by
+   * that identity only (see {@link Zk#secure}).
+   */
+  public LeaderElection(
+      CuratorFramework client,
+      String service,
+      String participantId,
+      Optional<ZkDigest> digest,
+      Listener listener) {
+    this.digest = Objects.requireNonNull(digest, "digest");
     this.client = Objects.requireNonNull(client, "client");
     if (service == null || !SERVICE.matcher(service).matches()) {
       throw new IllegalArgumentException(
@@ -83,9 +106,11 @@ public final class LeaderElection implements AutoCloseable {
   }
 
   /**
-   * Joins the election. Returns at once; the listener hears when leadership is granted.
+   * Joins the election. Returns at once (with a digest, once the election's nodes are secured); the
+   * listener hears when leadership is granted.
    *
-   * @throws IllegalStateException if already started or closed
+   * @throws IllegalStateException if already started or closed, or when the election's nodes cannot
+   *     be secured
    */
   public void start() {
     if (!state.compareAndSet(State.LATENT, State.STARTED)) {
@@ -97,6 +122,8 @@ public final class LeaderElection implements AutoCloseable {
               + " cannot be started: it is "
               + state.get());
     }
+    // With digest authentication, the election's nodes must be Carillon's before it joins.
+    digest.ifPresent(d -> Zk.secure(client, path, d));
     client.getConnectionStateListenable().addListener(connectionListener);
     latch.addListener(
         new LeaderLatchListener() {
@@ -121,6 +148,41 @@ public final class LeaderElection implements AutoCloseable {
   /** Whether this candidate leads now. False as soon as the connection is suspended. */
   public boolean isLeader() {
     return leader;
+  }
+
+  /**
+   * Asks ZooKeeper now, rather than trusting the last event ({@link #isLeader()}), whether this
+   * candidate leads: its latch node exists and comes first among the candidates' nodes. A candidate
+   * whose session expired while it was frozen has lost that node (and, reconnected, waits at the
+   * back with a new one), so it is not confirmed even before Curator has told it so.
+   *
+   * @return false when it does not lead, or ZooKeeper cannot be asked (within Curator's retries)
+   */
+  public boolean confirm() {
+    if (!leader || state.get() != State.STARTED) {
+      return false;
+    }
+    String ours = latch.getOurPath();
+    if (ours == null) {
+      return false;
+    }
+    try {
+      List<String> children = client.getChildren().forPath(path);
+      Optional<String> first =
+          children.stream()
+              .filter(c -> c.contains(LATCH_NODE))
+              .min(
+                  Comparator.comparing(
+                      c -> StandardLockInternalsDriver.standardFixForSorting(c, LATCH_NODE)));
+      return first.isPresent() && first.get().equals(ZKPaths.getNodeFromPath(ours));
+    } catch (Exception e) {
+      log.warn(
+          "{} cannot confirm its leadership at {} with ZooKeeper: {}",
+          participantId,
+          path,
+          e.toString());
+      return false;
+    }
   }
 
   /** This candidate's id. */

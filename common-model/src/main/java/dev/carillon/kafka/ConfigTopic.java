@@ -1,6 +1,7 @@
 package dev.carillon.kafka;
 
 import dev.carillon.model.tuning.ConfigRecord;
+import dev.carillon.model.tuning.ConfigSigner;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,6 +10,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,23 +42,42 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * naming Kafka and its bootstrap servers. Each call opens and closes its own client: operators'
  * calls are rare, and a client kept open would hold connections and threads for nothing.
  *
- * <p>The topic must exist: the services create it compacted at startup. Writing to a missing topic
- * would let the broker auto-create it with the default {@code delete} cleanup policy, and the
- * configuration would then expire with the retention instead of living until overwritten.
+ * <p>The topic must exist: the create-topics step makes it compacted. Writing to a missing topic
+ * would let a broker that creates topics on first use make it with the default {@code delete}
+ * cleanup policy, and the configuration would then expire with the retention instead of living
+ * until overwritten.
+ *
+ * <p>With a {@link ConfigSigner}, every record written carries its signature in the {@link
+ * ConfigSigner#HEADER} header (over key and value; the actor header is not signed), and the records
+ * read carry theirs, so that a replay can refuse what the retry service refuses.
  */
 public final class ConfigTopic {
   private final KafkaSettings settings;
   private final String topic;
   private final Duration timeout;
+  private final Optional<ConfigSigner> signer;
+
+  /** A config topic whose records are written unsigned. */
+  public ConfigTopic(KafkaSettings settings, String topic, Duration timeout) {
+    this(settings, topic, timeout, Optional.empty());
+  }
 
   /**
    * @param topic the config topic ({@link Topics#CONFIG} except in tests)
    * @param timeout the longest any call waits for Kafka
+   * @param signer signs every record written ({@code config.signing-secret}), or empty
    */
-  public ConfigTopic(KafkaSettings settings, String topic, Duration timeout) {
+  public ConfigTopic(
+      KafkaSettings settings, String topic, Duration timeout, Optional<ConfigSigner> signer) {
     this.settings = settings;
     this.topic = topic;
     this.timeout = timeout;
+    this.signer = Objects.requireNonNull(signer, "signer");
+  }
+
+  /** The signer of the records written, and the check of those read; empty when signing is off. */
+  public Optional<ConfigSigner> signer() {
+    return signer;
   }
 
   /**
@@ -84,7 +106,7 @@ public final class ConfigTopic {
                 + topic
                 + " does not exist on Kafka at "
                 + settings.bootstrap()
-                + "; the Carillon services create it (compacted) when they start",
+                + "; create it with the create-topics step (compacted, see docs/operations.md)",
             e);
       }
       throw unreachable(e.getCause());
@@ -120,14 +142,7 @@ public final class ConfigTopic {
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
       RecordMetadata m =
           producer
-              .send(
-                  new ProducerRecord<>(
-                      topic,
-                      null,
-                      key,
-                      bytes,
-                      List.of(
-                          new RecordHeader(ACTOR_HEADER, actor.getBytes(StandardCharsets.UTF_8)))))
+              .send(new ProducerRecord<>(topic, null, key, bytes, headers(key, value, actor)))
               .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
       return m.offset();
     } catch (ExecutionException e) {
@@ -138,6 +153,17 @@ public final class ConfigTopic {
       Thread.currentThread().interrupt();
       throw unreachable(e);
     }
+  }
+
+  private List<Header> headers(String key, String value, String actor) {
+    List<Header> headers = new ArrayList<>();
+    headers.add(new RecordHeader(ACTOR_HEADER, actor.getBytes(StandardCharsets.UTF_8)));
+    signer.ifPresent(
+        s ->
+            headers.add(
+                new RecordHeader(
+                    ConfigSigner.HEADER, s.sign(key, value).getBytes(StandardCharsets.UTF_8))));
+    return headers;
   }
 
   /**
@@ -182,7 +208,6 @@ public final class ConfigTopic {
             continue; // written after the call began; the next read sees it
           }
           String value = r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8);
-          Header actor = r.headers().lastHeader(ACTOR_HEADER);
           records.add(
               new ConfigRecord(
                   r.key(),
@@ -190,7 +215,8 @@ public final class ConfigTopic {
                   r.partition(),
                   r.offset(),
                   Instant.ofEpochMilli(r.timestamp()),
-                  actor == null ? null : new String(actor.value(), StandardCharsets.UTF_8)));
+                  text(r.headers().lastHeader(ACTOR_HEADER)),
+                  text(r.headers().lastHeader(ConfigSigner.HEADER))));
         }
       }
     } catch (KafkaException e) {
@@ -214,6 +240,10 @@ public final class ConfigTopic {
       }
     }
     return latest;
+  }
+
+  private static String text(Header h) {
+    return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
   }
 
   private static boolean caughtUp(

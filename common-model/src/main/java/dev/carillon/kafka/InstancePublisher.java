@@ -1,11 +1,23 @@
 package dev.carillon.kafka;
 
+import dev.carillon.metrics.ServiceMeters;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.trace.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -18,16 +30,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes {@link InstanceMessage}s to {@link Topics#INSTANCES} and reports which ones Kafka
- * acknowledged.
+ * Publishes {@link InstanceMessage}s to the instances topic of each instance's queue ({@link
+ * Topics#instances}, the queue found by a {@link QueueRouter}) and reports which ones Kafka
+ * acknowledged. The topic of a queue other than the default one is created on its first use, like
+ * the default topic (same partitions and replication).
  *
- * <p>The producer is idempotent with {@code acks=all}, keyed by task id, and lingers {@link
- * #LINGER} so that one trigger tick's messages travel in few batches. {@link #publish(List)} never
- * blocks longer than about the acknowledgement timeout, even when Kafka is down: messages that are
- * not acknowledged in time are simply not in the result. The caller stamps {@code dispatched_at}
- * only for the returned ids and leaves the rest to the retry service's stranded-PENDING scan; a
- * message that Kafka accepts after the deadline is then delivered twice, which the workers' claim
- * (a compare-and-set) makes harmless.
+ * <p>Each record goes to a partition picked at random, keyed by its instance id only for tools that
+ * show keys. Nothing relies on the order of instance ids (the claim's compare-and-set and the
+ * trigger's overlap rule decide what runs), and keying by task id tied all of a task's windows to
+ * one partition, so to one worker: a worker stuck with full slots held a healthy task's windows
+ * unclaimed. A random partition also sends an instance published again (by the stranded scan) to a
+ * partition other than the one whose worker could not run it, most of the time.
+ *
+ * <p>The producer is idempotent with {@code acks=all} and lingers {@link #LINGER} so that one
+ * trigger tick's messages travel in few batches. {@link #publish(List)} never blocks longer than
+ * about the acknowledgement timeout, even when Kafka is down: messages that are not acknowledged in
+ * time are simply not in the result. The caller stamps {@code dispatched_at} only for the returned
+ * ids and leaves the rest to the retry service's stranded-PENDING scan; a message that Kafka
+ * accepts after the deadline is then delivered twice, which the workers' claim (a compare-and-set)
+ * makes harmless.
+ *
+ * <p>Each message gets a span (its name given by the publisher's owner: {@code publish} for the
+ * trigger, {@code republish} for the retry service and the worker's releases) in its instance's
+ * trace, from send to acknowledgement, and, while tracing is on, the span's W3C {@code traceparent}
+ * as a record header, which the worker's spans continue.
  *
  * <p>Thread-safe. {@link #close()} waits up to the acknowledgement timeout for messages in flight.
  */
@@ -44,8 +70,13 @@ public final class InstancePublisher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(InstancePublisher.class);
 
   private final Producer<String, byte[]> producer;
+  private final KafkaSettings settings;
   private final String topic;
   private final Duration ackTimeout;
+  private final QueueRouter router;
+  private final Set<String> ensuredTopics = ConcurrentHashMap.newKeySet();
+  private final Tracing tracing;
+  private final String spanName;
 
   /**
    * A publisher to {@link Topics#INSTANCES} with the {@linkplain #DEFAULT_ACK_TIMEOUT default
@@ -56,26 +87,65 @@ public final class InstancePublisher implements AutoCloseable {
   }
 
   /**
+   * A publisher that sends every instance to {@code topic} (the default queue's topic).
+   *
    * @param settings how to reach Kafka
    * @param topic the topic to publish to ({@link Topics#INSTANCES} except in tests)
    * @param ackTimeout how long one {@link #publish} call waits for acknowledgements, at least one
    *     second; also bounds how long a record may wait in the producer before it is given up
    */
   public InstancePublisher(KafkaSettings settings, String topic, Duration ackTimeout) {
+    this(settings, topic, ackTimeout, QueueRouter.DEFAULT_ONLY);
+  }
+
+  /**
+   * @param settings how to reach Kafka
+   * @param topic the default queue's topic ({@link Topics#INSTANCES} except in tests); the other
+   *     queues' topics are named after it ({@link Topics#instances})
+   * @param ackTimeout how long one {@link #publish} call waits for acknowledgements, at least one
+   *     second; also bounds how long a record may wait in the producer before it is given up
+   * @param router the queue of each task
+   */
+  public InstancePublisher(
+      KafkaSettings settings, String topic, Duration ackTimeout, QueueRouter router) {
+    this(settings, topic, ackTimeout, router, Tracing.off(), "publish");
+  }
+
+  /**
+   * As {@link #InstancePublisher(KafkaSettings, String, Duration, QueueRouter)}, with a span named
+   * {@code spanName} per message in {@code tracing}.
+   */
+  public InstancePublisher(
+      KafkaSettings settings,
+      String topic,
+      Duration ackTimeout,
+      QueueRouter router,
+      Tracing tracing,
+      String spanName) {
+    this.tracing = Objects.requireNonNull(tracing, "tracing");
+    this.spanName = Objects.requireNonNull(spanName, "spanName");
     if (topic == null || topic.isBlank()) {
       throw new IllegalArgumentException("topic must not be blank, was '" + topic + "'");
     }
     if (ackTimeout == null || ackTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
       throw new IllegalArgumentException("ackTimeout must be at least PT1S, was " + ackTimeout);
     }
+    this.settings = settings;
     this.topic = topic;
     this.ackTimeout = ackTimeout;
+    this.router = Objects.requireNonNull(router, "router");
+    ensuredTopics.add(topic);
     this.producer = new KafkaProducer<>(producerProps(settings, ackTimeout));
     log.info(
         "Publishing instances to {} on {} (ack timeout {})",
         topic,
         settings.describe(),
         ackTimeout);
+  }
+
+  /** Exports the producer's own metrics ({@code kafka_producer_*}) through {@code meters}. */
+  public void bindMetrics(ServiceMeters meters) {
+    meters.bindKafka(producer);
   }
 
   static Map<String, Object> producerProps(KafkaSettings settings, Duration ackTimeout) {
@@ -96,12 +166,28 @@ public final class InstancePublisher implements AutoCloseable {
    * Sends every message and waits for Kafka's acknowledgements, at most about the acknowledgement
    * timeout in total.
    *
-   * @param messages the messages to send, in order; records of one task keep their order
+   * @param messages the messages to send
    * @return the instance ids Kafka acknowledged, in the order given; possibly empty, never null
    */
   public List<Long> publish(List<InstanceMessage> messages) {
     long deadline = System.nanoTime() + ackTimeout.toNanos();
+    if (messages.isEmpty()) {
+      return List.of();
+    }
+    Map<String, String> queues;
+    try {
+      Set<String> tasks = new HashSet<>();
+      messages.forEach(m -> tasks.add(m.taskId()));
+      queues = router.queuesOf(tasks);
+    } catch (RuntimeException e) {
+      log.warn(
+          "Could not find the queues of {} instance message(s); none sent: {}",
+          messages.size(),
+          e.toString());
+      return List.of();
+    }
     List<Future<RecordMetadata>> sent = new ArrayList<>(messages.size());
+    List<Span> spans = new ArrayList<>(messages.size());
     int notSent = 0;
     for (InstanceMessage m : messages) {
       if (System.nanoTime() - deadline >= 0) {
@@ -110,12 +196,28 @@ public final class InstancePublisher implements AutoCloseable {
         notSent = messages.size() - sent.size();
         break;
       }
+      String to =
+          Topics.instances(topic, queues.getOrDefault(m.taskId(), TaskDefinition.DEFAULT_QUEUE));
+      Span span = startSpan(m, to);
+      spans.add(span);
       try {
-        sent.add(
-            producer.send(new ProducerRecord<>(topic, m.taskId(), InstanceMessageCodec.encode(m))));
-      } catch (KafkaException e) {
+        ensure(to);
+        ProducerRecord<String, byte[]> record =
+            new ProducerRecord<>(
+                to, partition(to), Long.toString(m.instanceId()), InstanceMessageCodec.encode(m));
+        if (tracing.enabled()) {
+          Tracing.traceparent(span.getSpanContext())
+              .ifPresent(
+                  tp ->
+                      record
+                          .headers()
+                          .add(Tracing.TRACEPARENT, tp.getBytes(StandardCharsets.UTF_8)));
+        }
+        sent.add(producer.send(record));
+      } catch (KafkaException | IllegalStateException e) {
         log.warn(
             "Could not send instance {} of task {}: {}", m.instanceId(), m.taskId(), e.toString());
+        end(span, e.toString());
         sent.add(null);
       }
     }
@@ -130,16 +232,22 @@ public final class InstancePublisher implements AutoCloseable {
         long left = Math.max(0, deadline - System.nanoTime());
         f.get(left, TimeUnit.NANOSECONDS);
         acknowledged.add(messages.get(i).instanceId());
+        end(spans.get(i), null);
       } catch (ExecutionException e) {
         if (firstFailure == null) {
           firstFailure = e.getCause().toString();
         }
+        end(spans.get(i), e.getCause().toString());
       } catch (TimeoutException e) {
         if (firstFailure == null) {
           firstFailure = "no acknowledgement within " + ackTimeout;
         }
+        end(spans.get(i), "no acknowledgement within " + ackTimeout);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        for (int j = i; j < spans.size(); j++) {
+          end(spans.get(j), "interrupted");
+        }
         break;
       }
     }
@@ -153,6 +261,46 @@ public final class InstancePublisher implements AutoCloseable {
           firstFailure);
     }
     return acknowledged;
+  }
+
+  /** Creates a queue's topic the first time it is used (a no-op when it exists). */
+  private void ensure(String queueTopic) {
+    if (!ensuredTopics.contains(queueTopic)) {
+      TopicAdmin.ensureQueueTopic(settings, topic, queueTopic);
+      ensuredTopics.add(queueTopic);
+    }
+  }
+
+  /**
+   * A partition of {@code to} picked at random (see the class comment). The producer knows the
+   * partitions from its metadata; the first call for a topic waits for them (at most {@code
+   * max.block.ms}, the acknowledgement timeout).
+   */
+  private int partition(String to) {
+    int n = producer.partitionsFor(to).size();
+    return n <= 1 ? 0 : ThreadLocalRandom.current().nextInt(n);
+  }
+
+  private Span startSpan(InstanceMessage m, String to) {
+    return tracing
+        .tracer()
+        .spanBuilder(spanName)
+        .setParent(tracing.instanceParent(m.instanceId()))
+        .setSpanKind(SpanKind.PRODUCER)
+        .setAttribute(Tracing.INSTANCE, m.instanceId())
+        .setAttribute(Tracing.TASK, m.taskId())
+        .setAttribute(Tracing.WINDOW, m.windowKey())
+        .setAttribute("messaging.system", "kafka")
+        .setAttribute("messaging.destination.name", to)
+        .startSpan();
+  }
+
+  /** Ends a message's span; {@code failure} null means acknowledged. */
+  private static void end(Span span, String failure) {
+    if (failure != null) {
+      span.setStatus(StatusCode.ERROR, failure);
+    }
+    span.end();
   }
 
   /** Flushes and closes the producer, waiting up to the acknowledgement timeout. */

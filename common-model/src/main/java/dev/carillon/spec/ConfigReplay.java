@@ -3,12 +3,14 @@ package dev.carillon.spec;
 import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.task.Problem;
 import dev.carillon.model.tuning.ConfigRecord;
+import dev.carillon.model.tuning.ConfigSigner;
 import dev.carillon.model.tuning.InvalidTuningException;
 import dev.carillon.model.tuning.TuningKey;
 import dev.carillon.model.tuning.TuningValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -48,11 +50,24 @@ public record ConfigReplay(SortedMap<String, InForce> inForce, List<Rejected> re
     rejected = List.copyOf(rejected);
   }
 
-  /** Replays {@code records}, which must be in offset order. */
+  /** Replays {@code records}, which must be in offset order, without checking signatures. */
   public static ConfigReplay of(List<ConfigRecord> records) {
+    return of(records, Optional.empty());
+  }
+
+  /**
+   * Replays {@code records}, which must be in offset order; with {@code signer}, a record whose
+   * signature is missing or wrong is rejected first, as the retry service rejects it.
+   */
+  public static ConfigReplay of(List<ConfigRecord> records, Optional<ConfigSigner> signer) {
     SortedMap<String, InForce> inForce = new TreeMap<>();
     List<Rejected> rejected = new ArrayList<>();
     for (ConfigRecord r : records) {
+      Optional<String> unsigned = signer.flatMap(v -> v.problem(r.key(), r.value(), r.signature()));
+      if (unsigned.isPresent()) {
+        rejected.add(new Rejected(r, List.of(unsigned.get())));
+        continue;
+      }
       TuningKey key;
       TuningValue value = null;
       try {

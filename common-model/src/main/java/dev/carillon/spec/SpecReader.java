@@ -30,6 +30,9 @@ import java.util.regex.Pattern;
  *     timeout: 20m
  *     retry: { policy: DELAYED, delays: [5m, 15m, 30m], maxRetries: 3 }
  *     params: { channel: "#news" }
+ *   - id: remind-u42                   # one-shot: fires once, at this instant (window EVERY_FIRE)
+ *     handler: digest
+ *     at: 2026-12-24T09:00:00+01:00
  *   - id: publish                      # dependency trigger: after every upstream's window succeeded
  *     handler: noop
  *     after: [daily-digest]

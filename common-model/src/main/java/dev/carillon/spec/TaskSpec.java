@@ -30,6 +30,7 @@ import java.util.function.Function;
  * <pre>
  * id: daily-digest
  * handler: digest
+ * queue: gpu              # the worker pool; default "default"
  * schedule: { cron: "0 0 8 * * ?", zone: Asia/Shanghai, window: DAILY }
  * overlap: SKIP            # or ALLOW
  * catchup: 1h
@@ -41,29 +42,33 @@ import java.util.function.Function;
  * <p>The handlers {@code exec} and {@code http} are built in: their settings in {@code params.exec}
  * and {@code params.http} are checked here too ({@link AgentParams}).
  *
- * <p>Exactly one trigger: {@code schedule.cron}, {@code after} (a list of task ids), {@code event}
- * or {@code condition}. {@code schedule.zone} is required for cron and condition triggers (their
- * windows come from the clock) and defaults to UTC otherwise; {@code schedule.window} defaults to
- * DAILY. {@code paused} is not a spec key: it is operational state.
+ * <p>Exactly one trigger: {@code schedule.cron}, {@code at} (one instant with its offset: a
+ * one-shot task), {@code after} (a list of task ids), {@code event} or {@code condition}. {@code
+ * schedule.zone} is required for cron and condition triggers (their windows come from the clock's
+ * local time) and defaults to UTC otherwise; {@code schedule.window} defaults to EVERY_FIRE for a
+ * one-shot (its window is its instant) and to DAILY otherwise. {@code paused} is not a spec key: it
+ * is operational state.
  */
 final class TaskSpec {
   static final Set<String> KEYS =
       Set.of(
           "id",
           "handler",
+          "queue",
           "schedule",
           "overlap",
           "catchup",
           "timeout",
           "retry",
           "params",
+          "at",
           "after",
           "event",
           "condition");
   static final Set<String> SCHEDULE_KEYS = Set.of("cron", "zone", "window");
 
   private static final String ONE_TRIGGER =
-      "a task has exactly one trigger: schedule.cron, after, event or condition";
+      "a task has exactly one trigger: schedule.cron, at, after, event or condition";
 
   private final Node.Mapping task;
   private final Problems p;
@@ -103,6 +108,10 @@ final class TaskSpec {
       Values.check(
           p, "handler", at("handler"), handler.value(), TaskRules.handler(handler.value()));
     }
+    Values.Read<String> queue = Values.text(task, "queue", "queue", p);
+    if (queue.present()) {
+      Values.check(p, "queue", at("queue"), queue.value(), TaskRules.queue(queue.value()));
+    }
     Optional<Trigger> trigger = trigger(id.value());
     OverlapPolicy overlap = overlap();
     Values.Read<Duration> catchup = Values.duration(task, "catchup", "catchup", p);
@@ -130,6 +139,7 @@ final class TaskSpec {
       return Optional.of(
           TaskDefinition.builder(id.value())
               .handler(handler.value())
+              .queue(queue.value() == null ? TaskDefinition.DEFAULT_QUEUE : queue.value())
               .trigger(trigger.get())
               .overlap(overlap)
               .catchup(catchup.value() == null ? TaskDefinition.DEFAULT_CATCHUP : catchup.value())
@@ -159,12 +169,16 @@ final class TaskSpec {
     }
     Node.Mapping settings = schedule == null ? new Node.Mapping(Map.of(), task.at()) : schedule;
     Values.Read<String> cron = Values.text(settings, "cron", "schedule.cron", p);
+    Node at = task.get("at");
     Node after = task.get("after");
     Node event = task.get("event");
     Node condition = task.get("condition");
     List<String> declared = new ArrayList<>();
     if (cron.broken() || (cron.value() != null && !cron.value().isBlank())) {
       declared.add("schedule.cron");
+    }
+    if (at != null) {
+      declared.add("at");
     }
     if (after != null) {
       declared.add("after");
@@ -184,7 +198,7 @@ final class TaskSpec {
     Optional<? extends Trigger> cronTrigger = Optional.empty();
     // A schedule that is not a mapping was reported as a whole; its parts are not guessed at.
     if (scheduleNode == null || schedule != null) {
-      window = window(settings);
+      window = window(settings, at != null ? WindowKind.EVERY_FIRE : WindowKind.DAILY);
       zone = zone(settings, cronKind || condition != null);
       if (cronKind) {
         cronTrigger = cron(settings, cron, zone, window);
@@ -192,6 +206,9 @@ final class TaskSpec {
     }
     List<Optional<? extends Trigger>> built = new ArrayList<>();
     built.add(cronTrigger);
+    if (at != null) {
+      built.add(TriggerSpec.at(at, window, zone, p));
+    }
     if (after != null) {
       built.add(TriggerSpec.dependency(id, after, window, zone, p));
     }
@@ -212,13 +229,13 @@ final class TaskSpec {
     return Optional.empty();
   }
 
-  private WindowKind window(Node.Mapping schedule) {
+  private WindowKind window(Node.Mapping schedule, WindowKind absent) {
     Values.Read<String> text = Values.text(schedule, "window", "schedule.window", p);
     if (text.broken()) {
       return null;
     }
     if (text.value() == null) {
-      return WindowKind.DAILY;
+      return absent;
     }
     try {
       return WindowKind.valueOf(text.value().trim().toUpperCase(Locale.ROOT));

@@ -13,10 +13,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The settings of a dependency, event or condition trigger as JSON, in the shape of a task spec:
- * {@code {"after":[...]}}, {@code {"event":{...}}} or {@code {"condition":{...}}} (the store's
- * {@code spec} column). A cron trigger has none: its expression, zone and window kind have columns
- * of their own. Read with the spec reader's rules and messages. Thread-safe.
+ * The settings of a one-shot, dependency, event or condition trigger as JSON, in the shape of a
+ * task spec: {@code {"at":"2026-12-24T07:00:00Z"}}, {@code {"after":[...]}}, {@code
+ * {"event":{...}}} or {@code {"condition":{...}}} (the store's {@code spec} column). A cron trigger
+ * has none: its expression, zone and window kind have columns of their own. Read with the spec
+ * reader's rules and messages. Thread-safe.
  */
 public final class TriggerJson {
   private TriggerJson() {}
@@ -31,8 +32,8 @@ public final class TriggerJson {
    * Reads the settings of a non-cron trigger written by {@link #toJson}.
    *
    * @param taskId the task, for the exception
-   * @param kind {@link TriggerKind#DEPENDENCY}, {@link TriggerKind#EVENT} or {@link
-   *     TriggerKind#CONDITION}
+   * @param kind {@link TriggerKind#AT}, {@link TriggerKind#DEPENDENCY}, {@link TriggerKind#EVENT}
+   *     or {@link TriggerKind#CONDITION}
    * @param window the task's window kind, not null
    * @param zone the task's zone, not null
    * @throws InvalidTaskException listing every problem, each named as in a task spec ({@code
@@ -44,6 +45,7 @@ public final class TriggerJson {
     Objects.requireNonNull(zone, "zone");
     String key =
         switch (kind) {
+          case AT -> "at";
           case DEPENDENCY -> "after";
           case EVENT -> "event";
           case CONDITION -> "condition";
@@ -72,6 +74,7 @@ public final class TriggerJson {
     } else {
       trigger =
           switch (kind) {
+            case AT -> TriggerSpec.at(settings, window, zone, problems);
             case DEPENDENCY -> TriggerSpec.dependency(taskId, settings, window, zone, problems);
             case EVENT -> TriggerSpec.event(settings, window, zone, problems);
             default -> TriggerSpec.condition(settings, window, zone, problems);

@@ -2,6 +2,7 @@ package dev.carillon.spec;
 
 import dev.carillon.model.Durations;
 import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.ConditionTrigger;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.DependencyTrigger;
@@ -11,7 +12,10 @@ import dev.carillon.model.task.InvalidTaskException;
 import dev.carillon.model.task.TaskRules;
 import dev.carillon.model.task.Trigger;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,17 +25,46 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The non-cron triggers of a task spec, read and written: {@code after: [a, b]}, {@code event:
- * {topic, key, coalesce, ratePerSecond}} and {@code condition: {type, every, debounce, params}}.
- * The same shape is the store's {@code spec} column. The window kind and zone come from the spec's
- * {@code schedule} mapping and are passed in; null means they could not be read (already reported),
- * and then the trigger's own fields are still checked but no trigger is built.
+ * The non-cron triggers of a task spec, read and written: {@code at: 2026-12-24T08:00:00Z}, {@code
+ * after: [a, b]}, {@code event: {topic, key, coalesce, ratePerSecond}} and {@code condition: {type,
+ * every, debounce, params}}. The same shape is the store's {@code spec} column. The window kind and
+ * zone come from the spec's {@code schedule} mapping and are passed in; null means they could not
+ * be read (already reported), and then the trigger's own fields are still checked but no trigger is
+ * built.
  */
 final class TriggerSpec {
   static final Set<String> EVENT_KEYS = Set.of("topic", "key", "coalesce", "ratePerSecond");
   static final Set<String> CONDITION_KEYS = Set.of("type", "every", "debounce", "params");
 
   private TriggerSpec() {}
+
+  /**
+   * {@code at}: one instant with its offset, {@code 2026-12-24T08:00:00Z} or {@code
+   * 2026-12-24T09:00:00+01:00}, a whole second. A local time without an offset is refused rather
+   * than read in some zone: the instant must not depend on a guess.
+   */
+  static Optional<AtTrigger> at(Node node, WindowKind window, ZoneId zone, Problems p) {
+    int before = p.size();
+    Instant at = null;
+    if (!(node instanceof Node.Scalar s) || !(s.value() instanceof String text)) {
+      p.add("at", node, node.plain(), "must be an instant such as 2026-12-24T08:00:00Z");
+      return Optional.empty();
+    }
+    try {
+      at = OffsetDateTime.parse(text.trim()).toInstant();
+    } catch (DateTimeParseException e) {
+      p.add(
+          "at",
+          node,
+          text,
+          "must be an instant with its offset, e.g. 2026-12-24T08:00:00Z or"
+              + " 2026-12-24T09:00:00+01:00");
+      return Optional.empty();
+    }
+    Values.check(p, "at", node, text, TaskRules.at(at));
+    Instant instant = at;
+    return build(p, before, window, zone, node, () -> new AtTrigger(instant, window, zone));
+  }
 
   /**
    * {@code after}: a list of task ids (or one id).
@@ -183,13 +216,16 @@ final class TriggerSpec {
   }
 
   /**
-   * The spec mapping of a non-cron trigger, the shape {@link #dependency}, {@link #event} and
-   * {@link #condition} read (as under a task, keyed {@code after}, {@code event} or {@code
-   * condition}); empty for a cron trigger, whose settings are the {@code schedule}.
+   * The spec mapping of a non-cron trigger, the shape {@link #at}, {@link #dependency}, {@link
+   * #event} and {@link #condition} read (as under a task, keyed {@code at}, {@code after}, {@code
+   * event} or {@code condition}); empty for a cron trigger, whose settings are the {@code
+   * schedule}.
    */
   static Map<String, Object> toSpec(Trigger trigger) {
     Map<String, Object> out = new LinkedHashMap<>();
-    if (trigger instanceof DependencyTrigger d) {
+    if (trigger instanceof AtTrigger a) {
+      out.put("at", a.at().toString());
+    } else if (trigger instanceof DependencyTrigger d) {
       out.put("after", d.upstreams());
     } else if (trigger instanceof EventTrigger e) {
       Map<String, Object> m = new LinkedHashMap<>();

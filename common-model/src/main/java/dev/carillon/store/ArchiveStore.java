@@ -38,9 +38,12 @@ public final class ArchiveStore {
    * Archives up to {@code limit} instances in a finished status whose {@code finished_at} is more
    * than {@code retention} before the database's now, oldest first, with all their events.
    *
+   * @param fence the retry leader's fence; the batch is moved only while it is current
    * @return the ids archived (empty when nothing is due)
+   * @throws FencedException when {@code fence} is no longer current; nothing was moved
    */
-  public List<Long> archiveFinished(Duration retention, int limit) {
+  public List<Long> archiveFinished(Duration retention, int limit, Fence fence) {
+    java.util.Objects.requireNonNull(fence, "fence");
     if (limit <= 0) {
       return List.of();
     }
@@ -75,14 +78,23 @@ public final class ArchiveStore {
               INSTANCE_CHECKPOINT.INSTANCE_ID.in(DSL.select(Sql.ID_COLUMN).from(pickedIds));
           Condition effectsOfPicked =
               INSTANCE_EFFECT.INSTANCE_ID.in(DSL.select(Sql.ID_COLUMN).from(pickedIds));
-          copy(tx, TASK_INSTANCE, TASK_INSTANCE_HISTORY, isPicked);
-          copy(tx, INSTANCE_EVENT, INSTANCE_EVENT_HISTORY, ofPicked);
-          copy(tx, INSTANCE_CHECKPOINT, INSTANCE_CHECKPOINT_HISTORY, checkpointsOfPicked);
-          copy(tx, INSTANCE_EFFECT, INSTANCE_EFFECT_HISTORY, effectsOfPicked);
-          tx.deleteFrom(INSTANCE_CHECKPOINT).where(checkpointsOfPicked).execute();
-          tx.deleteFrom(INSTANCE_EFFECT).where(effectsOfPicked).execute();
-          tx.deleteFrom(INSTANCE_EVENT).where(ofPicked).execute();
-          tx.deleteFrom(TASK_INSTANCE).where(isPicked).execute();
+          Condition fenced = Fences.current(fence);
+          copy(tx, TASK_INSTANCE, TASK_INSTANCE_HISTORY, isPicked.and(fenced));
+          copy(tx, INSTANCE_EVENT, INSTANCE_EVENT_HISTORY, ofPicked.and(fenced));
+          copy(
+              tx,
+              INSTANCE_CHECKPOINT,
+              INSTANCE_CHECKPOINT_HISTORY,
+              checkpointsOfPicked.and(fenced));
+          copy(tx, INSTANCE_EFFECT, INSTANCE_EFFECT_HISTORY, effectsOfPicked.and(fenced));
+          tx.deleteFrom(INSTANCE_CHECKPOINT).where(checkpointsOfPicked).and(fenced).execute();
+          tx.deleteFrom(INSTANCE_EFFECT).where(effectsOfPicked).and(fenced).execute();
+          tx.deleteFrom(INSTANCE_EVENT).where(ofPicked).and(fenced).execute();
+          int deleted = tx.deleteFrom(TASK_INSTANCE).where(isPicked).and(fenced).execute();
+          // The picked rows are locked by this transaction, so only the fence can leave one.
+          if (deleted < ids.size()) {
+            throw new FencedException(fence, "archive of " + ids.size() + " instance(s)");
+          }
           return List.copyOf(ids);
         });
   }

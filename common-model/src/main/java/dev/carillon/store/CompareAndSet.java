@@ -34,7 +34,8 @@ final class CompareAndSet {
 
   /**
    * A re-run's changes ({@code → PENDING} from a finished status), the same whoever asks for it:
-   * see {@link OperatorStore#rerun}.
+   * see {@link OperatorStore#rerun}. A quarantine mark goes too: it was about the attempt that
+   * failed, and left on the re-run it would keep that run's failure out of every scan.
    */
   static final Changes RERUN =
       u ->
@@ -49,7 +50,8 @@ final class CompareAndSet {
               .set(TASK_INSTANCE.FAIL_REASON, (String) null)
               .set(TASK_INSTANCE.RESULT_SUMMARY, (String) null)
               .set(TASK_INSTANCE.RESULT_TRUNCATED, false)
-              .set(TASK_INSTANCE.RESULT_URI, (String) null);
+              .set(TASK_INSTANCE.RESULT_URI, (String) null)
+              .set(TASK_INSTANCE.QUARANTINED_AT, (Instant) null);
 
   /**
    * More work a transition does in its transaction once the row moved (and only then), before its
@@ -98,6 +100,44 @@ final class CompareAndSet {
       String reason,
       Changes changes,
       AfterMove after) {
+    return move(dsl, id, from, attempt, to, actor, reason, changes, after, null);
+  }
+
+  /**
+   * {@link #move(DSLContext, long, InstanceStatus, Integer, InstanceStatus, String, String,
+   * Changes)} by a leader: the update is applied only while {@code fence} is current.
+   *
+   * @param fence the leader's fence, or {@code null} for a write any actor may make
+   * @throws FencedException when {@code fence} is no longer current; nothing is written
+   */
+  static Optional<Instance> move(
+      DSLContext dsl,
+      long id,
+      InstanceStatus from,
+      Integer attempt,
+      InstanceStatus to,
+      String actor,
+      String reason,
+      Changes changes,
+      Fence fence) {
+    return move(dsl, id, from, attempt, to, actor, reason, changes, AfterMove.NONE, fence);
+  }
+
+  /**
+   * The move itself: {@code after} runs in its transaction once the row moved, and {@code fence},
+   * when given, must still be current for the update to apply.
+   */
+  private static Optional<Instance> move(
+      DSLContext dsl,
+      long id,
+      InstanceStatus from,
+      Integer attempt,
+      InstanceStatus to,
+      String actor,
+      String reason,
+      Changes changes,
+      AfterMove after,
+      Fence fence) {
     from.checkTransition(to);
     return dsl.transactionResult(
         cfg -> {
@@ -105,6 +145,9 @@ final class CompareAndSet {
           Condition where = TASK_INSTANCE.ID.eq(id).and(TASK_INSTANCE.STATUS.eq(from.name()));
           if (attempt != null) {
             where = where.and(TASK_INSTANCE.ATTEMPT.eq(attempt));
+          }
+          if (fence != null) {
+            where = where.and(Fences.current(fence));
           }
           var update =
               tx.update(TASK_INSTANCE)
@@ -126,6 +169,9 @@ final class CompareAndSet {
                 String why = more == null ? reason : reason + more;
                 EventRows.insert(tx, List.of(EventRows.transition(i, from, actor, why)));
               });
+          if (changed.isEmpty() && fence != null) {
+            Fences.checkAfterNoOp(tx, fence, from + " -> " + to + " of instance " + id);
+          }
           return changed;
         });
   }

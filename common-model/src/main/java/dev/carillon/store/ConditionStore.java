@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /**
  * The debounce state of condition-triggered tasks ({@code condition_state}), so a new leader
@@ -46,21 +47,36 @@ public final class ConditionStore {
     return out;
   }
 
-  /** Stores {@code state} for {@code taskId}. */
-  public void save(String taskId, State state) {
-    dsl.insertInto(
-            CONDITION_STATE,
-            CONDITION_STATE.TASK_ID,
-            CONDITION_STATE.WINDOW_KEY,
-            CONDITION_STATE.LAST_SLOT,
-            CONDITION_STATE.CONSECUTIVE)
-        .values(taskId, state.windowKey(), state.lastSlot(), state.consecutive())
-        .onConflict(CONDITION_STATE.TASK_ID)
-        .doUpdate()
-        .set(CONDITION_STATE.WINDOW_KEY, state.windowKey())
-        .set(CONDITION_STATE.LAST_SLOT, state.lastSlot())
-        .set(CONDITION_STATE.CONSECUTIVE, state.consecutive())
-        .set(CONDITION_STATE.UPDATED_AT, Sql.NOW)
-        .execute();
+  /**
+   * Stores {@code state} for {@code taskId}, while {@code fence} (the trigger leader's) is current.
+   *
+   * @throws FencedException when {@code fence} is no longer current; nothing was stored
+   */
+  public void save(String taskId, State state, Fence fence) {
+    Objects.requireNonNull(fence, "fence");
+    int written =
+        dsl.insertInto(
+                CONDITION_STATE,
+                CONDITION_STATE.TASK_ID,
+                CONDITION_STATE.WINDOW_KEY,
+                CONDITION_STATE.LAST_SLOT,
+                CONDITION_STATE.CONSECUTIVE)
+            .select(
+                DSL.select(
+                        DSL.val(taskId, CONDITION_STATE.TASK_ID),
+                        DSL.val(state.windowKey(), CONDITION_STATE.WINDOW_KEY),
+                        DSL.val(state.lastSlot(), CONDITION_STATE.LAST_SLOT),
+                        DSL.val(state.consecutive(), CONDITION_STATE.CONSECUTIVE))
+                    .where(Fences.current(fence)))
+            .onConflict(CONDITION_STATE.TASK_ID)
+            .doUpdate()
+            .set(CONDITION_STATE.WINDOW_KEY, state.windowKey())
+            .set(CONDITION_STATE.LAST_SLOT, state.lastSlot())
+            .set(CONDITION_STATE.CONSECUTIVE, state.consecutive())
+            .set(CONDITION_STATE.UPDATED_AT, Sql.NOW)
+            .execute();
+    if (written == 0) {
+      throw new FencedException(fence, "condition state of task " + taskId);
+    }
   }
 }

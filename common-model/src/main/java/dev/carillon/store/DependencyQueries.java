@@ -127,16 +127,30 @@ public final class DependencyQueries {
         .orElse(0L);
   }
 
-  /** Stores {@code position} under {@code name}, never moving it backwards. */
-  public void saveOffset(String name, long position) {
-    dsl.insertInto(TRIGGER_OFFSET, TRIGGER_OFFSET.NAME, TRIGGER_OFFSET.POSITION)
-        .values(name, position)
-        .onConflict(TRIGGER_OFFSET.NAME)
-        .doUpdate()
-        .set(
-            TRIGGER_OFFSET.POSITION,
-            DSL.greatest(TRIGGER_OFFSET.POSITION, DSL.excluded(TRIGGER_OFFSET.POSITION)))
-        .set(TRIGGER_OFFSET.UPDATED_AT, Sql.NOW)
-        .execute();
+  /**
+   * Stores {@code position} under {@code name}, never moving it backwards, while {@code fence} (the
+   * trigger leader's) is current.
+   *
+   * @throws FencedException when {@code fence} is no longer current; nothing was stored
+   */
+  public void saveOffset(String name, long position, Fence fence) {
+    Objects.requireNonNull(fence, "fence");
+    int written =
+        dsl.insertInto(TRIGGER_OFFSET, TRIGGER_OFFSET.NAME, TRIGGER_OFFSET.POSITION)
+            .select(
+                DSL.select(
+                        DSL.val(name, TRIGGER_OFFSET.NAME),
+                        DSL.val(position, TRIGGER_OFFSET.POSITION))
+                    .where(Fences.current(fence)))
+            .onConflict(TRIGGER_OFFSET.NAME)
+            .doUpdate()
+            .set(
+                TRIGGER_OFFSET.POSITION,
+                DSL.greatest(TRIGGER_OFFSET.POSITION, DSL.excluded(TRIGGER_OFFSET.POSITION)))
+            .set(TRIGGER_OFFSET.UPDATED_AT, Sql.NOW)
+            .execute();
+    if (written == 0) {
+      throw new FencedException(fence, "offset " + name);
+    }
   }
 }

@@ -4,6 +4,7 @@ import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 
 import dev.carillon.model.instance.InstanceStatus;
 import java.util.Collection;
+import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -13,10 +14,23 @@ import org.jooq.impl.DSL;
  * that the stranded-PENDING sweeps leave those rows alone.
  */
 final class DispatchStamp {
+  /**
+   * The most ids one stamp statement covers. Each statement is its own transaction and holds the
+   * row locks of its rows until it commits, and a worker's claim of one of those rows waits for it
+   * (claims do not skip locked rows). The dispatcher stamps everything acknowledged {@code
+   * stampDelay} ago at once, which in a burst that outlasts that delay is tens of thousands of
+   * rows, exactly the ones the workers are claiming next: one statement for all of them would stall
+   * every claim for the length of the whole stamp. Fixed-size pieces bound that wait by the time of
+   * one piece, whatever the burst's size.
+   */
+  static final int CHUNK = 1_000;
+
   private DispatchStamp() {}
 
   /**
-   * Stamps {@code dispatched_at} on the instances among {@code ids} that are still PENDING.
+   * Stamps {@code dispatched_at} on the instances among {@code ids} that are still PENDING, in
+   * statements of at most {@link #CHUNK} ids, each its own transaction (when {@code dsl} is not in
+   * one already).
    *
    * <p>Rows locked by another transaction are skipped ({@code FOR UPDATE SKIP LOCKED}) rather than
    * waited for: during a burst that transaction is almost always a worker's claim, after which the
@@ -25,9 +39,25 @@ final class DispatchStamp {
    * published again by a later sweep, which costs a duplicate message (its claim is lost), not a
    * lost run.
    *
+   * @param fence the publishing leader's fence, or {@code null} for a publisher that is not a
+   *     leader (a worker, {@code schedctl}); with one, the stamp is applied only while it is
+   *     current
    * @return the rows stamped
    */
-  static int mark(DSLContext dsl, Collection<Long> ids) {
+  static int mark(DSLContext dsl, Collection<Long> ids, Fence fence) {
+    if (ids.size() <= CHUNK) {
+      return markChunk(dsl, ids, fence);
+    }
+    List<Long> all = List.copyOf(ids);
+    int stamped = 0;
+    for (int from = 0; from < all.size(); from += CHUNK) {
+      stamped += markChunk(dsl, all.subList(from, Math.min(all.size(), from + CHUNK)), fence);
+    }
+    return stamped;
+  }
+
+  /** One statement, one transaction: at most {@link #CHUNK} ids. */
+  private static int markChunk(DSLContext dsl, Collection<Long> ids, Fence fence) {
     if (ids.isEmpty()) {
       return 0;
     }
@@ -44,6 +74,7 @@ final class DispatchStamp {
                     .of(TASK_INSTANCE)
                     .skipLocked()))
         .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+        .and(fence == null ? DSL.noCondition() : Fences.current(fence))
         .execute();
   }
 }

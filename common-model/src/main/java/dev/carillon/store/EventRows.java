@@ -7,7 +7,10 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.jooq.tables.records.InstanceEventRecord;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.jooq.CommonTableExpression;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -45,19 +48,6 @@ final class EventRows {
         after.attempt(),
         actor,
         reason);
-  }
-
-  static Row decision(Decision d) {
-    return new Row(
-        d.instanceId(),
-        d.taskId(),
-        d.windowKey(),
-        InstanceEvent.Kind.DECISION,
-        null,
-        null,
-        null,
-        d.actor(),
-        d.reason());
   }
 
   /**
@@ -122,8 +112,18 @@ final class EventRows {
 
   /** Writes {@code events} in one statement, however many. */
   static void insert(DSLContext tx, List<Row> events) {
+    insert(tx, events, null);
+  }
+
+  /**
+   * Writes {@code events} in one statement, however many; with a {@code fence}, only while it is
+   * current.
+   *
+   * @return the events written: all of them, or none when the fence stopped the statement
+   */
+  static int insert(DSLContext tx, List<Row> events, Fence fence) {
     if (events.isEmpty()) {
-      return;
+      return 0;
     }
     // As for instances: one array bind value per column, however many events.
     int n = events.size();
@@ -163,7 +163,7 @@ final class EventRows {
             DSL.val(attempts),
             DSL.val(actors),
             DSL.val(reasons));
-    insertEvent(tx)
+    return insertEvent(tx)
         .select(
             DSL.select(
                     DSL.field(DSL.name("t", "instance_id"), Long.class),
@@ -175,8 +175,88 @@ final class EventRows {
                     DSL.field(DSL.name("t", "attempt"), Integer.class),
                     DSL.field(DSL.name("t", "actor"), String.class),
                     DSL.field(DSL.name("t", "reason"), String.class))
-                .from(t))
+                .from(t)
+                .where(fence == null ? DSL.noCondition() : Fences.current(fence)))
         .execute();
+  }
+
+  /**
+   * Writes decisions that changed no row, in one statement, coalescing repeats: a decision
+   * identical to the latest event of its window (kind DECISION, same actor, instance and reason)
+   * adds its count to that row's {@code repeats} and moves its {@code last_at} instead of adding a
+   * row (see {@code V20__coalesced_decisions.sql}). Identical decisions next to each other in
+   * {@code decisions} are counted together first. Any other event in between (a transition, a
+   * different decision) keeps the story's order: the decision after it is a new row.
+   *
+   * <p>Two writers deciding about the same window at once (a split brain) may each add a row where
+   * one would do, or both count on the same row (the row lock orders the two updates, and each adds
+   * its own count): never a lost decision. The latest event is the latest committed when the
+   * statement starts, so a decision racing with a transition of its window (a claim committing at
+   * the same moment) may be counted on the decision before that transition: the count stays right,
+   * only its place in the story is one event early.
+   */
+  static void insertDecisions(DSLContext tx, List<Decision> decisions) {
+    if (decisions.isEmpty()) {
+      return;
+    }
+    List<Decision> runs = new ArrayList<>();
+    List<Integer> counts = new ArrayList<>();
+    for (Decision d : decisions) {
+      int last = runs.size() - 1;
+      if (last >= 0 && runs.get(last).equals(d)) {
+        counts.set(last, counts.get(last) + 1);
+      } else {
+        runs.add(d);
+        counts.add(1);
+      }
+    }
+    int n = runs.size();
+    Long[] instanceIds = new Long[n];
+    String[] taskIds = new String[n];
+    String[] keys = new String[n];
+    String[] actors = new String[n];
+    String[] reasons = new String[n];
+    Integer[] repeats = new Integer[n];
+    Boolean[] mergeable = new Boolean[n];
+    Set<String> windowsSeen = new HashSet<>();
+    for (int k = 0; k < n; k++) {
+      Decision d = runs.get(k);
+      instanceIds[k] = d.instanceId();
+      taskIds[k] = d.taskId();
+      keys[k] = d.windowKey();
+      actors[k] = d.actor();
+      reasons[k] = d.reason();
+      repeats[k] = counts.get(k);
+      // Only the first decision of a window in this batch can follow the window's stored latest
+      // event; a later one follows a different decision of this same batch.
+      mergeable[k] = d.windowKey() != null && windowsSeen.add(d.taskId() + "/" + d.windowKey());
+    }
+    tx.execute(
+        "with d as (select * from unnest({0}::bigint[], {1}::varchar[], {2}::varchar[],"
+            + " {3}::varchar[], {4}::text[], {5}::int[], {6}::boolean[]) with ordinality"
+            + " as t(instance_id, task_id, window_key, actor, reason, repeats, mergeable, ord)),"
+            + " counted as (update instance_event e"
+            + " set repeats = e.repeats + d.repeats, last_at = now()"
+            + " from d where d.mergeable"
+            + " and e.id = (select x.id from instance_event x where x.task_id = d.task_id"
+            + " and x.window_key = d.window_key order by x.id desc limit 1)"
+            + " and e.kind = {7} and e.actor = d.actor"
+            + " and e.instance_id is not distinct from d.instance_id"
+            + " and e.reason is not distinct from d.reason"
+            + " returning d.ord)"
+            + " insert into instance_event (instance_id, task_id, window_key, kind, actor,"
+            + " reason, repeats, last_at)"
+            + " select d.instance_id, d.task_id, d.window_key, {7}, d.actor, d.reason,"
+            + " d.repeats, case when d.repeats > 1 then now() end"
+            + " from d where d.ord not in (select ord from counted) order by d.ord",
+        DSL.val(instanceIds),
+        DSL.val(taskIds),
+        DSL.val(keys),
+        DSL.val(actors),
+        DSL.val(reasons),
+        DSL.val(repeats),
+        DSL.val(mergeable),
+        DSL.val(InstanceEvent.Kind.DECISION.name()));
   }
 
   static InstanceEvent toEvent(InstanceEventRecord e) {
@@ -191,6 +271,8 @@ final class EventRows {
         e.getAttempt(),
         e.getActor(),
         e.getReason(),
-        e.getCreatedAt());
+        e.getCreatedAt(),
+        e.getRepeats(),
+        e.getLastAt());
   }
 }

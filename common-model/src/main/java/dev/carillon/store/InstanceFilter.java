@@ -13,12 +13,25 @@ import java.util.Set;
  * @param origins only these origins, or empty for any
  * @param from only those scheduled at or after this, or null
  * @param to only those scheduled before this, or null
+ * @param failReason only those whose failure reason is exactly this, the empty string for those
+ *     with none recorded, or null for any
  */
 public record InstanceFilter(
-    String taskId, Set<InstanceStatus> statuses, Set<Origin> origins, Instant from, Instant to) {
+    String taskId,
+    Set<InstanceStatus> statuses,
+    Set<Origin> origins,
+    Instant from,
+    Instant to,
+    String failReason) {
   public InstanceFilter {
     statuses = statuses == null ? Set.of() : Set.copyOf(statuses);
     origins = origins == null ? Set.of() : Set.copyOf(origins);
+  }
+
+  /** A filter on anything but the failure reason. */
+  public InstanceFilter(
+      String taskId, Set<InstanceStatus> statuses, Set<Origin> origins, Instant from, Instant to) {
+    this(taskId, statuses, origins, from, to, null);
   }
 
   /** Every instance. */
@@ -28,6 +41,6 @@ public record InstanceFilter(
 
   /** This filter narrowed to one status. */
   public InstanceFilter withStatus(InstanceStatus status) {
-    return new InstanceFilter(taskId, Set.of(status), origins, from, to);
+    return new InstanceFilter(taskId, Set.of(status), origins, from, to, failReason);
   }
 }

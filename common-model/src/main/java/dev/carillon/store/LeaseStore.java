@@ -1,5 +1,6 @@
 package dev.carillon.store;
 
+import static dev.carillon.store.jooq.Tables.TASK_DEFINITION;
 import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 
 import dev.carillon.model.instance.ClaimedInstance;
@@ -7,6 +8,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.Progress;
+import dev.carillon.model.worker.Serves;
 import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +21,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
@@ -48,8 +51,18 @@ public final class LeaseStore {
    * @param status the instance's status now
    * @param attempt its attempt now
    * @param workerId the worker of its current or last claim, or null
+   * @param queue its task's queue, or null when the task has no definition
+   * @param handler its task's handler, or null when the task has no definition
+   * @param notDueUntil its {@code scheduled_at} when that is still ahead of the database's clock (a
+   *     claim never starts an instance before it), or null
    */
-  public record ClaimState(String status, int attempt, String workerId) {}
+  public record ClaimState(
+      String status,
+      int attempt,
+      String workerId,
+      String queue,
+      String handler,
+      Instant notDueUntil) {}
 
   private final DSLContext dsl;
 
@@ -61,10 +74,19 @@ public final class LeaseStore {
    * Claims the PENDING instances among {@code ids} in one compare-and-set: {@code PENDING →
    * RUNNING}, {@code attempt + 1}, {@code lease_until = db now + timeout}. Returns the instances
    * this call won, whole, with their new attempt; ids that are not PENDING (duplicate delivery,
-   * already running or done) are simply absent. A worker claims with {@link #claimForRun}.
+   * already running or done) are simply absent, and so are instances whose {@code scheduled_at} is
+   * still ahead of the database's clock: whatever clock published them early, a run never starts
+   * before its time. Such an instance stays PENDING and is published again by the dispatch sweeps
+   * ({@code trigger.redispatch-after}, {@code retry.stranded-after}). A worker claims with {@link
+   * #claimForRun}.
    */
   public List<Instance> claim(Collection<Long> ids, String workerId) {
-    return claim(ids, workerId, List.of(TASK_INSTANCE.fields()), InstanceRows::toInstance);
+    return claim(
+        ids,
+        workerId,
+        DSL.noCondition(),
+        List.of(TASK_INSTANCE.fields()),
+        InstanceRows::toInstance);
   }
 
   /** What {@link #claimForRun} reads back of each claimed row. */
@@ -83,15 +105,46 @@ public final class LeaseStore {
           TASK_INSTANCE.PARAMS_OVERRIDE);
 
   /**
-   * {@link #claim}, returning of each instance won only what its run needs: eleven columns instead
-   * of twenty-nine, three timestamps instead of nine (see {@link ClaimedInstance}).
+   * {@link #claim} of only the instances this worker serves, returning of each instance won only
+   * what its run needs: eleven columns instead of twenty-nine, three timestamps instead of nine
+   * (see {@link ClaimedInstance}).
+   *
+   * <p>The compare-and-set itself leaves alone every instance whose task is in a queue {@code
+   * serves} does not list, or has a handler it does not list: such an instance stays PENDING for a
+   * worker that can run it, and is absent from the answer like a lost claim. An instance whose task
+   * has no definition row at all is claimed (the worker then fails the attempt, naming the missing
+   * definition, as before queues existed): no worker could ever serve it better.
    */
-  public List<ClaimedInstance> claimForRun(Collection<Long> ids, String workerId) {
-    return claim(ids, workerId, RUN_FIELDS, LeaseStore::toClaimed);
+  public List<ClaimedInstance> claimForRun(Collection<Long> ids, String workerId, Serves serves) {
+    return claim(ids, workerId, servedBy(serves), RUN_FIELDS, LeaseStore::toClaimed);
+  }
+
+  /**
+   * No definition of the instance's task says a queue or a handler outside {@code serves}; the
+   * definition is found by its primary key, once per claimed row.
+   */
+  private static Condition servedBy(Serves serves) {
+    var d = TASK_DEFINITION.as("claim_def");
+    return DSL.notExists(
+        DSL.selectOne()
+            .from(d)
+            .where(d.TASK_ID.eq(TASK_INSTANCE.TASK_ID))
+            .and(d.QUEUE.notIn(serves.sortedQueues()).or(notIn(d.HANDLER, serves))));
+  }
+
+  private static Condition notIn(Field<String> handler, Serves serves) {
+    // NOT IN () is not SQL; a worker without handlers serves nothing.
+    return serves.handlers().isEmpty()
+        ? DSL.trueCondition()
+        : handler.notIn(serves.sortedHandlers());
   }
 
   private <T> List<T> claim(
-      Collection<Long> ids, String workerId, List<Field<?>> returned, Function<Record, T> mapper) {
+      Collection<Long> ids,
+      String workerId,
+      Condition served,
+      List<Field<?>> returned,
+      Function<Record, T> mapper) {
     if (ids.isEmpty()) {
       return List.of();
     }
@@ -111,6 +164,9 @@ public final class LeaseStore {
                     .from(Sql.idTable(ids, InstanceStatus.PENDING))
                     .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
                     .and(TASK_INSTANCE.STATUS.eq(Sql.EXPECTED_COLUMN))
+                    .and(served)
+                    // Never before its time by the database's clock, whoever published it early.
+                    .and(TASK_INSTANCE.SCHEDULED_AT.le(Sql.NOW))
                     .returning(returned));
     CommonTableExpression<?> events =
         EventRows.eventsOf(
@@ -414,7 +470,7 @@ public final class LeaseStore {
    * @return the rows stamped
    */
   public int markDispatched(Collection<Long> ids) {
-    return DispatchStamp.mark(dsl, ids);
+    return DispatchStamp.mark(dsl, ids, null);
   }
 
   /**
@@ -426,13 +482,29 @@ public final class LeaseStore {
     if (ids.isEmpty()) {
       return out;
     }
+    Field<Instant> notDue =
+        DSL.when(TASK_INSTANCE.SCHEDULED_AT.gt(Sql.NOW), TASK_INSTANCE.SCHEDULED_AT)
+            .else_(DSL.val((Instant) null, SQLDataType.INSTANT));
     dsl.select(
-            TASK_INSTANCE.ID, TASK_INSTANCE.STATUS, TASK_INSTANCE.ATTEMPT, TASK_INSTANCE.WORKER_ID)
+            TASK_INSTANCE.ID,
+            TASK_INSTANCE.STATUS,
+            TASK_INSTANCE.ATTEMPT,
+            TASK_INSTANCE.WORKER_ID,
+            TASK_DEFINITION.QUEUE,
+            TASK_DEFINITION.HANDLER,
+            notDue)
         .from(TASK_INSTANCE)
         .join(Sql.idTable(ids))
         .on(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
+        .leftJoin(TASK_DEFINITION)
+        .on(TASK_DEFINITION.TASK_ID.eq(TASK_INSTANCE.TASK_ID))
         .fetch()
-        .forEach(r -> out.put(r.value1(), new ClaimState(r.value2(), r.value3(), r.value4())));
+        .forEach(
+            r ->
+                out.put(
+                    r.value1(),
+                    new ClaimState(
+                        r.value2(), r.value3(), r.value4(), r.value5(), r.value6(), r.value7())));
     return out;
   }
 }

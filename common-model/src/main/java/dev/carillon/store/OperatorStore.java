@@ -1,9 +1,13 @@
 package dev.carillon.store;
 
 import static dev.carillon.store.jooq.Tables.INSTANCE_CHECKPOINT;
+import static dev.carillon.store.jooq.Tables.INSTANCE_CHECKPOINT_HISTORY;
 import static dev.carillon.store.jooq.Tables.INSTANCE_EFFECT;
+import static dev.carillon.store.jooq.Tables.INSTANCE_EFFECT_HISTORY;
 import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
+import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT_HISTORY;
 import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
+import static dev.carillon.store.jooq.Tables.TASK_INSTANCE_HISTORY;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
@@ -108,6 +112,13 @@ public final class OperatorStore {
     if (filter.to() != null) {
       c = c.and(TASK_INSTANCE.SCHEDULED_AT.lt(filter.to()));
     }
+    if (filter.failReason() != null) {
+      c =
+          c.and(
+              filter.failReason().isEmpty()
+                  ? TASK_INSTANCE.FAIL_REASON.isNull()
+                  : TASK_INSTANCE.FAIL_REASON.eq(filter.failReason()));
+    }
     if (after != null) {
       c =
           c.and(
@@ -180,14 +191,88 @@ public final class OperatorStore {
         .map(EventRows::toEvent);
   }
 
-  /** Every event about one window, including decisions that created nothing. */
+  /**
+   * Every event about one window, including decisions that created nothing, live and archived
+   * alike, oldest first: an archived event keeps its id, so one order holds both. Both tables are
+   * read through their window index.
+   */
   public List<InstanceEvent> windowEvents(String taskId, String windowKey) {
-    return dsl.selectFrom(INSTANCE_EVENT)
+    return dsl.select(INSTANCE_EVENT.fields())
+        .from(INSTANCE_EVENT)
         .where(INSTANCE_EVENT.TASK_ID.eq(taskId))
         .and(INSTANCE_EVENT.WINDOW_KEY.eq(windowKey))
-        .orderBy(INSTANCE_EVENT.ID)
-        .fetch()
+        .unionAll(
+            DSL.select(historyFields())
+                .from(INSTANCE_EVENT_HISTORY)
+                .where(INSTANCE_EVENT_HISTORY.TASK_ID.eq(taskId))
+                .and(INSTANCE_EVENT_HISTORY.WINDOW_KEY.eq(windowKey)))
+        .orderBy(DSL.field(DSL.name(INSTANCE_EVENT.ID.getName())))
+        .fetchInto(INSTANCE_EVENT)
         .map(EventRows::toEvent);
+  }
+
+  /** The history table's columns named and ordered as the live event table's. */
+  private static List<org.jooq.Field<?>> historyFields() {
+    return java.util.Arrays.stream(INSTANCE_EVENT.fields())
+        .<org.jooq.Field<?>>map(f -> INSTANCE_EVENT_HISTORY.field(f.getName()))
+        .toList();
+  }
+
+  /**
+   * The instance with id {@code id} from the history tables, where the archiver moved it, with the
+   * time it was moved; empty when it is live or never existed.
+   */
+  public Optional<ArchivedInstance> findArchived(long id) {
+    return dsl.selectFrom(TASK_INSTANCE_HISTORY)
+        .where(TASK_INSTANCE_HISTORY.ID.eq(id))
+        .fetchOptional()
+        .map(
+            r ->
+                new ArchivedInstance(
+                    InstanceRows.toInstance(r.into(TASK_INSTANCE)), r.getArchivedAt()));
+  }
+
+  /** When the instance of one window was archived; empty when it is live or was never created. */
+  public Optional<java.time.Instant> windowArchivedAt(String taskId, String windowKey) {
+    return dsl.select(TASK_INSTANCE_HISTORY.ARCHIVED_AT)
+        .from(TASK_INSTANCE_HISTORY)
+        .where(TASK_INSTANCE_HISTORY.TASK_ID.eq(taskId))
+        .and(TASK_INSTANCE_HISTORY.WINDOW_KEY.eq(windowKey))
+        .fetchOptional(TASK_INSTANCE_HISTORY.ARCHIVED_AT);
+  }
+
+  /**
+   * The events of one archived instance, oldest first, read through its window as {@link #events}.
+   */
+  public List<InstanceEvent> archivedEvents(long instanceId) {
+    return dsl.select(historyFields())
+        .from(INSTANCE_EVENT_HISTORY)
+        .join(TASK_INSTANCE_HISTORY)
+        .on(INSTANCE_EVENT_HISTORY.TASK_ID.eq(TASK_INSTANCE_HISTORY.TASK_ID))
+        .and(INSTANCE_EVENT_HISTORY.WINDOW_KEY.eq(TASK_INSTANCE_HISTORY.WINDOW_KEY))
+        .where(TASK_INSTANCE_HISTORY.ID.eq(instanceId))
+        .and(INSTANCE_EVENT_HISTORY.INSTANCE_ID.eq(instanceId))
+        .orderBy(INSTANCE_EVENT_HISTORY.ID)
+        .fetchInto(INSTANCE_EVENT)
+        .map(EventRows::toEvent);
+  }
+
+  /** {@link #checkpoints} of an archived instance, from the history table. */
+  public List<SavedCheckpoint> archivedCheckpoints(long instanceId) {
+    return dsl.selectFrom(INSTANCE_CHECKPOINT_HISTORY)
+        .where(INSTANCE_CHECKPOINT_HISTORY.INSTANCE_ID.eq(instanceId))
+        .orderBy(INSTANCE_CHECKPOINT_HISTORY.ATTEMPT)
+        .fetch()
+        .map(r -> ResumeStore.toCheckpoint(r.into(INSTANCE_CHECKPOINT)));
+  }
+
+  /** {@link #effects} of an archived instance, from the history table. */
+  public List<EffectRecord> archivedEffects(long instanceId) {
+    return dsl.selectFrom(INSTANCE_EFFECT_HISTORY)
+        .where(INSTANCE_EFFECT_HISTORY.INSTANCE_ID.eq(instanceId))
+        .orderBy(INSTANCE_EFFECT_HISTORY.ATTEMPT, INSTANCE_EFFECT_HISTORY.EFFECT_KEY)
+        .fetch()
+        .map(r -> ResumeStore.toEffect(r.into(INSTANCE_EFFECT)));
   }
 
   /**
@@ -324,5 +409,48 @@ public final class OperatorStore {
         u ->
             u.set(TASK_INSTANCE.LEASE_UNTIL, (Instant) null)
                 .set(TASK_INSTANCE.NEXT_ATTEMPT_AT, (Instant) null));
+  }
+
+  /** Instances set aside by a scanner ({@link RetryStore#quarantine}), oldest mark first. */
+  public List<Instance> quarantined(int limit) {
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(TASK_INSTANCE.QUARANTINED_AT.isNotNull())
+        .orderBy(TASK_INSTANCE.QUARANTINED_AT, TASK_INSTANCE.ID)
+        .limit(limit)
+        .fetch()
+        .map(InstanceRows::toInstance);
+  }
+
+  /**
+   * Clears the quarantine mark of instance {@code id} (after fixing what made it undecidable), so
+   * that the scanners take it up again, and records who did in its event log.
+   *
+   * @return whether it was quarantined (false: nothing to clear, nothing written)
+   */
+  public boolean clearQuarantine(long id, String actor, String reason) {
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          Optional<Instance> cleared =
+              tx.update(TASK_INSTANCE)
+                  .set(TASK_INSTANCE.QUARANTINED_AT, (Instant) null)
+                  .where(TASK_INSTANCE.ID.eq(id))
+                  .and(TASK_INSTANCE.QUARANTINED_AT.isNotNull())
+                  .returning()
+                  .fetchOptional()
+                  .map(InstanceRows::toInstance);
+          cleared.ifPresent(
+              i ->
+                  EventRows.insertDecisions(
+                      tx,
+                      List.of(
+                          new Decision(
+                              i.taskId(),
+                              i.windowKey(),
+                              i.id(),
+                              actor,
+                              Outcome.clip("quarantine cleared: " + reason)))));
+          return cleared.isPresent();
+        });
   }
 }

@@ -1,17 +1,24 @@
 package dev.carillon.store;
 
+import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
 import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 
 import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.store.jooq.tables.records.InstanceEventRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /**
  * The retry service's side of an instance: leases that expired become TIMEOUT, FAILED and TIMEOUT
@@ -26,6 +33,10 @@ import org.jooq.impl.DSL;
  * compare-and-set on {@code dispatched_at}, so two scanners never publish it in one round; a
  * duplicate message would still be harmless, since the workers' claim is itself a compare-and-set.
  *
+ * <p>Every write is the retry leader's and carries its {@link Fence}: a statement is applied only
+ * while the fence is current, and a write refused for that reason throws {@link FencedException}
+ * with nothing written.
+ *
  * <p>Thread-safe; every method is one statement or one transaction.
  */
 public final class RetryStore {
@@ -39,7 +50,7 @@ public final class RetryStore {
    * Moves RUNNING instances whose lease expired (database time) to TIMEOUT, at most {@code limit},
    * skipping rows another scanner holds. Returns the instances moved.
    */
-  public List<Instance> expireLeases(int limit, String actor) {
+  public List<Instance> expireLeases(int limit, String actor, Fence fence) {
     return bulkMove(
         InstanceStatus.RUNNING,
         InstanceStatus.TIMEOUT,
@@ -48,14 +59,15 @@ public final class RetryStore {
         limit,
         actor,
         i -> "lease expired at " + i.leaseUntil() + " (worker " + i.workerId() + ")",
-        u -> u.set(TASK_INSTANCE.FAIL_REASON, "lease expired: the worker died or froze"));
+        u -> u.set(TASK_INSTANCE.FAIL_REASON, "lease expired: the worker died or froze"),
+        fence);
   }
 
   /**
    * Moves RETRY_WAIT instances whose {@code next_attempt_at} has come to PENDING, {@code
    * retry_count + 1}, undispatched; at most {@code limit}, oldest due first.
    */
-  public List<Instance> promoteDueRetries(int limit, String actor) {
+  public List<Instance> promoteDueRetries(int limit, String actor, Fence fence) {
     return bulkMove(
         InstanceStatus.RETRY_WAIT,
         InstanceStatus.PENDING,
@@ -66,7 +78,8 @@ public final class RetryStore {
         i -> "retry " + i.retryCount() + " of " + i.maxRetry() + " due",
         u ->
             u.set(TASK_INSTANCE.RETRY_COUNT, TASK_INSTANCE.RETRY_COUNT.plus(1))
-                .set(TASK_INSTANCE.DISPATCHED_AT, (Instant) null));
+                .set(TASK_INSTANCE.DISPATCHED_AT, (Instant) null),
+        fence);
   }
 
   private interface Reason {
@@ -81,7 +94,9 @@ public final class RetryStore {
       int limit,
       String actor,
       Reason reason,
-      CompareAndSet.Changes changes) {
+      CompareAndSet.Changes changes,
+      Fence fence) {
+    Objects.requireNonNull(fence, "fence");
     from.checkTransition(to);
     if (limit <= 0) {
       return List.of();
@@ -114,9 +129,15 @@ public final class RetryStore {
                   .from(Sql.idTable(List.of(picked)))
                   .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
                   .and(TASK_INSTANCE.STATUS.eq(from.name()))
+                  .and(Fences.current(fence))
                   .returning()
                   .fetch()
                   .map(InstanceRows::toInstance);
+          // The picked rows are locked by this transaction, so only the fence can leave one out.
+          if (moved.size() < picked.length) {
+            throw new FencedException(
+                fence, from + " -> " + to + " of " + picked.length + " row(s)");
+          }
           EventRows.insert(
               tx,
               moved.stream().map(i -> EventRows.transition(i, from, actor, reason.of(i))).toList());
@@ -124,12 +145,17 @@ public final class RetryStore {
         });
   }
 
-  /** FAILED and TIMEOUT instances awaiting the retry decision, oldest first. */
+  /**
+   * FAILED and TIMEOUT instances awaiting the retry decision, oldest first; quarantined rows are
+   * left out (see {@link #quarantine}).
+   */
   public List<Instance> awaitingDecision(int limit) {
     return dsl.selectFrom(TASK_INSTANCE)
         .where(
             Sql.statusIn(
                 TASK_INSTANCE.STATUS, List.of(InstanceStatus.FAILED, InstanceStatus.TIMEOUT)))
+        // The same predicate as the partial index's (V11), so that the scan reads only it.
+        .and(TASK_INSTANCE.QUARANTINED_AT.isNull())
         .orderBy(TASK_INSTANCE.UPDATED_AT, TASK_INSTANCE.ID)
         .limit(limit)
         .fetch()
@@ -138,7 +164,12 @@ public final class RetryStore {
 
   /** FAILED/TIMEOUT → RETRY_WAIT, fenced by attempt, stamping the time and the policy version. */
   public boolean scheduleRetry(
-      Instance failed, Instant nextAttemptAt, Long policyVersion, String actor, String reason) {
+      Instance failed,
+      Instant nextAttemptAt,
+      Long policyVersion,
+      String actor,
+      String reason,
+      Fence fence) {
     return CompareAndSet.move(
             dsl,
             failed.id(),
@@ -149,12 +180,25 @@ public final class RetryStore {
             reason,
             u ->
                 u.set(TASK_INSTANCE.NEXT_ATTEMPT_AT, nextAttemptAt)
-                    .set(TASK_INSTANCE.POLICY_VERSION, policyVersion))
+                    .set(TASK_INSTANCE.POLICY_VERSION, policyVersion),
+            Objects.requireNonNull(fence, "fence"))
         .isPresent();
   }
 
-  /** FAILED/TIMEOUT → DEAD, fenced by attempt. */
-  public boolean markDead(Instance failed, Long policyVersion, String actor, String reason) {
+  /**
+   * FAILED/TIMEOUT → DEAD, fenced by attempt.
+   *
+   * @param alerted whether the DEAD is already reported through every channel there is (no alert
+   *     webhook is configured, so the log line is all); otherwise {@code alerted_at} stays empty
+   *     and the alert outbox sends it ({@link #unalertedDead})
+   */
+  public boolean markDead(
+      Instance failed,
+      Long policyVersion,
+      String actor,
+      String reason,
+      boolean alerted,
+      Fence fence) {
     return CompareAndSet.move(
             dsl,
             failed.id(),
@@ -165,14 +209,140 @@ public final class RetryStore {
             reason,
             u ->
                 u.set(TASK_INSTANCE.POLICY_VERSION, policyVersion)
-                    .set(TASK_INSTANCE.FAIL_REASON, Outcome.clip(reason)))
+                    .set(TASK_INSTANCE.FAIL_REASON, Outcome.clip(reason))
+                    .set(
+                        TASK_INSTANCE.ALERTED_AT,
+                        alerted ? Sql.NOW : DSL.val((Instant) null, SQLDataType.INSTANT)),
+            Objects.requireNonNull(fence, "fence"))
         .isPresent();
+  }
+
+  /**
+   * Sets a row aside that {@code scanner} cannot handle: a row whose handling fails in a way no
+   * retry can fix (its retry decision cannot be made, or making it throws; its alert cannot be
+   * written). Marks it {@code quarantined_at} (fenced by its status and attempt, so a row that
+   * moved on meanwhile is left alone) and records why as a decision in its event log, in one
+   * transaction. A quarantined row stays in its status and out of every scan batch until an
+   * operator clears the mark ({@link OperatorStore#clearQuarantine}).
+   *
+   * @return whether this call set the mark (false when the row moved on or was marked already)
+   * @throws FencedException when {@code fence} is no longer current; nothing was written
+   */
+  public boolean quarantine(
+      Instance row, String scanner, String problem, String actor, Fence fence) {
+    Objects.requireNonNull(fence, "fence");
+    String reason =
+        Outcome.clip(
+            "quarantined by the "
+                + scanner
+                + " scanner, out of its batches until an operator clears it: "
+                + problem);
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          int marked =
+              tx.update(TASK_INSTANCE)
+                  .set(TASK_INSTANCE.QUARANTINED_AT, Sql.NOW)
+                  .where(TASK_INSTANCE.ID.eq(row.id()))
+                  .and(TASK_INSTANCE.STATUS.eq(row.status().name()))
+                  .and(TASK_INSTANCE.ATTEMPT.eq(row.attempt()))
+                  .and(TASK_INSTANCE.QUARANTINED_AT.isNull())
+                  .and(Fences.current(fence))
+                  .execute();
+          if (marked == 0) {
+            Fences.checkAfterNoOp(tx, fence, "quarantine of instance " + row.id());
+            return false;
+          }
+          EventRows.insertDecisions(
+              tx, List.of(new Decision(row.taskId(), row.windowKey(), row.id(), actor, reason)));
+          return true;
+        });
+  }
+
+  /**
+   * DEAD instances whose alert is still to send ({@code alerted_at} empty, not quarantined), oldest
+   * death first, with the status and reason of their last failure from the event log.
+   */
+  public List<DeadAlert> unalertedDead(int limit) {
+    if (limit <= 0) {
+      return List.of();
+    }
+    List<Instance> dead =
+        dsl.selectFrom(TASK_INSTANCE)
+            .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.DEAD))
+            // The predicate of the outbox's partial index (V11).
+            .and(TASK_INSTANCE.ALERTED_AT.isNull())
+            .and(TASK_INSTANCE.QUARANTINED_AT.isNull())
+            .orderBy(TASK_INSTANCE.FINISHED_AT, TASK_INSTANCE.ID)
+            .limit(limit)
+            .fetch()
+            .map(InstanceRows::toInstance);
+    if (dead.isEmpty()) {
+      return List.of();
+    }
+    // The last failure of each, through the event table's window index.
+    Map<Long, InstanceEventRecord> lastFailure = new HashMap<>();
+    dsl.selectFrom(INSTANCE_EVENT)
+        .where(
+            DSL.row(INSTANCE_EVENT.TASK_ID, INSTANCE_EVENT.WINDOW_KEY, INSTANCE_EVENT.INSTANCE_ID)
+                .in(dead.stream().map(i -> DSL.row(i.taskId(), i.windowKey(), i.id())).toList()))
+        .and(INSTANCE_EVENT.KIND.eq(InstanceEvent.Kind.TRANSITION.name()))
+        .and(
+            Sql.statusIn(
+                INSTANCE_EVENT.TO_STATUS, List.of(InstanceStatus.FAILED, InstanceStatus.TIMEOUT)))
+        .orderBy(INSTANCE_EVENT.ID)
+        .fetch()
+        .forEach(e -> lastFailure.put(e.getInstanceId(), e));
+    return dead.stream()
+        .map(
+            i -> {
+              InstanceEventRecord e = lastFailure.get(i.id());
+              return e == null
+                  ? new DeadAlert(i, null, null)
+                  : new DeadAlert(i, InstanceStatus.valueOf(e.getToStatus()), e.getReason());
+            })
+        .toList();
+  }
+
+  /** DEAD instances whose alert is still to send (not quarantined). */
+  public int countUnalerted() {
+    return dsl.fetchCount(
+        TASK_INSTANCE,
+        Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.DEAD)
+            .and(TASK_INSTANCE.ALERTED_AT.isNull())
+            .and(TASK_INSTANCE.QUARANTINED_AT.isNull()));
+  }
+
+  /**
+   * Records that the alert of DEAD instance {@code id} was acknowledged: {@code alerted_at = now}
+   * if it is still empty.
+   *
+   * @return whether this call stamped it (false when it was stamped already)
+   * @throws FencedException when {@code fence} is no longer current; nothing was written
+   */
+  public boolean markAlerted(long id, Fence fence) {
+    Objects.requireNonNull(fence, "fence");
+    int stamped =
+        dsl.update(TASK_INSTANCE)
+            .set(TASK_INSTANCE.ALERTED_AT, Sql.NOW)
+            .where(TASK_INSTANCE.ID.eq(id))
+            .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.DEAD.name()))
+            .and(TASK_INSTANCE.ALERTED_AT.isNull())
+            .and(Fences.current(fence))
+            .execute();
+    if (stamped == 0) {
+      Fences.checkAfterNoOp(dsl, fence, "alert stamp of instance " + id);
+    }
+    return stamped == 1;
   }
 
   /**
    * Stranded means PENDING and either never dispatched and (a retry, or created more than {@code
    * undispatchedAfter} ago, so the trigger's own fresh rows, which it is about to publish, are left
-   * to it), or dispatched more than {@code redispatchAfter} ago.
+   * to it), or dispatched more than {@code redispatchAfter} ago while some live worker can run it.
+   * An instance that no live, ready worker serves (its queue, its handler) was published once and
+   * waits in its queue's topic; publishing it again every {@code redispatchAfter} would only make
+   * records nobody claims. Once a worker serves it, it is stranded again and published.
    */
   private static Condition stranded(Duration undispatchedAfter, Duration redispatchAfter) {
     return Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING)
@@ -185,7 +355,11 @@ public final class RetryStore {
                         .RETRY_COUNT
                         .gt(0)
                         .or(TASK_INSTANCE.CREATED_AT.lt(Sql.ago(undispatchedAfter))))
-                .or(TASK_INSTANCE.DISPATCHED_AT.lt(Sql.ago(redispatchAfter))));
+                .or(
+                    TASK_INSTANCE
+                        .DISPATCHED_AT
+                        .lt(Sql.ago(redispatchAfter))
+                        .and(Serving.servable(TASK_INSTANCE.TASK_ID))));
   }
 
   /** Stranded PENDING instances, longest waiting first, at most {@code limit}. Reads only. */
@@ -218,34 +392,48 @@ public final class RetryStore {
    * first makes the condition false here, so each stranded instance is claimed once per round.
    */
   public List<Instance> claimForDispatch(
-      Collection<Long> ids, Duration undispatchedAfter, Duration redispatchAfter) {
+      Collection<Long> ids, Duration undispatchedAfter, Duration redispatchAfter, Fence fence) {
+    Objects.requireNonNull(fence, "fence");
     if (ids.isEmpty()) {
       return List.of();
     }
-    return dsl.update(TASK_INSTANCE)
-        .set(TASK_INSTANCE.DISPATCHED_AT, Sql.NOW)
-        .from(Sql.idTable(ids))
-        .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
-        .and(stranded(undispatchedAfter, redispatchAfter))
-        .returning()
-        .fetch()
-        .map(InstanceRows::toInstance);
+    List<Instance> claimed =
+        dsl.update(TASK_INSTANCE)
+            .set(TASK_INSTANCE.DISPATCHED_AT, Sql.NOW)
+            .from(Sql.idTable(ids))
+            .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
+            .and(stranded(undispatchedAfter, redispatchAfter))
+            .and(Fences.current(fence))
+            .returning()
+            .fetch()
+            .map(InstanceRows::toInstance);
+    if (claimed.isEmpty()) {
+      Fences.checkAfterNoOp(dsl, fence, "dispatch claim of " + ids.size() + " instance(s)");
+    }
+    return claimed;
   }
 
   /**
    * Clears {@code dispatched_at} of PENDING instances whose message Kafka did not acknowledge, so
    * the next scan tries them again instead of waiting for the re-dispatch age.
    */
-  public int unmarkDispatched(Collection<Long> ids) {
+  public int unmarkDispatched(Collection<Long> ids, Fence fence) {
+    Objects.requireNonNull(fence, "fence");
     if (ids.isEmpty()) {
       return 0;
     }
-    return dsl.update(TASK_INSTANCE)
-        .set(TASK_INSTANCE.DISPATCHED_AT, (Instant) null)
-        .from(Sql.idTable(ids))
-        .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
-        .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
-        .execute();
+    int unmarked =
+        dsl.update(TASK_INSTANCE)
+            .set(TASK_INSTANCE.DISPATCHED_AT, (Instant) null)
+            .from(Sql.idTable(ids))
+            .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
+            .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+            .and(Fences.current(fence))
+            .execute();
+    if (unmarked == 0) {
+      Fences.checkAfterNoOp(dsl, fence, "dispatch unmark of " + ids.size() + " instance(s)");
+    }
+    return unmarked;
   }
 
   /**
@@ -253,8 +441,14 @@ public final class RetryStore {
    * PENDING, once Kafka acknowledged their ids; rows another transaction holds are skipped.
    *
    * @return the rows stamped
+   * @throws FencedException when {@code fence} is no longer current; nothing was stamped
    */
-  public int markDispatched(Collection<Long> ids) {
-    return DispatchStamp.mark(dsl, ids);
+  public int markDispatched(Collection<Long> ids, Fence fence) {
+    Objects.requireNonNull(fence, "fence");
+    int stamped = DispatchStamp.mark(dsl, ids, fence);
+    if (stamped == 0 && !ids.isEmpty()) {
+      Fences.checkAfterNoOp(dsl, fence, "dispatch stamp of " + ids.size() + " instance(s)");
+    }
+    return stamped;
   }
 }

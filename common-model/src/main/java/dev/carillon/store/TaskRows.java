@@ -32,6 +32,7 @@ final class TaskRows {
     TaskDefinitionRecord r = new TaskDefinitionRecord();
     r.setTaskId(d.id());
     r.setHandler(d.handler());
+    r.setQueue(d.queue());
     Trigger trigger = d.trigger();
     r.setTriggerKind(trigger.kind().name());
     r.setCron(trigger instanceof CronTrigger cron ? cron.cron() : null);
@@ -96,6 +97,7 @@ final class TaskRows {
           new TaskDefinition(
               id,
               r.getHandler(),
+              r.getQueue(),
               trigger,
               overlap,
               Duration.ofMillis(r.getCatchupMs()),
@@ -118,7 +120,7 @@ final class TaskRows {
           new Problem(
               "trigger",
               kind + " with " + (cron ? "spec " + r.getSpec() : "cron " + r.getCron()),
-              "a task has exactly one trigger: schedule.cron, after, event or condition"));
+              "a task has exactly one trigger: schedule.cron, at, after, event or condition"));
     }
     return cron
         ? CronTrigger.of(r.getCron(), zone, window)

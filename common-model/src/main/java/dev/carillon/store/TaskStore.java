@@ -5,6 +5,7 @@ import static dev.carillon.store.jooq.Tables.TASK_EVENT;
 import static dev.carillon.store.jooq.Tables.TRIGGER_CURSOR;
 
 import dev.carillon.model.schedule.TriggerCursor;
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.InvalidTaskException;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.model.task.TaskDefinition;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.InsertResultStep;
@@ -96,13 +98,23 @@ public final class TaskStore {
         cfg -> {
           DSLContext tx = DSL.using(cfg);
           String[] ids = byId.keySet().toArray(String[]::new);
-          // Read before the upsert only to name each outcome; the upsert decides what is written.
+          // Read before the upsert to name each outcome (and to see which one-shots moved); the
+          // upsert decides what is written.
           Map<String, Boolean> deletedBefore = new HashMap<>();
-          tx.select(TASK_DEFINITION.TASK_ID, TASK_DEFINITION.DELETED_AT.isNotNull())
+          Map<String, String> triggerBefore = new HashMap<>();
+          tx.select(
+                  TASK_DEFINITION.TASK_ID,
+                  TASK_DEFINITION.DELETED_AT.isNotNull(),
+                  TASK_DEFINITION.TRIGGER_KIND,
+                  TASK_DEFINITION.SPEC)
               .from(TASK_DEFINITION)
               .where(TASK_DEFINITION.TASK_ID.in(DSL.select(unnestIds(ids))))
               .fetch()
-              .forEach(r -> deletedBefore.put(r.value1(), r.value2()));
+              .forEach(
+                  r -> {
+                    deletedBefore.put(r.value1(), r.value2());
+                    triggerBefore.put(r.value1(), r.value3() + " " + r.value4());
+                  });
           Map<String, Long> written = new HashMap<>();
           for (int from = 0; from < unique.size(); from += APPLY_CHUNK) {
             List<TaskDefinition> chunk =
@@ -148,8 +160,39 @@ public final class TaskStore {
                     id, TaskEvent.Kind.valueOf(outcome.name()), version, actor, null));
           }
           TaskEventRows.insert(tx, events);
+          forgetCursorsOfMovedOneShots(tx, byId, written.keySet(), triggerBefore);
           return out;
         });
+  }
+
+  /**
+   * A one-shot whose instant an apply changed (or a task that became a one-shot) is evaluated from
+   * just before its new instant, like a new task: its cursor is forgotten in the apply's
+   * transaction. The cursor of the old trigger may already be past the new instant (a one-shot
+   * moved to a time a few minutes ago, a cron task turned into a one-shot), and the trigger would
+   * never evaluate it. The window's UNIQUE index still keeps a fire that already happened from
+   * happening again.
+   */
+  private static void forgetCursorsOfMovedOneShots(
+      DSLContext tx,
+      Map<String, TaskDefinition> byId,
+      Set<String> written,
+      Map<String, String> triggerBefore) {
+    List<String> moved = new ArrayList<>();
+    for (String id : written) {
+      TaskDefinition d = byId.get(id);
+      String before = triggerBefore.get(id);
+      if (d.trigger() instanceof AtTrigger
+          && before != null
+          && !before.equals(d.triggerKind().name() + " " + TaskRows.toRecord(d).getSpec())) {
+        moved.add(id);
+      }
+    }
+    if (!moved.isEmpty()) {
+      tx.deleteFrom(TRIGGER_CURSOR)
+          .where(TRIGGER_CURSOR.TASK_ID.in(DSL.select(unnestIds(moved.toArray(String[]::new)))))
+          .execute();
+    }
   }
 
   /**
@@ -162,6 +205,7 @@ public final class TaskStore {
     return rows.onConflict(t.TASK_ID)
         .doUpdate()
         .set(t.HANDLER, DSL.excluded(t.HANDLER))
+        .set(t.QUEUE, DSL.excluded(t.QUEUE))
         .set(t.TRIGGER_KIND, DSL.excluded(t.TRIGGER_KIND))
         .set(t.CRON, DSL.excluded(t.CRON))
         .set(t.ZONE, DSL.excluded(t.ZONE))
@@ -181,6 +225,7 @@ public final class TaskStore {
                 .or(
                     DSL.row(
                             t.HANDLER,
+                            t.QUEUE,
                             t.CRON,
                             t.ZONE,
                             t.WINDOW_KIND,
@@ -194,6 +239,7 @@ public final class TaskStore {
                         .isDistinctFrom(
                             DSL.row(
                                 DSL.excluded(t.HANDLER),
+                                DSL.excluded(t.QUEUE),
                                 DSL.excluded(t.CRON),
                                 DSL.excluded(t.ZONE),
                                 DSL.excluded(t.WINDOW_KIND),
@@ -288,6 +334,24 @@ public final class TaskStore {
                 log.warn("Task '{}' cannot be run: {}", r.value1(), e.getMessage());
               }
             });
+    return out;
+  }
+
+  /**
+   * The queue of each of {@code ids} that has a definition row, in one query; the publishers route
+   * instance ids to their queue's topic with it. A task without a row is absent.
+   */
+  public Map<String, String> queues(Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> out = new HashMap<>();
+    dsl.select(TASK_DEFINITION.TASK_ID, TASK_DEFINITION.QUEUE)
+        .from(TASK_DEFINITION)
+        .join(DSL.table("unnest({0}::varchar[]) as ids(id)", DSL.val(ids.toArray(String[]::new))))
+        .on(TASK_DEFINITION.TASK_ID.eq(DSL.field(DSL.name("ids", "id"), String.class)))
+        .fetch()
+        .forEach(r -> out.put(r.value1(), r.value2()));
     return out;
   }
 

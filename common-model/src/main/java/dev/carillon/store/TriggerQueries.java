@@ -6,6 +6,7 @@ import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -61,6 +62,14 @@ public final class TriggerQueries {
             .from(TASK_DEFINITION_CHANGE)
             .where(TASK_DEFINITION_CHANGE.ID.eq(1))
             .fetchSingle(TASK_DEFINITION_CHANGE.CHANGES));
+  }
+
+  /**
+   * PostgreSQL's clock now ({@code clock_timestamp()}, not the transaction's start): the clock the
+   * trigger ticks on, since leases, due times and the claims' not-before check all use it.
+   */
+  public Instant databaseTime() {
+    return dsl.select(DSL.field("clock_timestamp()", SQLDataType.INSTANT)).fetchSingle().value1();
   }
 
   /** Every task id with its row stamp; deleted tasks are left out, so the trigger drops them. */

@@ -34,6 +34,11 @@ import org.jooq.impl.SQLDataType;
  * CONFLICT DO NOTHING}), never check-then-insert, and writes the CREATED event of each row it
  * created in the same statement.
  *
+ * <p>The trigger's writes are leader-only and carry its {@link Fence}: each statement is applied
+ * only while the fence is current, and a write refused for that reason throws {@link
+ * FencedException} with nothing written. Operators' paths (backfills, {@code schedctl}'s stamps)
+ * are not leader writes and use the overloads without a fence.
+ *
  * <p>Thread-safe; every method runs in its own transaction.
  */
 public final class WindowStore {
@@ -52,7 +57,29 @@ public final class WindowStore {
     if (rows.isEmpty()) {
       return List.of();
     }
-    return dsl.transactionResult(cfg -> insertIn(DSL.using(cfg), rows, actor));
+    return dsl.transactionResult(cfg -> insertIn(DSL.using(cfg), rows, actor, null));
+  }
+
+  /**
+   * {@link #create(List, String)} by a leader (the dependency, event and condition triggers): the
+   * insert is applied only while {@code fence} is current.
+   *
+   * @throws FencedException when {@code fence} is no longer current; nothing was inserted
+   */
+  public List<Instance> create(List<NewInstance> rows, String actor, Fence fence) {
+    Objects.requireNonNull(fence, "fence");
+    if (rows.isEmpty()) {
+      return List.of();
+    }
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          List<Instance> created = insertIn(tx, rows, actor, fence);
+          if (created.isEmpty()) {
+            Fences.checkAfterNoOp(tx, fence, "insert of " + rows.size() + " window(s)");
+          }
+          return created;
+        });
   }
 
   /**
@@ -66,7 +93,7 @@ public final class WindowStore {
     return dsl.transactionResult(
         cfg -> {
           DSLContext tx = DSL.using(cfg);
-          List<Instance> created = insertIn(tx, List.of(row), actor);
+          List<Instance> created = insertIn(tx, List.of(row), actor, null);
           if (created.isEmpty()) {
             return Optional.<Instance>empty();
           }
@@ -86,19 +113,33 @@ public final class WindowStore {
    * One trigger tick, atomically: inserts the new windows (the UNIQUE index decides), logs the
    * decisions that created nothing, and moves each task's cursor forward (never backwards, so two
    * leaders in a split brain cannot rewind each other), with the offset recorded for the instant
-   * kept.
+   * kept. Every statement is applied only while {@code fence} is current.
+   *
+   * @throws FencedException when {@code fence} is no longer current; nothing of the tick was
+   *     written
    */
   public List<Instance> commitTick(
       List<NewInstance> rows,
       List<Decision> decisions,
       Map<String, TriggerCursor> cursors,
-      String actor) {
+      String actor,
+      Fence fence) {
+    Objects.requireNonNull(fence, "fence");
     return dsl.transactionResult(
         cfg -> {
           DSLContext tx = DSL.using(cfg);
-          List<Instance> created = insertIn(tx, rows, actor);
-          EventRows.insert(tx, decisions.stream().map(EventRows::decision).toList());
-          if (!cursors.isEmpty()) {
+          List<Instance> created = insertIn(tx, rows, actor, fence);
+          if (!decisions.isEmpty()) {
+            // The decisions' statement coalesces repeats (an update or an insert per decision), so
+            // the fence is taken first: its share lock holds until this transaction ends.
+            Fences.lockCurrent(tx, fence, "tick commit");
+            EventRows.insertDecisions(tx, decisions);
+          }
+          if (cursors.isEmpty()) {
+            if (created.size() < rows.size()) {
+              Fences.checkAfterNoOp(tx, fence, "tick commit");
+            }
+          } else {
             String[] ids = new String[cursors.size()];
             Long[] until = new Long[cursors.size()];
             Integer[] offsets = new Integer[cursors.size()];
@@ -116,39 +157,49 @@ public final class WindowStore {
                         + " as t(task_id, evaluated_until_us, offset_seconds)",
                     DSL.val(ids), DSL.val(until), DSL.val(offsets));
             // The offset belongs to the instant: it changes only with an instant that moves on.
-            tx.insertInto(
-                    TRIGGER_CURSOR,
-                    TRIGGER_CURSOR.TASK_ID,
-                    TRIGGER_CURSOR.EVALUATED_UNTIL,
-                    TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS)
-                .select(
-                    DSL.select(
-                            DSL.field(DSL.name("t", "task_id"), String.class),
-                            fromMicros(DSL.field(DSL.name("t", "evaluated_until_us"), Long.class)),
-                            DSL.field(DSL.name("t", "offset_seconds"), Integer.class))
-                        .from(t))
-                .onConflict(TRIGGER_CURSOR.TASK_ID)
-                .doUpdate()
-                .set(
-                    TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS,
-                    DSL.when(
-                            DSL.excluded(TRIGGER_CURSOR.EVALUATED_UNTIL)
-                                .ge(TRIGGER_CURSOR.EVALUATED_UNTIL),
-                            DSL.excluded(TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS))
-                        .otherwise(TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS))
-                .set(
-                    TRIGGER_CURSOR.EVALUATED_UNTIL,
-                    DSL.greatest(
+            int moved =
+                tx.insertInto(
+                        TRIGGER_CURSOR,
+                        TRIGGER_CURSOR.TASK_ID,
                         TRIGGER_CURSOR.EVALUATED_UNTIL,
-                        DSL.excluded(TRIGGER_CURSOR.EVALUATED_UNTIL)))
-                .set(TRIGGER_CURSOR.UPDATED_AT, Sql.NOW)
-                .execute();
+                        TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS)
+                    .select(
+                        DSL.select(
+                                DSL.field(DSL.name("t", "task_id"), String.class),
+                                fromMicros(
+                                    DSL.field(DSL.name("t", "evaluated_until_us"), Long.class)),
+                                DSL.field(DSL.name("t", "offset_seconds"), Integer.class))
+                            .from(t)
+                            .where(Fences.current(fence)))
+                    .onConflict(TRIGGER_CURSOR.TASK_ID)
+                    .doUpdate()
+                    .set(
+                        TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS,
+                        DSL.when(
+                                DSL.excluded(TRIGGER_CURSOR.EVALUATED_UNTIL)
+                                    .ge(TRIGGER_CURSOR.EVALUATED_UNTIL),
+                                DSL.excluded(TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS))
+                            .otherwise(TRIGGER_CURSOR.EVALUATED_OFFSET_SECONDS))
+                    .set(
+                        TRIGGER_CURSOR.EVALUATED_UNTIL,
+                        DSL.greatest(
+                            TRIGGER_CURSOR.EVALUATED_UNTIL,
+                            DSL.excluded(TRIGGER_CURSOR.EVALUATED_UNTIL)))
+                    .set(TRIGGER_CURSOR.UPDATED_AT, Sql.NOW)
+                    .execute();
+            // An upsert writes every row it is given, unless the fence stopped it; then the
+            // transaction is rolled back whole, windows and decisions included.
+            if (moved < cursors.size()) {
+              throw new FencedException(fence, "tick commit");
+            }
           }
           return created;
         });
   }
 
-  private static List<Instance> insertIn(DSLContext tx, List<NewInstance> rows, String actor) {
+  /** Inserts {@code rows}; with a {@code fence}, only while it is current. */
+  private static List<Instance> insertIn(
+      DSLContext tx, List<NewInstance> rows, String actor, Fence fence) {
     if (rows.isEmpty()) {
       return List.of();
     }
@@ -231,7 +282,8 @@ public final class WindowStore {
                                 DSL.field(DSL.name("t", "fail_reason"), String.class),
                                 DSL.when(status.eq(InstanceStatus.SKIPPED.name()), Sql.NOW)
                                     .else_(DSL.val((Instant) null, SQLDataType.INSTANT)))
-                            .from(t))
+                            .from(t)
+                            .where(fence == null ? DSL.noCondition() : Fences.current(fence)))
                     .onConflict(TASK_INSTANCE.TASK_ID, TASK_INSTANCE.WINDOW_KEY)
                     .doNothing()
                     .returningResult(
@@ -358,9 +410,24 @@ public final class WindowStore {
         SQLDataType.INSTANT, micros);
   }
 
-  /** Writes decisions that changed no row to the event log, in one statement. */
-  public void recordDecisions(List<Decision> decisions) {
-    EventRows.insert(dsl, decisions.stream().map(EventRows::decision).toList());
+  /**
+   * Writes decisions that changed no row to the event log, in one statement, while {@code fence} is
+   * current; a decision repeating the latest event of its window is counted on that row ({@link
+   * EventRows#insertDecisions}).
+   *
+   * @throws FencedException when {@code fence} is no longer current; nothing was written
+   */
+  public void recordDecisions(List<Decision> decisions, Fence fence) {
+    Objects.requireNonNull(fence, "fence");
+    if (decisions.isEmpty()) {
+      return;
+    }
+    dsl.transaction(
+        cfg -> {
+          DSLContext tx = DSL.using(cfg);
+          Fences.lockCurrent(tx, fence, "record of " + decisions.size() + " decision(s)");
+          EventRows.insertDecisions(tx, decisions);
+        });
   }
 
   /**
@@ -369,13 +436,16 @@ public final class WindowStore {
    * {@code seen}, with the changes of an operator's re-run ({@link OperatorStore#rerun}).
    *
    * @param seen the instance as the caller read it
+   * @param fence the dependency trigger's leader fence
    * @return the instance as the re-run left it, or empty when it changed meanwhile (nothing was
    *     written)
    * @throws dev.carillon.model.instance.IllegalTransitionException when {@code seen} is not
    *     finished
+   * @throws FencedException when {@code fence} is no longer current; nothing was written
    */
-  public Optional<Instance> rerun(Instance seen, String actor, String reason) {
+  public Optional<Instance> rerun(Instance seen, String actor, String reason, Fence fence) {
     Objects.requireNonNull(seen, "seen");
+    Objects.requireNonNull(fence, "fence");
     return CompareAndSet.move(
         dsl,
         seen.id(),
@@ -384,13 +454,15 @@ public final class WindowStore {
         InstanceStatus.PENDING,
         actor,
         reason,
-        CompareAndSet.RERUN);
+        CompareAndSet.RERUN,
+        fence);
   }
 
   /**
    * PENDING instances that need publishing: never dispatched and unchanged for {@code
-   * undispatchedAfter}, or dispatched more than {@code redispatchAfter} ago and still PENDING.
-   * Oldest first.
+   * undispatchedAfter}, or dispatched more than {@code redispatchAfter} ago, still PENDING, and
+   * served by some live worker (an instance no worker serves waits in its queue's topic and is not
+   * published again until one does; see {@code RetryStore}). Oldest first.
    *
    * @param undispatchedAfter how long a row may wait unstamped before it counts as stranded: a row
    *     just created is normally being published right now (its message is in the publisher's queue
@@ -406,11 +478,34 @@ public final class WindowStore {
                 .DISPATCHED_AT
                 .isNull()
                 .and(TASK_INSTANCE.UPDATED_AT.le(Sql.ago(undispatchedAfter)))
-                .or(TASK_INSTANCE.DISPATCHED_AT.lt(Sql.ago(redispatchAfter))))
+                .or(
+                    TASK_INSTANCE
+                        .DISPATCHED_AT
+                        .lt(Sql.ago(redispatchAfter))
+                        .and(Serving.servable(TASK_INSTANCE.TASK_ID))))
         .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
         .limit(limit)
         .fetch()
         .map(InstanceRows::toInstance);
+  }
+
+  /**
+   * How long the oldest PENDING instance that was never dispatched has waited (database time), or
+   * empty when there is none: the dispatch backlog's age, which grows while Kafka is away. Reads
+   * the first entry of the PENDING rows' dispatch index (oldest id first), not the table.
+   */
+  public Optional<Duration> oldestUndispatchedAge() {
+    return dsl.select(
+            DSL.field(
+                "extract(epoch from ({0} - {1}))",
+                SQLDataType.DOUBLE, Sql.NOW, TASK_INSTANCE.CREATED_AT))
+        .from(TASK_INSTANCE)
+        .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
+        .and(TASK_INSTANCE.DISPATCHED_AT.isNull())
+        .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
+        .limit(1)
+        .fetchOptional()
+        .map(r -> Duration.ofMillis(Math.max(0, Math.round(r.value1() * 1000))));
   }
 
   /**
@@ -420,6 +515,21 @@ public final class WindowStore {
    * @return the rows stamped
    */
   public int markDispatched(Collection<Long> ids) {
-    return DispatchStamp.mark(dsl, ids);
+    return DispatchStamp.mark(dsl, ids, null);
+  }
+
+  /**
+   * {@link #markDispatched(Collection)} by the trigger's leader: applied only while {@code fence}
+   * is current.
+   *
+   * @throws FencedException when {@code fence} is no longer current; nothing was stamped
+   */
+  public int markDispatched(Collection<Long> ids, Fence fence) {
+    Objects.requireNonNull(fence, "fence");
+    int stamped = DispatchStamp.mark(dsl, ids, fence);
+    if (stamped == 0 && !ids.isEmpty()) {
+      Fences.checkAfterNoOp(dsl, fence, "dispatch stamp of " + ids.size() + " instance(s)");
+    }
+    return stamped;
   }
 }

@@ -93,6 +93,31 @@ class ConfigTest {
   }
 
   @Test
+  void a_pass_through_secret_comes_from_the_file_its_variable_names() throws IOException {
+    Path jaas = dir.resolve("jaas");
+    Files.writeString(jaas, "ScramLoginModule required username=\"worker\" password=\"p\";\n");
+    Config c =
+        Config.load(
+            Optional.empty(),
+            Map.of(
+                "CARILLON_KAFKA_PROPERTIES_SASL_JAAS_CONFIG_FILE",
+                jaas.toString(),
+                "CARILLON_KAFKA_PROPERTIES_SECURITY_PROTOCOL",
+                "SASL_SSL"));
+    assertThat(c.withPrefix("kafka.properties."))
+        .containsOnlyKeys("sasl.jaas.config", "security.protocol")
+        .containsEntry(
+            "sasl.jaas.config", "ScramLoginModule required username=\"worker\" password=\"p\";");
+    Config missing =
+        Config.load(
+            Optional.empty(),
+            Map.of("CARILLON_KAFKA_PROPERTIES_SSL_KEY_PASSWORD_FILE", "/nonexistent/secret"));
+    assertThatThrownBy(() -> missing.withPrefix("kafka.properties."))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("CARILLON_KAFKA_PROPERTIES_SSL_KEY_PASSWORD_FILE names /nonexistent");
+  }
+
+  @Test
   void common_settings_validate_at_start_and_mask_the_password() {
     Config c =
         Config.of(
@@ -140,5 +165,20 @@ class ConfigTest {
     assertThat(Config.isSecret("api.token")).isTrue();
     assertThat(Config.isSecret("kafka.properties.sasl.jaas.config")).isTrue();
     assertThat(Config.isSecret("api.tokens-file")).isFalse();
+  }
+
+  @Test
+  void clock_offset_is_a_signed_duration_within_a_day_and_zero_unless_set() {
+    assertThat(CommonSettings.clockOffset(Config.of(Map.of()))).isZero();
+    assertThat(CommonSettings.clockOffset(Config.of(Map.of("clock.offset", "30s"))))
+        .isEqualTo(java.time.Duration.ofSeconds(30));
+    assertThat(CommonSettings.clockOffset(Config.of(Map.of("clock.offset", "-30s"))))
+        .isEqualTo(java.time.Duration.ofSeconds(-30));
+    assertThatThrownBy(() -> CommonSettings.clockOffset(Config.of(Map.of("clock.offset", "soon"))))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("clock.offset")
+        .hasMessageContaining("soon");
+    assertThatThrownBy(() -> CommonSettings.clockOffset(Config.of(Map.of("clock.offset", "2d"))))
+        .hasMessageContaining("within a day");
   }
 }

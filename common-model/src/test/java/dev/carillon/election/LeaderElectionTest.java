@@ -88,6 +88,28 @@ class LeaderElectionTest {
   }
 
   @Test
+  void zookeeper_confirms_the_leader_only_while_its_node_comes_first(DevStack stack)
+      throws Exception {
+    Candidate a = candidate(stack, "a");
+    Candidate b = candidate(stack, "b");
+    await("one of two leads")
+        .atMost(DEADLINE)
+        .until(() -> a.election.isLeader() || b.election.isLeader());
+    Candidate leader = a.election.isLeader() ? a : b;
+    Candidate follower = leader == a ? b : a;
+
+    assertThat(leader.election.confirm()).isTrue();
+    assertThat(follower.election.confirm()).isFalse();
+
+    expireSession(stack, leader.client);
+
+    await("the follower takes over").atMost(DEADLINE).until(follower.election::confirm);
+    assertThat(leader.election.confirm()).as("its node went with its session").isFalse();
+    follower.election.close();
+    assertThat(follower.election.confirm()).as("closed").isFalse();
+  }
+
+  @Test
   void closing_the_leader_hands_over_and_reports_the_loss(DevStack stack) {
     Candidate a = candidate(stack, "a");
     await("a to lead").atMost(DEADLINE).until(a.election::isLeader);

@@ -25,7 +25,7 @@ class InstancePublisherTest {
   private static final Duration ACK_TIMEOUT = Duration.ofSeconds(2);
 
   @Test
-  void published_messages_are_acknowledged_and_consumed_keyed_by_task(DevStack stack) {
+  void published_messages_are_acknowledged_and_consumed_keyed_by_instance(DevStack stack) {
     KafkaSettings settings = KafkaSettings.of(stack.kafkaBootstrap());
     String topic = uniqueTopic();
     List<InstanceMessage> messages =
@@ -44,10 +44,58 @@ class InstancePublisherTest {
     List<ConsumerRecord<String, byte[]>> records = consumeAtLeast(settings, topic, 3);
     assertThat(records)
         .extracting(r -> r.key() + ":" + InstanceMessageCodec.decode(r.value()).instanceId())
-        .containsExactlyInAnyOrder("digest:11", "digest:12", "cleanup:13");
+        .containsExactlyInAnyOrder("11:11", "12:12", "13:13");
     assertThat(records)
         .extracting(r -> InstanceMessageCodec.decode(r.value()))
         .containsExactlyInAnyOrderElementsOf(messages);
+  }
+
+  @Test
+  void each_instance_goes_to_its_queues_topic_created_like_the_default_one_and_spread_at_random(
+      DevStack stack) throws Exception {
+    KafkaSettings settings = KafkaSettings.of(stack.kafkaBootstrap());
+    String base = uniqueTopic();
+    stack.createTopic(base, 4);
+    List<InstanceMessage> messages = new ArrayList<>();
+    for (int i = 1; i <= 200; i++) {
+      messages.add(InstanceMessage.of(i, i % 2 == 0 ? "summarize" : "digest", "w" + i, AT));
+    }
+    QueueRouter router =
+        tasks -> {
+          java.util.Map<String, String> out = new java.util.HashMap<>();
+          tasks.forEach(t -> out.put(t, t.equals("summarize") ? "gpu" : "default"));
+          return out;
+        };
+    try (InstancePublisher publisher =
+        new InstancePublisher(settings, base, Duration.ofSeconds(30), router)) {
+      assertThat(publisher.publish(messages)).hasSize(200);
+    }
+
+    List<ConsumerRecord<String, byte[]>> gpu =
+        consumeAtLeast(settings, Topics.instances(base, "gpu"), 100);
+    List<ConsumerRecord<String, byte[]>> byDefault = consumeAtLeast(settings, base, 100);
+    assertThat(gpu)
+        .extracting(r -> InstanceMessageCodec.decode(r.value()).taskId())
+        .containsOnly("summarize")
+        .hasSize(100);
+    assertThat(byDefault)
+        .extracting(r -> InstanceMessageCodec.decode(r.value()).taskId())
+        .containsOnly("digest")
+        .hasSize(100);
+    // One task's instances are not tied to one partition (so to one worker).
+    assertThat(gpu.stream().map(ConsumerRecord::partition).distinct().count()).isEqualTo(4);
+    try (org.apache.kafka.clients.admin.Admin admin =
+        org.apache.kafka.clients.admin.Admin.create(settings.adminProps())) {
+      assertThat(
+              admin
+                  .describeTopics(List.of(Topics.instances(base, "gpu")))
+                  .allTopicNames()
+                  .get()
+                  .get(Topics.instances(base, "gpu"))
+                  .partitions())
+          .as("created with the default queue topic's partitions")
+          .hasSize(4);
+    }
   }
 
   @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.carillon.model.retry.DelayedRetry;
 import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.ConditionTrigger;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.DependencyTrigger;
@@ -14,9 +15,11 @@ import dev.carillon.model.task.EventKey;
 import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TriggerKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -102,6 +105,23 @@ class SpecReaderTest {
     assertThat(d.paramsJson()).isEqualTo("{}");
     assertThat(d.paused()).isFalse();
     assertThat(d.version()).isEqualTo(1);
+    assertThat(d.queue()).isEqualTo(TaskDefinition.DEFAULT_QUEUE);
+  }
+
+  @Test
+  void a_queue_is_read_and_a_bad_one_is_named_with_its_value() {
+    assertThat(one(task("t", "    queue: gpu\n")).queue()).isEqualTo("gpu");
+    assertThat(lines(task("t", "    queue: GPU pool\n")))
+        .singleElement()
+        .asString()
+        .contains("queue")
+        .contains("'GPU pool'")
+        .contains("must match [a-z0-9][a-z0-9._-]{0,63}");
+    assertThat(lines(task("t", "    queue: [a, b]\n")))
+        .singleElement()
+        .asString()
+        .contains("queue")
+        .contains("must be a single value");
   }
 
   @Test
@@ -157,6 +177,78 @@ class SpecReaderTest {
                 WindowKind.HOURLY,
                 ZoneId.of("Europe/Berlin")));
     assertThat(defs.get(3).upstreams()).containsExactly("publish");
+  }
+
+  @Test
+  void a_one_shot_reads_its_instant_with_its_offset_and_defaults_to_an_every_fire_window_in_utc() {
+    List<TaskDefinition> defs =
+        SpecReader.read(
+            """
+            tasks:
+              - id: remind-u42
+                handler: digest
+                at: 2026-12-24T09:00:00+01:00
+              - id: remind-u43
+                handler: digest
+                at: "2026-12-24T08:00:00Z"
+                schedule: { zone: Europe/Berlin }
+            """,
+            Format.YAML,
+            "tasks.yaml");
+
+    assertThat(defs.get(0).trigger())
+        .isEqualTo(
+            new AtTrigger(
+                Instant.parse("2026-12-24T08:00:00Z"), WindowKind.EVERY_FIRE, ZoneOffset.UTC));
+    assertThat(defs.get(1).trigger())
+        .isEqualTo(
+            new AtTrigger(
+                Instant.parse("2026-12-24T08:00:00Z"),
+                WindowKind.EVERY_FIRE,
+                ZoneId.of("Europe/Berlin")));
+    assertThat(
+            SpecReader.read(
+                "{\"tasks\":[{\"id\":\"r\",\"handler\":\"noop\",\"at\":\"2026-12-24T08:00:00Z\"}]}",
+                Format.JSON,
+                "tasks.json"))
+        .singleElement()
+        .satisfies(d -> assertThat(d.triggerKind()).isEqualTo(TriggerKind.AT));
+  }
+
+  @Test
+  void a_one_shot_without_an_offset_with_a_fraction_out_of_range_or_beside_a_cron_is_refused() {
+    assertThat(
+            lines(
+                """
+                tasks:
+                  - id: local
+                    handler: noop
+                    at: "2026-12-24T08:00:00"
+                  - id: fraction
+                    handler: noop
+                    at: "2026-12-24T08:00:00.5Z"
+                  - id: ancient
+                    handler: noop
+                    at: "1999-12-31T23:59:59Z"
+                  - id: both
+                    handler: noop
+                    at: "2026-12-24T08:00:00Z"
+                    schedule: { cron: "0 0 8 * * ?", zone: UTC }
+                  - id: shapeless
+                    handler: noop
+                    at: [1, 2]
+                """))
+        .containsExactly(
+            "tasks.yaml:4:9: task 'local': at='2026-12-24T08:00:00': must be an instant with its"
+                + " offset, e.g. 2026-12-24T08:00:00Z or 2026-12-24T09:00:00+01:00",
+            "tasks.yaml:7:9: task 'fraction': at='2026-12-24T08:00:00.5Z': must be a whole second"
+                + " (no fraction)",
+            "tasks.yaml:10:9: task 'ancient': at='1999-12-31T23:59:59Z': must be from"
+                + " 2000-01-01T00:00:00Z to before 2100-01-01T00:00:00Z",
+            "tasks.yaml:11:5: task 'both': trigger='schedule.cron + at': a task has exactly one"
+                + " trigger: schedule.cron, at, after, event or condition",
+            "tasks.yaml:17:9: task 'shapeless': at='[1, 2]': must be an instant such as"
+                + " 2026-12-24T08:00:00Z");
   }
 
   @Test
@@ -365,8 +457,8 @@ class SpecReaderTest {
     assertThat(lines(task("t", "    handler2: x\n").replace("handler: noop", "handler: [a, b]")))
         .containsExactly(
             "tasks.yaml:3:14: task 't': handler='[a, b]': must be a single value, not a list",
-            "tasks.yaml:5:5: task 't': handler2='x': unknown key (known: after, catchup, condition,"
-                + " event, handler, id, overlap, params, retry, schedule, timeout)");
+            "tasks.yaml:5:5: task 't': handler2='x': unknown key (known: after, at, catchup,"
+                + " condition, event, handler, id, overlap, params, queue, retry, schedule, timeout)");
     assertThat(lines("tasks:\n  - id: t\n    handler: noop\n    event: nope\n"))
         .as("an event that is not a mapping is still the task's one trigger: no cron is asked for")
         .containsExactly("tasks.yaml:4:12: task 't': event='nope': must be a mapping");
@@ -402,7 +494,7 @@ class SpecReaderTest {
                 """))
         .containsExactly(
             "tasks.yaml:2:5: task 't': trigger='after + event': a task has exactly one trigger:"
-                + " schedule.cron, after, event or condition",
+                + " schedule.cron, at, after, event or condition",
             "tasks.yaml:4:13: task 't': after[0]='t': a task cannot depend on itself",
             "tasks.yaml:4:19: task 't': after[2]='u': is listed twice",
             "tasks.yaml:5:20: task 't': event.topic='bad topic!': must match [a-zA-Z0-9._-]{1,249}",

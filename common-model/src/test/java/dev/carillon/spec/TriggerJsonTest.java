@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.carillon.model.schedule.CronSchedule;
 import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.ConditionTrigger;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.DependencyTrigger;
@@ -15,6 +16,7 @@ import dev.carillon.model.task.Problem;
 import dev.carillon.model.task.Trigger;
 import dev.carillon.model.task.TriggerKind;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -32,6 +34,9 @@ class TriggerJsonTest {
   // unchanged.
   static Stream<Arguments> triggers() {
     return Stream.of(
+        Arguments.of(
+            new AtTrigger(Instant.parse("2026-12-24T08:00:00Z"), WindowKind.EVERY_FIRE, BERLIN),
+            "{\"at\":\"2026-12-24T08:00:00Z\"}"),
         Arguments.of(
             new DependencyTrigger(List.of("a", "b"), WindowKind.HOURLY, ZoneOffset.UTC),
             "{\"after\":[\"a\",\"b\"]}"),
@@ -68,7 +73,7 @@ class TriggerJsonTest {
 
   @ParameterizedTest
   @MethodSource("triggers")
-  void each_non_cron_trigger_is_written_as_its_spec_and_read_back_equal(
+  void each_non_cron_trigger_including_a_one_shot_is_written_as_its_spec_and_read_back_equal(
       Trigger trigger, String json) {
     assertThat(TriggerJson.toJson(trigger)).isEqualTo(json);
     assertThat(

@@ -8,7 +8,11 @@ import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
 import dev.carillon.model.instance.Progress;
+import dev.carillon.model.schedule.Window;
+import dev.carillon.model.worker.Serves;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +29,10 @@ import org.junit.jupiter.api.Test;
  */
 class LeaseStoreTest {
   private static final int RACERS = 16;
+
+  /** A worker of the default queue that runs the test tasks' handler. */
+  private static final Serves NOOP = new Serves(Set.of("default"), Set.of("noop"));
+
   private static Stores s;
   private static LeaseStore leases;
   private static OperatorStore operator;
@@ -181,13 +189,14 @@ class LeaseStoreTest {
                 Instant.parse("2000-01-01T00:00:00Z"),
                 1L,
                 "retry",
-                "retry 1 of 3"))
+                "retry 1 of 3",
+                s.retryFence))
         .isTrue();
-    assertThat(s.retries.promoteDueRetries(100, "retry"))
+    assertThat(s.retries.promoteDueRetries(100, "retry", s.retryFence))
         .extracting(Instance::id)
         .contains(first.id());
 
-    List<ClaimedInstance> claimed = leases.claimForRun(List.of(first.id()), "w2");
+    List<ClaimedInstance> claimed = leases.claimForRun(List.of(first.id()), "w2", NOOP);
 
     Instance stored = operator.find(first.id()).orElseThrow();
     assertThat(claimed)
@@ -211,7 +220,7 @@ class LeaseStoreTest {
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(1, "w1"),
             org.assertj.core.groups.Tuple.tuple(2, "w2"));
-    assertThat(leases.claimForRun(List.of(first.id()), "w3")).as("already running").isEmpty();
+    assertThat(leases.claimForRun(List.of(first.id()), "w3", NOOP)).as("already running").isEmpty();
   }
 
   @Test
@@ -303,8 +312,10 @@ class LeaseStoreTest {
 
     assertThat(leases.claimStates(List.of(running.id(), pending.id(), Long.MAX_VALUE)))
         .containsOnlyKeys(running.id(), pending.id())
-        .containsEntry(running.id(), new LeaseStore.ClaimState("RUNNING", 1, "w1"))
-        .containsEntry(pending.id(), new LeaseStore.ClaimState("PENDING", 0, null));
+        .containsEntry(
+            running.id(), new LeaseStore.ClaimState("RUNNING", 1, "w1", "default", "noop", null))
+        .containsEntry(
+            pending.id(), new LeaseStore.ClaimState("PENDING", 0, null, "default", "noop", null));
     assertThat(leases.claimStates(List.of())).isEmpty();
   }
 
@@ -439,5 +450,115 @@ class LeaseStoreTest {
       assertThat(operator.find(i.id()).orElseThrow().status()).isEqualTo(SUCCESS);
       assertThat(operator.events(i.id())).filteredOn(e -> e.to() == SUCCESS).hasSize(1);
     }
+  }
+
+  @Test
+  void a_claim_takes_only_instances_of_a_queue_and_handler_the_worker_serves() {
+    tasks("gpu-summarize", "gpu", "summarize");
+    tasks("default-noop", "default", "noop");
+    tasks("gpu-noop", "gpu", "noop");
+    Instance gpuSummarize = s.newPending("gpu-summarize", "2026-11-01");
+    Instance defaultNoop = s.newPending("default-noop", "2026-11-01");
+    Instance gpuNoop = s.newPending("gpu-noop", "2026-11-01");
+    // An instance whose task has no definition row is claimed (and then failed by the worker):
+    // no worker could serve it better.
+    Instance orphan =
+        s.windows
+            .create(
+                List.of(Tasks.pending("no-definition", "2026-11-01", Duration.ofMinutes(5))), "t")
+            .get(0);
+    List<Long> all = List.of(gpuSummarize.id(), defaultNoop.id(), gpuNoop.id(), orphan.id());
+
+    List<ClaimedInstance> byDefaultNoop = leases.claimForRun(all, "w-default", NOOP);
+    assertThat(byDefaultNoop)
+        .extracting(ClaimedInstance::id)
+        .containsExactlyInAnyOrder(defaultNoop.id(), orphan.id());
+
+    Serves gpuWithoutSummarize = new Serves(Set.of("gpu"), Set.of("noop", "sleep"));
+    assertThat(leases.claimForRun(all, "w-gpu", gpuWithoutSummarize))
+        .extracting(ClaimedInstance::id)
+        .containsExactly(gpuNoop.id());
+    assertThat(operator.find(gpuSummarize.id()).orElseThrow().status()).isEqualTo(PENDING);
+    assertThat(leases.claimStates(List.of(gpuSummarize.id())))
+        .containsEntry(
+            gpuSummarize.id(),
+            new LeaseStore.ClaimState("PENDING", 0, null, "gpu", "summarize", null));
+
+    Serves none = new Serves(Set.of("gpu"), Set.of());
+    assertThat(leases.claimForRun(all, "w-empty", none)).isEmpty();
+    assertThat(
+            leases.claimForRun(
+                all, "w-gpu-2", new Serves(Set.of("default", "gpu"), Set.of("summarize"))))
+        .extracting(ClaimedInstance::id)
+        .containsExactly(gpuSummarize.id());
+  }
+
+  @Test
+  void sixteen_workers_of_two_pools_racing_for_mixed_instances_claim_each_once_and_only_their_own()
+      throws Exception {
+    tasks("race-gpu", "gpu", "summarize");
+    tasks("race-cpu", "default", "noop");
+    List<Long> ids = new ArrayList<>();
+    for (int d = 1; d <= 20; d++) {
+      String day = String.format("2026-10-%02d", d);
+      ids.add(s.newPending("race-gpu", day).id());
+      ids.add(s.newPending("race-cpu", day).id());
+    }
+    Serves gpu = new Serves(Set.of("gpu"), Set.of("summarize"));
+    record Claims(boolean gpu, List<ClaimedInstance> won) {}
+    int[] n = {0};
+    List<Claims> results =
+        Stores.race(
+            RACERS,
+            () -> {
+              int k;
+              synchronized (n) {
+                k = n[0]++;
+              }
+              boolean isGpu = k % 2 == 0;
+              return new Claims(isGpu, leases.claimForRun(ids, "w" + k, isGpu ? gpu : NOOP));
+            });
+    List<ClaimedInstance> won = results.stream().flatMap(c -> c.won().stream()).toList();
+    assertThat(won).extracting(ClaimedInstance::id).doesNotHaveDuplicates().hasSize(40);
+    for (Claims c : results) {
+      String expectedTask = c.gpu() ? "race-gpu" : "race-cpu";
+      assertThat(c.won()).allSatisfy(i -> assertThat(i.taskId()).isEqualTo(expectedTask));
+    }
+  }
+
+  private static void tasks(String id, String queue, String handler) {
+    s.tasks.applyAll(List.of(Tasks.daily(id).queue(queue).handler(handler).build()));
+  }
+
+  @Test
+  void an_instance_is_not_claimed_before_its_scheduled_time_by_the_databases_clock() {
+    String task = s.newTask("early");
+    Instant start = Instant.now().plus(Duration.ofHours(1));
+    Instance early =
+        s.windows
+            .create(
+                List.of(
+                    NewInstance.pending(
+                        task,
+                        new Window("later", start, start.plus(Duration.ofHours(1))),
+                        start,
+                        Origin.SCHEDULE,
+                        Duration.ofMinutes(5),
+                        0)),
+                "a trigger whose clock runs fast")
+            .get(0);
+
+    assertThat(leases.claimForRun(List.of(early.id()), "w1", NOOP)).as("not due yet").isEmpty();
+    LeaseStore.ClaimState state = leases.claimStates(List.of(early.id())).get(early.id());
+    assertThat(state.status()).isEqualTo("PENDING");
+    assertThat(state.notDueUntil()).isEqualTo(early.scheduledAt());
+
+    s.db
+        .dsl()
+        .execute(
+            "update task_instance set scheduled_at = now() - interval '1 second' where id = ?",
+            early.id());
+    assertThat(leases.claimForRun(List.of(early.id()), "w1", NOOP)).as("due now").hasSize(1);
+    assertThat(leases.claimStates(List.of(early.id())).get(early.id()).notDueUntil()).isNull();
   }
 }

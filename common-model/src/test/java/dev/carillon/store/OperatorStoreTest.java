@@ -87,7 +87,8 @@ class OperatorStoreTest {
     assertThat(s.leases.complete(new Lease(claimed.id(), 1), Outcome.failure("boom", true), "w1"))
         .isTrue();
     Instance failed = operator.find(claimed.id()).orElseThrow();
-    assertThat(s.retries.markDead(failed, 1L, "retry", "non-retryable: boom")).isTrue();
+    assertThat(s.retries.markDead(failed, 1L, "retry", "non-retryable: boom", false, s.retryFence))
+        .isTrue();
     Instance dead = operator.find(claimed.id()).orElseThrow();
     assertThatThrownBy(() -> operator.rerun(failed, "op", "stale and not finished"))
         .isInstanceOf(IllegalTransitionException.class);
@@ -116,7 +117,8 @@ class OperatorStoreTest {
             .create(List.of(Tasks.pending(task, "2026-11-29", Duration.ofMinutes(5))), "trigger")
             .get(0);
     s.windows.recordDecisions(
-        List.of(new Decision(task, "2026-11-29", pending.id(), "trigger", "window exists")));
+        List.of(new Decision(task, "2026-11-29", pending.id(), "trigger", "window exists")),
+        s.triggerFence);
 
     assertThat(operator.events(pending.id()))
         .extracting(InstanceEvent::kind)

@@ -345,7 +345,8 @@ class ResumeStoreTest {
     ArchiveStore archive = new ArchiveStore(s.db.dsl());
 
     // Other tests' finished instances are archived too; this one must be among them.
-    assertThat(archive.archiveFinished(Duration.ZERO, 1000)).contains(claimed.id());
+    Fence retryLeader = new EpochStore(s.db.dsl()).begin("retry", "resume-test");
+    assertThat(archive.archiveFinished(Duration.ZERO, 1000, retryLeader)).contains(claimed.id());
 
     assertThat(s.operator.checkpoints(claimed.id())).isEmpty();
     assertThat(s.operator.effects(claimed.id())).isEmpty();

@@ -32,10 +32,12 @@ class ScanPlansTest {
   private static final String TASK = "scan-plans";
 
   private static Database db;
+  private static Fence fence;
 
   @BeforeAll
   static void open() {
     db = TestDatabase.genericPlans("scans");
+    fence = new EpochStore(db.dsl()).begin("retry", "test");
     WindowStore windows = new WindowStore(db.dsl());
     new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily(TASK).build()));
     db.dsl().execute("ANALYZE task_instance");
@@ -67,11 +69,11 @@ class ScanPlansTest {
           // Six runs each, past the five after which a prepared statement may go generic.
           for (int run = 0; run < 6; run++) {
             TableReads before = reads(session);
-            assertThat(retries.expireLeases(50, "retry")).isEmpty();
+            assertThat(retries.expireLeases(50, "retry", fence)).isEmpty();
             reads.merge("expireLeases", reads(session).minus(before), TableReads::plus);
 
             before = reads(session);
-            assertThat(retries.promoteDueRetries(50, "retry")).isEmpty();
+            assertThat(retries.promoteDueRetries(50, "retry", fence)).isEmpty();
             reads.merge("promoteDueRetries", reads(session).minus(before), TableReads::plus);
 
             before = reads(session);
@@ -83,7 +85,7 @@ class ScanPlansTest {
             reads.merge("countDueRetries", reads(session).minus(before), TableReads::plus);
 
             before = reads(session);
-            assertThat(archive.archiveFinished(Duration.ofDays(1), 50)).isEmpty();
+            assertThat(archive.archiveFinished(Duration.ofDays(1), 50, fence)).isEmpty();
             reads.merge("archiveFinished", reads(session).minus(before), TableReads::plus);
 
             before = reads(session);

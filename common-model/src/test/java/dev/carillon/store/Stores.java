@@ -27,6 +27,11 @@ final class Stores implements AutoCloseable {
   final RetryStore retries;
   final OperatorStore operator;
 
+  /** The epochs the leader-only writes of these tests carry, taken once per database. */
+  final Fence retryFence;
+
+  final Fence triggerFence;
+
   private Stores(Database db) {
     this.db = db;
     this.tasks = new TaskStore(db.dsl());
@@ -34,6 +39,9 @@ final class Stores implements AutoCloseable {
     this.leases = new LeaseStore(db.dsl());
     this.retries = new RetryStore(db.dsl());
     this.operator = new OperatorStore(db.dsl());
+    EpochStore epochs = new EpochStore(db.dsl());
+    this.retryFence = epochs.begin("retry", "test");
+    this.triggerFence = epochs.begin("trigger", "test");
   }
 
   static Stores fresh(String prefix) {

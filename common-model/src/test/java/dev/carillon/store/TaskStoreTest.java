@@ -181,4 +181,21 @@ class TaskStoreTest {
         .filteredOn(id -> id.startsWith("paging-"))
         .containsExactly("paging-1", "paging-3");
   }
+
+  @Test
+  void the_queue_is_stored_changing_it_is_a_new_version_and_queues_reads_it_by_task() {
+    tasks.applyAll(List.of(Tasks.daily("q-a").build(), Tasks.daily("q-b").queue("gpu").build()));
+    assertThat(tasks.find("q-b").orElseThrow().queue()).isEqualTo("gpu");
+    assertThat(tasks.find("q-a").orElseThrow().queue()).isEqualTo(TaskDefinition.DEFAULT_QUEUE);
+    assertThat(tasks.queues(List.of("q-a", "q-b", "q-missing")))
+        .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("q-a", "default", "q-b", "gpu"));
+
+    long before = tasks.find("q-b").orElseThrow().version();
+    assertThat(tasks.applyAll(List.of(Tasks.daily("q-b").queue("gpu").build()))).isEmpty();
+    assertThat(tasks.applyAll(List.of(Tasks.daily("q-b").queue("cpu").build())))
+        .containsExactly("q-b");
+    TaskDefinition moved = tasks.find("q-b").orElseThrow();
+    assertThat(moved.queue()).isEqualTo("cpu");
+    assertThat(moved.version()).isEqualTo(before + 1);
+  }
 }

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -88,20 +89,22 @@ class WindowStoreTest {
         List.of(Tasks.pending(task, "2026-11-29", Duration.ofMinutes(1))),
         List.of(),
         Map.of(task, later),
-        "trigger");
+        "trigger",
+        s.triggerFence);
     List<Instance> again =
         windows.commitTick(
             List.of(Tasks.pending(task, "2026-11-29", Duration.ofMinutes(1))),
             List.of(
                 new Decision(task, "2026-11-29", null, "trigger", "window exists, status PENDING")),
             Map.of(task, earlier),
-            "trigger");
+            "trigger",
+            s.triggerFence);
     assertThat(again).isEmpty();
     assertThat(s.tasks.cursors()).containsEntry(task, later);
 
     TriggerCursor next =
         new TriggerCursor(Instant.parse("2026-11-29T11:00:00Z"), ZoneOffset.ofHoursMinutes(5, 45));
-    windows.commitTick(List.of(), List.of(), Map.of(task, next), "trigger");
+    windows.commitTick(List.of(), List.of(), Map.of(task, next), "trigger", s.triggerFence);
     assertThat(s.tasks.cursors()).containsEntry(task, next);
     assertThat(s.operator.windowEvents(task, "2026-11-29"))
         .extracting(InstanceEvent::kind)
@@ -115,8 +118,9 @@ class WindowStoreTest {
     windows.recordDecisions(
         List.of(
             new Decision(task, "2026-11-29", pending.id(), "trigger", "window exists"),
-            new Decision(task, "2026-11-30", null, "trigger", "task paused")));
-    windows.recordDecisions(List.of());
+            new Decision(task, "2026-11-30", null, "trigger", "task paused")),
+        s.triggerFence);
+    windows.recordDecisions(List.of(), s.triggerFence);
 
     assertThat(s.operator.windowEvents(task, "2026-11-29"))
         .extracting(InstanceEvent::kind, InstanceEvent::instanceId, InstanceEvent::reason)
@@ -204,6 +208,38 @@ class WindowStoreTest {
   }
 
   @Test
+  void a_stamp_larger_than_one_chunk_stamps_every_pending_row_in_fixed_size_statements() {
+    String task = s.newTask("dispatch");
+    int n = DispatchStamp.CHUNK * 2 + DispatchStamp.CHUNK / 2;
+    List<dev.carillon.model.instance.NewInstance> rows = new java.util.ArrayList<>();
+    for (int k = 0; k < n; k++) {
+      rows.add(dev.carillon.testsupport.Tasks.pendingKey(task, "k" + k, Duration.ofMinutes(5)));
+    }
+    List<Instance> created = windows.create(rows, "trigger");
+    assertThat(created).hasSize(n);
+    // One row in the last chunk is claimed already: it needs no stamp.
+    Instance claimed = created.get(n - 1);
+    assertThat(new LeaseStore(s.db.dsl()).claim(List.of(claimed.id()), "w1")).hasSize(1);
+
+    assertThat(windows.markDispatched(created.stream().map(Instance::id).toList()))
+        .isEqualTo(n - 1);
+
+    assertThat(
+            s.db
+                .dsl()
+                .fetchCount(
+                    dev.carillon.store.jooq.Tables.TASK_INSTANCE,
+                    dev.carillon.store.jooq.Tables.TASK_INSTANCE
+                        .TASK_ID
+                        .eq(task)
+                        .and(
+                            dev.carillon.store.jooq.Tables.TASK_INSTANCE.DISPATCHED_AT
+                                .isNotNull())))
+        .isEqualTo(n - 1);
+    assertThat(s.operator.find(claimed.id()).orElseThrow().dispatchedAt()).isNull();
+  }
+
+  @Test
   void undispatched_pending_instances_are_found_until_stamped() {
     String task = s.newTask("dispatch");
     Instance a = s.newPending(task, "2026-11-01");
@@ -222,8 +258,18 @@ class WindowStoreTest {
             "update task_instance set dispatched_at = now() - interval '10 minutes' where id = ?",
             a.id());
     assertThat(windows.undispatched(Duration.ZERO, Duration.ofMinutes(5), 1000))
+        .as("dispatched long ago, but no live worker serves it: it waits in its topic")
         .extracting(Instance::id)
-        .contains(a.id());
+        .doesNotContain(a.id());
+    PresenceStore presence = new PresenceStore(s.db.dsl());
+    presence.register("dispatch-worker", Set.of("default"), Set.of("noop"), true, 1);
+    try {
+      assertThat(windows.undispatched(Duration.ZERO, Duration.ofMinutes(5), 1000))
+          .extracting(Instance::id)
+          .contains(a.id());
+    } finally {
+      presence.remove("dispatch-worker");
+    }
   }
 
   @Test
@@ -236,7 +282,8 @@ class WindowStoreTest {
         .isTrue();
     Instance done = s.operator.find(claimed.id()).orElseThrow();
 
-    Instance reopened = windows.rerun(done, "trigger", "upstreams succeeded again").orElseThrow();
+    Instance reopened =
+        windows.rerun(done, "trigger", "upstreams succeeded again", s.triggerFence).orElseThrow();
 
     assertThat(reopened).isEqualTo(s.operator.find(done.id()).orElseThrow());
     assertThat(reopened.status()).isEqualTo(PENDING);
@@ -245,8 +292,10 @@ class WindowStoreTest {
     assertThat(reopened.resultUri()).isNull();
     assertThat(reopened.finishedAt()).isNull();
     assertThat(reopened.dispatchedAt()).isNull();
-    assertThat(windows.rerun(done, "trigger", "again")).as("seen is stale now").isEmpty();
-    assertThatThrownBy(() -> windows.rerun(reopened, "trigger", "not finished"))
+    assertThat(windows.rerun(done, "trigger", "again", s.triggerFence))
+        .as("seen is stale now")
+        .isEmpty();
+    assertThatThrownBy(() -> windows.rerun(reopened, "trigger", "not finished", s.triggerFence))
         .isInstanceOf(IllegalTransitionException.class);
     assertThat(s.operator.events(done.id()))
         .filteredOn(e -> e.from() == SUCCESS)

@@ -27,11 +27,13 @@ class WindowStoreTickTest {
   private static WindowStore windows;
   private static OperatorStore operator;
   private static TaskStore tasks;
+  private static Fence fence;
 
   @BeforeAll
   static void open() {
     db = TestDatabase.fresh("store_tick");
     windows = new WindowStore(db.dsl());
+    fence = new EpochStore(db.dsl()).begin("trigger", "test");
     operator = new OperatorStore(db.dsl());
     tasks = new TaskStore(db.dsl());
   }
@@ -68,7 +70,8 @@ class WindowStoreTickTest {
             Map.of(
                 "tick-equal",
                 new TriggerCursor(Instant.parse("2026-11-29T02:00:00Z"), ZoneOffset.UTC)),
-            "trigger:t");
+            "trigger:t",
+            fence);
 
     assertThat(created).hasSize(2);
     for (Instance i : created) {

@@ -3,8 +3,10 @@ package dev.carillon.control;
 import dev.carillon.auth.TokenFile;
 import dev.carillon.control.auth.Authenticator;
 import dev.carillon.control.auth.RequestRateLimiter;
+import dev.carillon.control.console.ConsoleHandler;
 import dev.carillon.control.resources.ApplyRoutes;
 import dev.carillon.control.resources.ConfigRoutes;
+import dev.carillon.control.resources.InsightRoutes;
 import dev.carillon.control.resources.InstanceRoutes;
 import dev.carillon.control.resources.MetaRoutes;
 import dev.carillon.control.resources.TaskRoutes;
@@ -38,23 +40,25 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /** Every route of the API, in the order of the OpenAPI document. */
-  public static List<Route> routes(ControlPlane plane) {
+  public static List<Route> routes(ControlPlane plane, Insight insight) {
     List<Route> all = new ArrayList<>();
     all.addAll(new ApplyRoutes(plane).routes());
     all.addAll(new TaskRoutes(plane).routes());
     all.addAll(new InstanceRoutes(plane).routes());
     all.addAll(new ConfigRoutes(plane).routes());
     all.addAll(new MetaRoutes().routes());
+    all.addAll(new InsightRoutes(plane, insight).routes());
     return all;
   }
 
   /**
-   * Starts the API.
+   * Starts the API, and the web console's files under {@code /console/} beside it.
    *
    * @throws IllegalArgumentException naming the tokens file and the line when it is wrong
    * @throws java.io.UncheckedIOException naming the address when the port cannot be bound
    */
-  public static ApiServer start(ApiSettings settings, ControlPlane plane, MeterRegistry registry) {
+  public static ApiServer start(
+      ApiSettings settings, ControlPlane plane, Insight insight, MeterRegistry registry) {
     Authenticator auth =
         settings
             .tokensFile()
@@ -65,7 +69,7 @@ public final class ApiServer implements AutoCloseable {
           "The API runs WITHOUT authentication (api.insecure-local=true): every caller is an admin."
               + " Only for a local, single-user setup.");
     }
-    Router router = new Router(routes(plane));
+    Router router = new Router(routes(plane, insight));
     ApiHandler handler =
         new ApiHandler(
             router,
@@ -74,11 +78,13 @@ public final class ApiServer implements AutoCloseable {
             (int) settings.http().maxBodyBytes(),
             settings.requestTimeout(),
             registry);
-    HttpServers.RunningServer server = HttpServers.start("api", settings.http(), handler, registry);
+    HttpServers.RunningServer server =
+        HttpServers.start("api", settings.http(), new ConsoleHandler(handler), registry);
     log.info(
-        "API on port {} ({} routes): {}",
+        "API on port {} ({} routes, the console at {}): {}",
         server.port(),
         router.routes().size(),
+        ConsoleHandler.PREFIX,
         settings.describe());
     return new ApiServer(server, router);
   }

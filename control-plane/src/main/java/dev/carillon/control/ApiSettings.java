@@ -1,11 +1,18 @@
 package dev.carillon.control;
 
+import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
 import dev.carillon.http.HttpServerSettings;
+import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.model.tuning.ConfigSigner;
+import dev.carillon.store.DbSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -28,9 +35,26 @@ import java.util.Optional;
  *   <tr><td>api.rate.burst</td><td>100</td><td>the burst per token</td></tr>
  *   <tr><td>api.db-pool-size</td><td>4</td><td>the API's own database connections</td></tr>
  *   <tr><td>api.bulk-per-second</td><td>50</td><td>instances a bulk re-run or backfill moves per second</td></tr>
+ *   <tr><td>api.db-user</td><td>the trigger's db.user</td><td>the API pool's database user: the
+ *       api role, whose grants the trigger's role does not have</td></tr>
+ *   <tr><td>api.db-password</td><td>the trigger's db.password</td><td>its password (use the
+ *       _FILE variable)</td></tr>
+ *   <tr><td>api.kafka.properties.*</td><td>none</td><td>client properties of the API's config
+ *       reads and writes over kafka.properties.* (the operator principal's JAAS)</td></tr>
+ *   <tr><td>config.signing-secret</td><td>none</td><td>signs what the API writes to the config
+ *       topic, and marks unsigned records rejected in what it shows</td></tr>
  * </table>
  *
+ * <p>Why the API has credentials of its own: the trigger's loops read untrusted input (event
+ * records, condition plugins) and its role must not be able to rewrite definitions or the
+ * configuration; the API's rights are an operator's, granted per request by token. See
+ * docs/security.md.
+ *
  * @param tokensFile the tokens file; empty only when {@code insecureLocal}
+ * @param dbUser the API pool's database user, or empty for the trigger's
+ * @param dbPassword its password, or empty for the trigger's
+ * @param kafkaProperties client properties laid over the trigger's for the config topic
+ * @param configSigner signs config records written, or empty when signing is off
  */
 public record ApiSettings(
     HttpServerSettings http,
@@ -40,7 +64,11 @@ public record ApiSettings(
     double ratePerSecond,
     int rateBurst,
     int dbPoolSize,
-    double bulkPerSecond) {
+    double bulkPerSecond,
+    Optional<String> dbUser,
+    Optional<String> dbPassword,
+    Map<String, String> kafkaProperties,
+    Optional<ConfigSigner> configSigner) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -62,7 +90,18 @@ public record ApiSettings(
           "api.rate.per-second",
           "api.rate.burst",
           "api.db-pool-size",
-          "api.bulk-per-second");
+          "api.bulk-per-second",
+          "api.db-user",
+          "api.db-password",
+          "api.kafka.properties.*",
+          CommonSettings.SIGNING_SECRET);
+
+  public ApiSettings {
+    Objects.requireNonNull(dbUser, "dbUser");
+    Objects.requireNonNull(dbPassword, "dbPassword");
+    kafkaProperties = Map.copyOf(kafkaProperties);
+    Objects.requireNonNull(configSigner, "configSigner");
+  }
 
   /**
    * @throws ConfigException naming the key, its source and the value when one is wrong, and naming
@@ -111,7 +150,25 @@ public record ApiSettings(
         c.decimal("api.rate.per-second", 50, 0.01, 100_000),
         c.integer("api.rate.burst", 100, 1, 1_000_000),
         c.integer("api.db-pool-size", 4, 1, 100),
-        c.decimal("api.bulk-per-second", 50, 0.1, 10_000));
+        c.decimal("api.bulk-per-second", 50, 0.1, 10_000),
+        c.optional("api.db-user"),
+        c.optional("api.db-password"),
+        c.withPrefix("api.kafka.properties."),
+        CommonSettings.configSigner(c));
+  }
+
+  /** The API pool's database settings: the trigger's, with the API's own login if configured. */
+  public DbSettings db(DbSettings trigger) {
+    DbSettings login =
+        dbUser.isPresent() ? trigger.withLogin(dbUser.get(), dbPassword.orElse("")) : trigger;
+    return login.withPoolSize(dbPoolSize);
+  }
+
+  /** The API's Kafka settings: the trigger's, with {@code api.kafka.properties.*} laid over. */
+  public KafkaSettings kafka(KafkaSettings trigger) {
+    Map<String, String> extra = new HashMap<>(trigger.extra());
+    extra.putAll(kafkaProperties);
+    return new KafkaSettings(trigger.bootstrap(), extra);
   }
 
   /** One line for the startup log. */
@@ -138,6 +195,19 @@ public record ApiSettings(
         + dbPoolSize
         + " bulk="
         + bulkPerSecond
-        + "/s";
+        + "/s dbUser="
+        + dbUser.orElse("<the trigger's>")
+        + " kafka="
+        + (kafkaProperties.isEmpty()
+            ? "<the trigger's>"
+            : "the trigger's with " + new java.util.TreeSet<>(kafkaProperties.keySet()))
+        + " configSigning="
+        + configSigner.map(ConfigSigner::toString).orElse("off");
+  }
+
+  /** Never shows the API's database password or its Kafka secrets. */
+  @Override
+  public String toString() {
+    return "ApiSettings[" + describe() + "]";
   }
 }

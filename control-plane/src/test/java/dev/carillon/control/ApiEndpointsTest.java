@@ -19,6 +19,7 @@ import dev.carillon.client.model.RetryPlanView;
 import dev.carillon.client.model.RunResult;
 import dev.carillon.client.model.TaskStateView;
 import dev.carillon.client.model.TaskView;
+import dev.carillon.client.model.TimeoutSuggestionView;
 import dev.carillon.client.model.Whoami;
 import dev.carillon.client.model.WhyView;
 import dev.carillon.control.ApiFixture.Response;
@@ -31,6 +32,8 @@ import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskEvent;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.store.ResumeStore;
@@ -79,8 +82,11 @@ class ApiEndpointsTest {
 
   /** FAILED -> DEAD as the retry service decides when no retry is allowed. */
   private static Instance deadFrom(Instance failed) {
+    // The retry leader's write: it carries the retry epoch, taken here for the test.
+    Fence retryLeader = new EpochStore(api.db.dsl()).begin("retry", "test");
     assertThat(
-            new RetryStore(api.db.dsl()).markDead(failed, null, "retry:test", "no retry allowed"))
+            new RetryStore(api.db.dsl())
+                .markDead(failed, null, "retry:test", "no retry allowed", false, retryLeader))
         .isTrue();
     return api.operator.find(failed.id()).orElseThrow();
   }
@@ -515,6 +521,36 @@ class ApiEndpointsTest {
     Response doc = api.call("GET", "/api/v1/openapi.json", api.viewer);
     assertThat(doc.status()).isEqualTo(200);
     assertThat(doc.json().get("openapi").asText()).isEqualTo("3.1.0");
+  }
+
+  @Test
+  void suggest_timeout_gives_p99_times_one_and_a_half_of_200_recorded_runs() {
+    api.tasks.applyAll(
+        List.of(
+            Tasks.daily("api-evidence").timeout(Duration.ofMinutes(2)).build(),
+            Tasks.daily("api-young").build()));
+    dev.carillon.testsupport.RecordedRuns.record(
+        api.db, "api-evidence", dev.carillon.testsupport.RecordedRuns.seconds(200));
+    TimeoutSuggestionView s =
+        api.call("GET", "/api/v1/tasks/api-evidence/suggest-timeout", api.viewer)
+            .as(TimeoutSuggestionView.class);
+    assertThat(s)
+        .isEqualTo(
+            new TimeoutSuggestionView(
+                "api-evidence", 1000, 200, 20, "PT3M18S", 1.5, "PT4M57S", "PT2M", true));
+    TimeoutSuggestionView young =
+        api.call("GET", "/api/v1/tasks/api-young/suggest-timeout?window=50", api.viewer)
+            .as(TimeoutSuggestionView.class);
+    assertThat(young.sampleSize()).isZero();
+    assertThat(young.window()).isEqualTo(50);
+    assertThat(young.p99()).isNull();
+    assertThat(young.suggestedTimeout()).isNull();
+    Response bad =
+        api.call("GET", "/api/v1/tasks/api-evidence/suggest-timeout?window=0", api.viewer);
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.body()).contains("window");
+    assertThat(api.call("GET", "/api/v1/tasks/nope/suggest-timeout", api.viewer).status())
+        .isEqualTo(404);
   }
 
   private static String spec(String id, String cron) {

@@ -17,6 +17,9 @@ import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.OverviewQueries;
+import dev.carillon.store.PresenceStore;
+import dev.carillon.store.ScanRecords;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
@@ -56,6 +59,7 @@ final class ApiFixture implements AutoCloseable {
   final OperatorStore operator;
   final WindowStore windows;
   final LeaseStore leases;
+  final ScanRecords scans;
   final String viewer = Tokens.mint();
   final String operatorToken = Tokens.mint();
   final String admin = Tokens.mint();
@@ -77,6 +81,7 @@ final class ApiFixture implements AutoCloseable {
     operator = new OperatorStore(db.dsl());
     windows = new WindowStore(db.dsl());
     leases = new LeaseStore(db.dsl());
+    scans = new ScanRecords(db.dsl());
     tokens = Files.createTempFile("api-tokens", ".txt");
     Files.writeString(
         tokens,
@@ -95,6 +100,8 @@ final class ApiFixture implements AutoCloseable {
             tasks,
             operator,
             windows,
+            new PresenceStore(db.dsl()),
+            new dev.carillon.store.RunEvidenceStore(db.dsl()),
             new ConfigTopic(kafka, configTopic, Duration.ofSeconds(10)),
             new KafkaDispatch(publisher, windows, clock),
             50,
@@ -105,7 +112,13 @@ final class ApiFixture implements AutoCloseable {
     c.put("api.tokens-file", tokens.toString());
     c.put("api.rate.burst", "100000");
     c.putAll(settings);
-    server = ApiServer.start(ApiSettings.from(Config.of(c)), plane, registry);
+    server =
+        ApiServer.start(
+            ApiSettings.from(Config.of(c)),
+            plane,
+            new Insight(
+                new OverviewQueries(db.dsl()), scans, Insight.Leadership.none("api-test-replica")),
+            registry);
   }
 
   static ApiFixture start(String prefix) {
@@ -211,7 +224,8 @@ final class ApiFixture implements AutoCloseable {
             "instance_event",
             "task_event",
             "trigger_cursor",
-            "task_definition_change")) {
+            "task_definition_change",
+            "retry_scan")) {
       out.put(table, db.dsl().fetch("select * from " + table + " order by 1").formatCSV());
     }
     return out;

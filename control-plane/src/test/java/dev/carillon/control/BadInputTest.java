@@ -385,6 +385,22 @@ class BadInputTest {
                 "after[0]",
                 "ghost"),
             c(
+                "an apply of a one-shot too late to run (beyond its catch-up window)",
+                "POST",
+                "/api/v1/tasks:apply",
+                "{\"tasks\":[{\"id\":\"late-once\",\"handler\":\"noop\",\"at\":\"2026-03-29T10:59:59Z\"}]}",
+                400,
+                "at",
+                "2026-03-29T10:59:59Z"),
+            c(
+                "an apply of a one-shot without an offset",
+                "POST",
+                "/api/v1/tasks:apply",
+                "{\"tasks\":[{\"id\":\"local-once\",\"handler\":\"noop\",\"at\":\"2026-04-01T09:00:00\"}]}",
+                400,
+                "at",
+                "2026-04-01T09:00:00"),
+            c(
                 "a put whose id is not the path's",
                 "PUT",
                 "/api/v1/tasks/bad-input",

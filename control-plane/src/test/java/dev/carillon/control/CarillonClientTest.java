@@ -13,12 +13,15 @@ import dev.carillon.client.model.ApplyResult;
 import dev.carillon.client.model.BackfillRequest;
 import dev.carillon.client.model.ConfigKeyView;
 import dev.carillon.client.model.InstanceView;
+import dev.carillon.client.model.NextFiresView;
 import dev.carillon.client.model.RerunDeadRequest;
 import dev.carillon.client.model.RetryPlanRequest;
 import dev.carillon.client.model.RunResult;
 import dev.carillon.client.model.TaskView;
 import dev.carillon.devstack.DevStackExtension;
 import dev.carillon.model.instance.Instance;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.store.RetryStore;
@@ -109,11 +112,19 @@ class CarillonClientTest {
     assertThat(daily.params().get("user").asText()).isEqualTo("u-42");
     assertThat(daily.nextFire().utc()).isEqualTo("2026-03-30T06:00:00Z");
 
-    // A one-shot fires at its second (rounded up), once, in UTC.
+    // A one-shot fires at its second (rounded up), once: an AT trigger, shown in UTC.
     TaskView once = viewer.task("client-once");
-    assertThat(once.trigger().cron()).isEqualTo("16 30 9 1 4 ? 2026");
+    assertThat(once.trigger().kind()).isEqualTo("AT");
+    assertThat(once.trigger().cron()).isNull();
+    assertThat(once.trigger().at()).isEqualTo(Instant.parse("2026-04-01T09:30:16Z"));
+    assertThat(once.trigger().text()).isEqualTo("once at 2026-04-01T09:30:16Z");
+    assertThat(once.window()).isEqualTo("EVERY_FIRE");
     assertThat(once.catchup()).isEqualTo("1h");
-    assertThat(viewer.next("client-once", 5).fires())
+    assertThat(once.nextFire().utc()).isEqualTo("2026-04-01T09:30:16Z");
+    NextFiresView onceNext = viewer.next("client-once", 5);
+    assertThat(onceNext.cron()).isNull();
+    assertThat(onceNext.trigger()).isEqualTo("once at 2026-04-01T09:30:16Z");
+    assertThat(onceNext.fires())
         .extracting(f -> f.utc().toString())
         .containsExactly("2026-04-01T09:30:16Z");
 
@@ -190,9 +201,13 @@ class CarillonClientTest {
   void dead_instances_are_listed_and_rerun_and_events_and_why_are_read() {
     api.apply(Tasks.daily("client-dead").build());
     List<Long> dead = new ArrayList<>();
+    // The retry leader's write: it carries the retry epoch, taken here for the test.
+    Fence retryLeader = new EpochStore(api.db.dsl()).begin("retry", "test");
     for (String day : List.of("2026-03-26", "2026-03-27", "2026-03-28")) {
       Instance failed = finished("client-dead", day, false);
-      assertThat(new RetryStore(api.db.dsl()).markDead(failed, null, "retry:test", "no retry"))
+      assertThat(
+              new RetryStore(api.db.dsl())
+                  .markDead(failed, null, "retry:test", "no retry", false, retryLeader))
           .isTrue();
       dead.add(failed.id());
     }

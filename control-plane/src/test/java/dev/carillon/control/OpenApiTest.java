@@ -31,6 +31,8 @@ class OpenApiTest {
             new dev.carillon.store.TaskStore(null),
             new dev.carillon.store.OperatorStore(null),
             new dev.carillon.store.WindowStore(null),
+            new dev.carillon.store.PresenceStore(null),
+            new dev.carillon.store.RunEvidenceStore(null),
             new dev.carillon.kafka.ConfigTopic(
                 dev.carillon.kafka.KafkaSettings.of("127.0.0.1:1"),
                 "none",
@@ -38,7 +40,13 @@ class OpenApiTest {
             instances -> java.util.List.of(),
             1,
             d -> {});
-    for (Route r : ApiServer.routes(unused)) {
+    for (Route r :
+        ApiServer.routes(
+            unused,
+            new Insight(
+                new dev.carillon.store.OverviewQueries(null),
+                new dev.carillon.store.ScanRecords(null),
+                Insight.Leadership.none("unused")))) {
       routes.put(r.method() + " " + r.template(), r);
     }
   }

@@ -64,6 +64,38 @@ abstract class AbstractServerNode implements ServerNode {
     }
   }
 
+  /**
+   * Ends the running server by {@code how} instead of a clean {@link #stopServer()} (a kill -9,
+   * say); afterwards it counts as stopped, and {@link #start()} brings it back.
+   *
+   * @throws IllegalStateException if it is not running
+   */
+  final void stopAbruptly(String what, Runnable how) {
+    synchronized (lock) {
+      if (state != State.RUNNING) {
+        throw new IllegalStateException(name() + " on port " + port() + " is not running");
+      }
+      long t0 = System.nanoTime();
+      state = State.STOPPED;
+      how.run();
+      log.info("{} {} in {} ms", name(), what, millisSince(t0));
+    }
+  }
+
+  /**
+   * Runs {@code action} while the server runs, with the lifecycle lock held.
+   *
+   * @throws IllegalStateException if it is not running
+   */
+  final void whileRunning(Runnable action) {
+    synchronized (lock) {
+      if (state != State.RUNNING) {
+        throw new IllegalStateException(name() + " on port " + port() + " is not running");
+      }
+      action.run();
+    }
+  }
+
   @Override
   public final void restart() {
     synchronized (lock) {

@@ -79,19 +79,29 @@ public final class DevStack implements AutoCloseable {
   private volatile Duration startupTime = Duration.ZERO;
 
   private DevStack(
-      StackDirectory directory,
-      StackPorts ports,
-      int kafkaPartitions,
-      String listenAddress,
-      boolean isShared) {
+      StackDirectory directory, StackPorts ports, DevStackOptions options, boolean isShared) {
     this.directory = directory;
     this.isShared = isShared;
     this.ports = ports;
     Path dir = directory.path();
-    this.postgres = new PostgresNode(dir.resolve("pg"), ports.postgres(), listenAddress);
+    this.postgres =
+        new PostgresNode(
+            dir.resolve("pg"),
+            ports.postgres(),
+            options.postgresPasswords(),
+            options.synchronousCommit(),
+            options.durablePostgres(),
+            options.listenAddress());
     this.kafka =
-        new KafkaNode(dir, ports.kafka(), ports.kafkaController(), kafkaPartitions, listenAddress);
-    this.zooKeeper = new ZooKeeperNode(dir.resolve("zk"), ports.zooKeeper(), listenAddress);
+        new KafkaNode(
+            dir,
+            ports.kafka(),
+            ports.kafkaController(),
+            options.kafkaPartitions(),
+            options.kafkaSasl(),
+            options.listenAddress());
+    this.zooKeeper =
+        new ZooKeeperNode(dir.resolve("zk"), ports.zooKeeper(), options.listenAddress());
   }
 
   /**
@@ -184,8 +194,7 @@ public final class DevStack implements AutoCloseable {
         directory.wipe(Set.of(StackPorts.FILE));
       }
       StackPorts ports = StackPorts.assign(dir, options);
-      return new DevStack(
-          directory, ports, options.kafkaPartitions(), options.listenAddress(), isShared);
+      return new DevStack(directory, ports, options, isShared);
     } catch (IOException | RuntimeException e) {
       try {
         directory.close();
@@ -228,7 +237,10 @@ public final class DevStack implements AutoCloseable {
     return DB_USER;
   }
 
-  /** PostgreSQL password ({@value #DB_PASSWORD}; the server does not check it). */
+  /**
+   * PostgreSQL password ({@value #DB_PASSWORD}; the server does not check it for the superuser,
+   * even with {@link DevStackOptions#postgresPasswords()}).
+   */
   public String dbPassword() {
     return DB_PASSWORD;
   }
@@ -329,6 +341,28 @@ public final class DevStack implements AutoCloseable {
   }
 
   /**
+   * Crashes PostgreSQL: SIGKILL to its postmaster (see {@link PostgresNode#kill()}). Pair with
+   * {@link #startPostgres()}, which brings it back through crash recovery, in a {@code finally}
+   * block.
+   */
+  public void killPostgres() {
+    postgres.kill();
+  }
+
+  /**
+   * Makes PostgreSQL hang: every one of its processes SIGSTOPped (see {@link
+   * PostgresNode#freeze()}). Pair with {@link #thawPostgres()} in a {@code finally} block.
+   */
+  public void freezePostgres() {
+    postgres.freeze();
+  }
+
+  /** Resumes PostgreSQL after {@link #freezePostgres()} (SIGCONT). */
+  public void thawPostgres() {
+    postgres.thaw();
+  }
+
+  /**
    * Stops the Kafka node (broker and controller) and waits until it is down. Clients see the broker
    * disappear and keep retrying; {@link #startKafka()} brings it back on the same port. Does
    * nothing if Kafka is already stopped.
@@ -348,6 +382,11 @@ public final class DevStack implements AutoCloseable {
   /** Stops ZooKeeper; sessions are suspended until {@link #restartZooKeeper()}. */
   public void stopZooKeeper() {
     zooKeeper.stop();
+  }
+
+  /** Starts ZooKeeper again after {@link #stopZooKeeper()}; does nothing when it runs. */
+  public void startZooKeeper() {
+    zooKeeper.start();
   }
 
   /**

@@ -14,10 +14,13 @@ import java.util.concurrent.CountDownLatch;
  * Starts a {@link DevStack} from the command line, prints how to connect, and runs until Ctrl-C.
  *
  * <pre>
- * DevStackMain [--data-dir DIR] [--fresh] [--listen-address IP] [--control]
+ * DevStackMain [--data-dir DIR] [--fresh] [--synchronous-commit] [--listen-address IP]
+ *              [--control]
  *   --data-dir DIR  keep PostgreSQL, Kafka and ZooKeeper data, and their ports, in DIR between
  *                   runs (default: a temporary directory deleted on exit)
  *   --fresh         wipe DIR's data before starting (the ports are kept)
+ *   --synchronous-commit
+ *                   run PostgreSQL with synchronous_commit on, for runs that kill it with -9
  *   --listen-address IP
  *                   listen on IP (an address of this host) instead of loopback, for clients in
  *                   other network namespaces
@@ -26,9 +29,12 @@ import java.util.concurrent.CountDownLatch;
  * </pre>
  *
  * <p>Control commands (used by the fault-injection suite, which runs the stack as a child process
- * and must restart servers inside it on the same ports): {@code restart-postgres}, {@code
- * stop-kafka}, {@code start-kafka}, {@code restart-zookeeper}. Stopping on end of input means a
- * harness that dies cannot leave the servers running.
+ * and must restart servers inside it on the same ports): {@link #COMMANDS}, e.g. {@code
+ * restart-postgres}, {@code kill-postgres} (SIGKILL to the postmaster; {@code start-postgres}
+ * brings it back through crash recovery), {@code freeze-postgres} and {@code thaw-postgres}
+ * (SIGSTOP and SIGCONT to all its processes), {@code stop-kafka}, {@code start-kafka}, {@code
+ * stop-zookeeper}, {@code start-zookeeper}, {@code restart-zookeeper}. Stopping on end of input
+ * means a harness that dies cannot leave the servers running.
  *
  * <p>Exit status 2 for bad arguments.
  */
@@ -43,7 +49,8 @@ public final class DevStackMain {
     } catch (IllegalArgumentException e) {
       System.err.println("devstack: " + e.getMessage());
       System.err.println(
-          "usage: DevStackMain [--data-dir DIR] [--fresh] [--listen-address IP] [--control]");
+          "usage: DevStackMain [--data-dir DIR] [--fresh] [--synchronous-commit]"
+              + " [--listen-address IP] [--control]");
       System.exit(2);
       return;
     }
@@ -86,15 +93,35 @@ public final class DevStackMain {
     }
   }
 
+  /** The control commands, one per line on stdin. */
+  static final List<String> COMMANDS =
+      List.of(
+          "restart-postgres",
+          "kill-postgres",
+          "start-postgres",
+          "freeze-postgres",
+          "thaw-postgres",
+          "stop-kafka",
+          "start-kafka",
+          "stop-zookeeper",
+          "start-zookeeper",
+          "restart-zookeeper");
+
   static void execute(DevStack stack, String command) {
     switch (command) {
       case "restart-postgres" -> stack.restartPostgres();
+      case "kill-postgres" -> stack.killPostgres();
+      case "start-postgres" -> stack.startPostgres();
+      case "freeze-postgres" -> stack.freezePostgres();
+      case "thaw-postgres" -> stack.thawPostgres();
       case "stop-kafka" -> stack.stopKafka();
       case "start-kafka" -> stack.startKafka();
+      case "stop-zookeeper" -> stack.stopZooKeeper();
+      case "start-zookeeper" -> stack.startZooKeeper();
       case "restart-zookeeper" -> stack.restartZooKeeper();
       default ->
           throw new IllegalArgumentException(
-              "unknown command; known: restart-postgres, stop-kafka, start-kafka, restart-zookeeper");
+              "unknown command; known: " + String.join(", ", COMMANDS));
     }
   }
 
@@ -110,6 +137,7 @@ public final class DevStackMain {
           options = options.withDataDir(Path.of(args[++i]));
         }
         case "--fresh" -> fresh = true;
+        case "--synchronous-commit" -> options = options.withSynchronousCommit(true);
         case "--listen-address" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException("--listen-address needs an IP address");

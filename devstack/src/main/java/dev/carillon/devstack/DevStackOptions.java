@@ -23,6 +23,18 @@ import java.util.regex.Pattern;
  * @param kafkaControllerPort Kafka KRaft controller port, {@code 0} for a free port
  * @param zooKeeperPort ZooKeeper client port, {@code 0} for a free port
  * @param kafkaPartitions partitions of topics that Kafka creates automatically on first use
+ * @param kafkaSasl Kafka's client listener takes only SASL/SCRAM-SHA-512 clients and authorizes
+ *     every request with the standard KRaft authorizer (no ACL, no access; a super user {@code
+ *     admin} for setup, see {@link KafkaNode#superUserProperties()}); topics are not created
+ *     automatically
+ * @param postgresPasswords PostgreSQL checks passwords (SCRAM-SHA-256) of every user but the
+ *     superuser {@value DevStack#DB_USER}, which keeps trust authentication for the stack's own use
+ * @param synchronousCommit PostgreSQL's {@code synchronous_commit}: off by default (faster, and
+ *     nothing the tests check depends on surviving an operating-system crash); on for a stack whose
+ *     PostgreSQL a test {@linkplain PostgresNode#kill() kills}, so that no acknowledged commit is
+ *     lost with it
+ * @param durablePostgres run PostgreSQL with {@code synchronous_commit} and {@code
+ *     full_page_writes} on, as production does; off by default (see {@link PostgresNode})
  * @param listenAddress an IP address the servers listen on and hand to clients instead of the
  *     loopback interface, or {@code null} for loopback only. For clients in other network
  *     namespaces (the fault suite's partitions): the address must be on this host (e.g. on {@code
@@ -37,6 +49,10 @@ public record DevStackOptions(
     int kafkaControllerPort,
     int zooKeeperPort,
     int kafkaPartitions,
+    boolean kafkaSasl,
+    boolean postgresPasswords,
+    boolean synchronousCommit,
+    boolean durablePostgres,
     String listenAddress) {
 
   /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
@@ -65,7 +81,8 @@ public record DevStackOptions(
 
   /** A throw-away stack: temporary data directory, free ports, default partitions. */
   public static DevStackOptions defaults() {
-    return new DevStackOptions(null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, null);
+    return new DevStackOptions(
+        null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false, false, false, null);
   }
 
   /** The data directory, if data should persist between runs. */
@@ -83,6 +100,10 @@ public record DevStackOptions(
         kafkaControllerPort,
         zooKeeperPort,
         kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        synchronousCommit,
+        durablePostgres,
         listenAddress);
   }
 
@@ -96,6 +117,10 @@ public record DevStackOptions(
         kafkaControllerPort,
         zooKeeperPort,
         kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        synchronousCommit,
+        durablePostgres,
         listenAddress);
   }
 
@@ -109,6 +134,10 @@ public record DevStackOptions(
         kafkaController,
         zooKeeper,
         kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        synchronousCommit,
+        durablePostgres,
         listenAddress);
   }
 
@@ -122,6 +151,84 @@ public record DevStackOptions(
         kafkaControllerPort,
         zooKeeperPort,
         partitions,
+        kafkaSasl,
+        postgresPasswords,
+        synchronousCommit,
+        durablePostgres,
+        listenAddress);
+  }
+
+  /**
+   * A copy whose Kafka takes only SASL/SCRAM clients and authorizes them by ACL ({@code true}), or
+   * plaintext clients without authorization.
+   */
+  public DevStackOptions withKafkaSasl(boolean sasl) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        sasl,
+        postgresPasswords,
+        synchronousCommit,
+        durablePostgres,
+        listenAddress);
+  }
+
+  /** A copy whose PostgreSQL checks the passwords of every user but the superuser. */
+  public DevStackOptions withPostgresPasswords(boolean check) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        kafkaSasl,
+        check,
+        synchronousCommit,
+        durablePostgres,
+        listenAddress);
+  }
+
+  /** A copy whose PostgreSQL runs with {@code synchronous_commit} {@code on} when {@code on}. */
+  public DevStackOptions withSynchronousCommit(boolean on) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        on,
+        durablePostgres,
+        listenAddress);
+  }
+
+  /**
+   * A copy whose PostgreSQL runs with {@code synchronous_commit} and {@code full_page_writes} on
+   * ({@code durable}) or off (the default): benchmarks measure both.
+   */
+  public DevStackOptions withDurablePostgres(boolean durable) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        synchronousCommit,
+        durable,
         listenAddress);
   }
 
@@ -135,6 +242,10 @@ public record DevStackOptions(
         kafkaControllerPort,
         zooKeeperPort,
         kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        synchronousCommit,
+        durablePostgres,
         address);
   }
 

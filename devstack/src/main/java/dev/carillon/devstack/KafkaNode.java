@@ -8,8 +8,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -22,7 +25,10 @@ import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Time;
@@ -43,18 +49,35 @@ import org.slf4j.LoggerFactory;
  * directory, finds its cluster id, topics and records again. A JVM that died without stopping Kafka
  * leaves no lock behind (Kafka's directory lock is a file lock the operating system drops with the
  * process), and Kafka recovers its logs on the next start.
+ *
+ * <p>With SASL ({@link DevStackOptions#kafkaSasl()}), the client listener takes only SCRAM-SHA-512
+ * clients and the standard KRaft authorizer allows nothing that no ACL allows. The super user
+ * {@value #SUPER_USER} (its password generated once per data directory, in {@code
+ * kafka-admin.password}) is bootstrapped into the storage at format time and is what {@link
+ * #createTopic}, {@link #addUser} and callers that set up ACLs use ({@link
+ * #superUserProperties()}). The controller listener stays plaintext on localhost, and its
+ * unauthenticated principal is a super user so that the broker can register with the controller:
+ * fine on a developer's machine, not a production setup (see docs/security.md).
  */
 public final class KafkaNode extends AbstractServerNode {
   private static final Logger log = LoggerFactory.getLogger(KafkaNode.class);
   private static final int NODE_ID = 1;
   private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
 
+  /** The SASL super user that sets up topics, users and ACLs. */
+  public static final String SUPER_USER = "admin";
+
+  /** The SASL mechanism of the client listener. */
+  public static final String SASL_MECHANISM = "SCRAM-SHA-512";
+
   private final Path logDir;
   private final Path configFile;
   private final int port;
   private final int controllerPort;
-  private final String host;
   private final Properties properties;
+  private final boolean sasl;
+  private final String host;
+  private final String superUserPassword;
   private volatile KafkaRaftServer server;
 
   /**
@@ -63,14 +86,105 @@ public final class KafkaNode extends AbstractServerNode {
    * @param listenAddress the broker listener's address, {@code null} for localhost (the KRaft
    *     controller always listens on localhost)
    */
-  KafkaNode(Path stackDir, int port, int controllerPort, int partitions, String listenAddress) {
+  KafkaNode(
+      Path stackDir,
+      int port,
+      int controllerPort,
+      int partitions,
+      boolean sasl,
+      String listenAddress) {
     this.logDir = stackDir.resolve("kafka");
     this.configFile = stackDir.resolve("kafka-server.properties");
     this.port = port;
     this.controllerPort = controllerPort;
+    this.sasl = sasl;
     this.host = listenAddress == null ? "localhost" : listenAddress;
+    this.superUserPassword = sasl ? superUserPassword(stackDir) : "";
     this.properties = properties(partitions);
     redirectExits();
+  }
+
+  /** The super user's password, generated on first use and kept with the data. */
+  private static String superUserPassword(Path stackDir) {
+    Path file = stackDir.resolve("kafka-admin.password");
+    try {
+      if (Files.exists(file)) {
+        return Files.readString(file, StandardCharsets.UTF_8).trim();
+      }
+      byte[] bytes = new byte[24];
+      new SecureRandom().nextBytes(bytes);
+      String password = HexFormat.of().formatHex(bytes);
+      Files.writeString(file, password, StandardCharsets.UTF_8);
+      return password;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read or write " + file, e);
+    }
+  }
+
+  /** Whether the client listener takes only SASL clients and authorizes them by ACL. */
+  public boolean sasl() {
+    return sasl;
+  }
+
+  /**
+   * Client properties that authenticate as {@code user} with SCRAM-SHA-512 (none for a plaintext
+   * node): {@code security.protocol}, {@code sasl.mechanism} and {@code sasl.jaas.config}.
+   */
+  public Map<String, String> clientProperties(String user, String password) {
+    if (!sasl) {
+      return Map.of();
+    }
+    return Map.of(
+        "security.protocol",
+        "SASL_PLAINTEXT",
+        "sasl.mechanism",
+        SASL_MECHANISM,
+        "sasl.jaas.config",
+        jaas(user, password));
+  }
+
+  /** {@link #clientProperties} of the super user {@value #SUPER_USER} (none for plaintext). */
+  public Map<String, String> superUserProperties() {
+    return clientProperties(SUPER_USER, superUserPassword);
+  }
+
+  /**
+   * Creates (or changes the password of) a SCRAM user, as the super user.
+   *
+   * @throws IllegalStateException when the node does not use SASL or Kafka refuses
+   */
+  public void addUser(String user, String password) {
+    if (!sasl) {
+      throw new IllegalStateException("Kafka runs without SASL; there are no users to add");
+    }
+    try (Admin admin = Admin.create(adminProperties())) {
+      admin
+          .alterUserScramCredentials(
+              List.of(
+                  new UserScramCredentialUpsertion(
+                      user, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password)))
+          .all()
+          .get(TOPIC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while adding Kafka user " + user, e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot add Kafka user " + user + ": " + e, e);
+    }
+  }
+
+  private static String jaas(String user, String password) {
+    return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+        + user
+        + "\" password=\""
+        + password
+        + "\";";
+  }
+
+  private Map<String, Object> adminProperties() {
+    Map<String, Object> props = new HashMap<>(superUserProperties());
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+    return props;
   }
 
   @Override
@@ -100,8 +214,7 @@ public final class KafkaNode extends AbstractServerNode {
    * @throws IllegalStateException when Kafka does not create it within 30 seconds
    */
   public void createTopic(String name, int partitions) {
-    Map<String, Object> props = new HashMap<>();
-    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+    Map<String, Object> props = adminProperties();
     long deadline = System.nanoTime() + TOPIC_TIMEOUT.toNanos();
     try (Admin admin = Admin.create(props)) {
       admin
@@ -187,12 +300,23 @@ public final class KafkaNode extends AbstractServerNode {
 
   private void formatStorage() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    String[] args = {
-      "format", "--cluster-id", Uuid.randomUuid().toString(), "--config", configFile.toString()
-    };
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "format",
+                "--cluster-id",
+                Uuid.randomUuid().toString(),
+                "--config",
+                configFile.toString()));
+    if (sasl) {
+      // SCRAM users live in the metadata log; the super user must be there before the broker
+      // can authenticate anyone, so it is written at format time.
+      args.add("--add-scram");
+      args.add(SASL_MECHANISM + "=[name=" + SUPER_USER + ",password=" + superUserPassword + "]");
+    }
     int rc;
     try (PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8)) {
-      rc = StorageTool.execute(args, ps);
+      rc = StorageTool.execute(args.toArray(String[]::new), ps);
     }
     String output = out.toString(StandardCharsets.UTF_8).trim();
     if (rc != 0) {
@@ -202,39 +326,63 @@ public final class KafkaNode extends AbstractServerNode {
   }
 
   private Properties properties(int partitions) {
+    String client = sasl ? "SASL_PLAINTEXT" : "PLAINTEXT";
     Map<String, String> p =
-        Map.ofEntries(
-            Map.entry("process.roles", "broker,controller"),
-            Map.entry("node.id", Integer.toString(NODE_ID)),
-            Map.entry("controller.quorum.voters", NODE_ID + "@localhost:" + controllerPort),
-            Map.entry(
-                "listeners",
-                "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://localhost:" + controllerPort),
-            Map.entry("advertised.listeners", "PLAINTEXT://" + host + ":" + port),
-            Map.entry("controller.listener.names", "CONTROLLER"),
-            Map.entry("inter.broker.listener.name", "PLAINTEXT"),
-            Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
-            Map.entry("log.dirs", logDir.toString()),
-            Map.entry("num.partitions", Integer.toString(partitions)),
-            Map.entry("auto.create.topics.enable", "true"),
-            Map.entry("default.replication.factor", "1"),
-            Map.entry("min.insync.replicas", "1"),
-            Map.entry("offsets.topic.replication.factor", "1"),
-            Map.entry("offsets.topic.num.partitions", "4"),
-            Map.entry("transaction.state.log.replication.factor", "1"),
-            Map.entry("transaction.state.log.min.isr", "1"),
-            Map.entry("transaction.state.log.num.partitions", "4"),
-            Map.entry("share.coordinator.state.topic.replication.factor", "1"),
-            Map.entry("share.coordinator.state.topic.min.isr", "1"),
-            Map.entry("group.initial.rebalance.delay.ms", "0"),
-            // The default dedupe buffer holds 128 MiB of heap for compaction we barely use.
-            Map.entry("log.cleaner.dedupe.buffer.size", Integer.toString(2 * 1024 * 1024)),
-            Map.entry("log.cleaner.threads", "1"),
-            // CI has two cores: fewer threads start faster and compete less with the tests.
-            Map.entry("num.network.threads", "2"),
-            Map.entry("num.io.threads", "2"),
-            Map.entry("background.threads", "2"),
-            Map.entry("num.recovery.threads.per.data.dir", "1"));
+        new HashMap<>(
+            Map.ofEntries(
+                Map.entry("process.roles", "broker,controller"),
+                Map.entry("node.id", Integer.toString(NODE_ID)),
+                Map.entry("controller.quorum.voters", NODE_ID + "@localhost:" + controllerPort),
+                Map.entry(
+                    "listeners",
+                    client
+                        + "://"
+                        + host
+                        + ":"
+                        + port
+                        + ",CONTROLLER://localhost:"
+                        + controllerPort),
+                Map.entry("advertised.listeners", client + "://" + host + ":" + port),
+                Map.entry("controller.listener.names", "CONTROLLER"),
+                Map.entry("inter.broker.listener.name", client),
+                Map.entry(
+                    "listener.security.protocol.map",
+                    client + ":" + client + ",CONTROLLER:PLAINTEXT"),
+                Map.entry("log.dirs", logDir.toString()),
+                Map.entry("num.partitions", Integer.toString(partitions)),
+                Map.entry("auto.create.topics.enable", Boolean.toString(!sasl)),
+                Map.entry("default.replication.factor", "1"),
+                Map.entry("min.insync.replicas", "1"),
+                Map.entry("offsets.topic.replication.factor", "1"),
+                Map.entry("offsets.topic.num.partitions", "4"),
+                Map.entry("transaction.state.log.replication.factor", "1"),
+                Map.entry("transaction.state.log.min.isr", "1"),
+                Map.entry("transaction.state.log.num.partitions", "4"),
+                Map.entry("share.coordinator.state.topic.replication.factor", "1"),
+                Map.entry("share.coordinator.state.topic.min.isr", "1"),
+                Map.entry("group.initial.rebalance.delay.ms", "0"),
+                // The default dedupe buffer holds 128 MiB of heap for compaction we barely use.
+                Map.entry("log.cleaner.dedupe.buffer.size", Integer.toString(2 * 1024 * 1024)),
+                Map.entry("log.cleaner.threads", "1"),
+                // CI has two cores: fewer threads start faster and compete less with the tests.
+                Map.entry("num.network.threads", "2"),
+                Map.entry("num.io.threads", "2"),
+                Map.entry("background.threads", "2"),
+                Map.entry("num.recovery.threads.per.data.dir", "1")));
+    if (sasl) {
+      p.put("sasl.enabled.mechanisms", SASL_MECHANISM);
+      p.put("sasl.mechanism.inter.broker.protocol", SASL_MECHANISM);
+      p.put(
+          "listener.name.sasl_plaintext."
+              + SASL_MECHANISM.toLowerCase(java.util.Locale.ROOT)
+              + ".sasl.jaas.config",
+          jaas(SUPER_USER, superUserPassword));
+      p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+      p.put("allow.everyone.if.no.acl.found", "false");
+      // ANONYMOUS is the broker itself on the plaintext controller listener (see the class
+      // comment); on the client listener nobody is anonymous.
+      p.put("super.users", "User:" + SUPER_USER + ";User:ANONYMOUS");
+    }
     Properties props = new Properties();
     props.putAll(p);
     return props;

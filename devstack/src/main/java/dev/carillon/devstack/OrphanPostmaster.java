@@ -7,9 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -171,36 +168,10 @@ final class OrphanPostmaster {
   }
 
   private static boolean signal(String signal, long pid) {
-    try {
-      Process kill =
-          new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      if (!kill.waitFor(10, TimeUnit.SECONDS)) {
-        kill.destroyForcibly();
-        return false;
-      }
-      return kill.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return Signals.send(signal, List.of(pid));
   }
 
   private static boolean awaitExit(ProcessHandle process, Duration timeout) {
-    try {
-      process.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      return !process.isAlive();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return Signals.awaitExit(process, timeout);
   }
 }

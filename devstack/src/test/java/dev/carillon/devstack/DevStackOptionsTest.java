@@ -32,6 +32,23 @@ class DevStackOptionsTest {
 
     assertThat(o.dataDir()).isEqualTo(Path.of("x/y").toAbsolutePath().normalize());
     assertThat(o.fresh()).isTrue();
+    assertThat(o.synchronousCommit()).as("off unless asked for").isFalse();
+  }
+
+  @Test
+  void main_turns_on_synchronous_commit_for_runs_that_kill_postgres() {
+    DevStackOptions o = DevStackMain.parse(new String[] {"--synchronous-commit"});
+
+    assertThat(o.synchronousCommit()).isTrue();
+    assertThat(o.withKafkaPartitions(2).synchronousCommit()).as("kept by copies").isTrue();
+  }
+
+  @Test
+  void an_unknown_control_command_is_refused_naming_the_known_ones() {
+    assertThatThrownBy(() -> DevStackMain.execute(null, "crash-kafka"))
+        .hasMessageContaining("kill-postgres")
+        .hasMessageContaining("freeze-postgres")
+        .hasMessageContaining("stop-zookeeper");
   }
 
   @Test

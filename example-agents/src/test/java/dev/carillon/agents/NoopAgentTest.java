@@ -20,7 +20,7 @@ class NoopAgentTest {
   void every_example_agent_is_registered_for_the_service_loader_with_valid_types() {
     var types =
         ServiceLoader.load(AgentTask.class).stream().map(p -> p.get().type()).sorted().toList();
-    assertThat(types).containsExactly("digest", "noop", "report", "sleep");
+    assertThat(types).containsExactly("digest", "follow-up", "noop", "report", "sleep");
     assertThat(types).allMatch(t -> t.matches(AgentTask.TYPE_PATTERN));
   }
 }

@@ -97,10 +97,36 @@ final class Services implements AutoCloseable {
     return jar;
   }
 
-  /** Starts (or restarts, keeping name and admin port) a service. */
-  Service start(String name, Role role) {
-    Service old = byName.get(name);
-    int port = old != null ? old.adminPort() : freePort();
+  /**
+   * Runs a deploy step ({@code migrate}, {@code create-topics}) with a service's jar, as the
+   * compose one-shots and the Kubernetes Jobs do, and waits for it to exit 0.
+   */
+  void runStep(Role role, String step) {
+    Path log = runDir.resolve(step + ".log");
+    ProcessBuilder pb =
+        new ProcessBuilder(javaBin(), "-Xmx160m", "-jar", jar(role).toString(), step)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    pb.environment().keySet().removeIf(k -> k.startsWith("CARILLON_"));
+    pb.environment().putAll(commonEnv());
+    try {
+      Process p = pb.start();
+      if (!p.waitFor(2, TimeUnit.MINUTES)) {
+        p.destroyForcibly();
+        throw new IllegalStateException(step + " did not finish within 2 minutes; see " + log);
+      }
+      if (p.exitValue() != 0) {
+        throw new IllegalStateException(step + " exited " + p.exitValue() + "; see " + log);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run " + step, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private Map<String, String> commonEnv() {
     Map<String, String> env = new HashMap<>();
     env.put("CARILLON_DB_URL", endpoints.dbUrl());
     env.put("CARILLON_DB_USER", endpoints.dbUser());
@@ -112,6 +138,18 @@ final class Services implements AutoCloseable {
     env.put("CARILLON_ZK_CONNECT", endpoints.zk());
     // A killed leader's ephemeral node goes after this, so a standby takes over quickly.
     env.put("CARILLON_ZK_SESSION_TIMEOUT", "4s");
+    env.put("CARILLON_KAFKA_INSTANCES_PARTITIONS", Integer.toString(INSTANCE_PARTITIONS));
+    return env;
+  }
+
+  /** Partitions of the instances topic: more than the suite's three workers. */
+  static final int INSTANCE_PARTITIONS = 6;
+
+  /** Starts (or restarts, keeping name and admin port) a service. */
+  Service start(String name, Role role) {
+    Service old = byName.get(name);
+    int port = old != null ? old.adminPort() : freePort();
+    Map<String, String> env = commonEnv();
     env.put("CARILLON_ADMIN_PORT", Integer.toString(port));
     env.put("CARILLON_INSTANCE_ID", name);
     switch (role) {

@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalStack implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalStack.class);
+
+  /** Partitions of the local instances topic: room for a few workers. */
+  static final int INSTANCE_PARTITIONS = 4;
 
   private final DevStack devstack;
   private final CliEnvironment cliEnvironment;
@@ -92,11 +97,13 @@ public final class LocalStack implements AutoCloseable {
       common.put("db.password", devstack.dbPassword());
       common.put("kafka.bootstrap", devstack.kafkaBootstrap());
       common.put("zk.connect", devstack.zkConnect());
+      common.put("kafka.instances-partitions", Integer.toString(INSTANCE_PARTITIONS));
 
       db =
           Database.open(
               new DbSettings(devstack.jdbcUrl(), devstack.dbUser(), devstack.dbPassword(), 2));
-      TopicAdmin.ensureTopics(KafkaSettings.of(devstack.kafkaBootstrap()), 4, (short) 1);
+      TopicAdmin.ensureTopics(
+          KafkaSettings.of(devstack.kafkaBootstrap()), INSTANCE_PARTITIONS, (short) 1);
       List<String> changed = new TaskStore(db.dsl()).applyAll(tasks);
       out.printf(
           "applied %d task(s) from %s (%d new or changed)%n",
@@ -111,7 +118,14 @@ public final class LocalStack implements AutoCloseable {
       TriggerService triggerService =
           TriggerService.start(config(trigger, "trigger", options.adminPortBase(), 0), clock);
       started.add(triggerService);
-      started.add(WorkerService.start(config(common, "worker", options.adminPortBase(), 1)));
+      Map<String, String> worker = new HashMap<>(common);
+      options.pluginDir().ifPresent(d -> worker.put("worker.plugin-dir", d.toString()));
+      // One worker runs everything locally: it serves every queue the task file names.
+      Set<String> queues = new TreeSet<>();
+      queues.add(TaskDefinition.DEFAULT_QUEUE);
+      tasks.forEach(t -> queues.add(t.queue()));
+      worker.put("worker.queues", String.join(",", queues));
+      started.add(WorkerService.start(config(worker, "worker", options.adminPortBase(), 1)));
       started.add(RetryService.start(config(common, "retry", options.adminPortBase(), 2), clock));
 
       TransitionFeed feed = new TransitionFeed(new EventQueries(db.dsl()), out);
@@ -161,10 +175,15 @@ public final class LocalStack implements AutoCloseable {
     env.exportLines().forEach(line -> out.println("  " + line));
   }
 
-  /** Says where the API is and how to call it, with the environment a client needs. */
+  /**
+   * Says where the web console and the API are and how to call the API, with the environment a
+   * client needs.
+   */
   private static void printApi(
       int port, LocalApiToken token, java.nio.file.Path dataDir, PrintStream out) {
     String url = "http://127.0.0.1:" + port;
+    out.println(
+        "Console: " + url + "/console/ (log in with the token below; it stays in the browser tab)");
     out.println(
         "API: "
             + url

@@ -62,6 +62,7 @@ class LocalStackTest {
     try (LocalStack stack = LocalStack.start(new LocalStackOptions(dataDir, true, TASKS, 0), out)) {
       token = stack.apiToken();
       assertThat(bytes.toString(StandardCharsets.UTF_8))
+          .contains("Console: " + stack.apiUrl() + "/console/")
           .contains("API: " + stack.apiUrl() + "/api/v1")
           .contains("export CARILLON_API_URL=" + stack.apiUrl())
           .contains("export CARILLON_API_TOKEN=" + token);
@@ -69,6 +70,9 @@ class LocalStackTest {
       assertThat(tasks.statusCode()).isEqualTo(200);
       assertThat(tasks.body()).contains("\"id\":\"news-digest\"");
       assertThat(get(stack.apiUrl() + "/api/v1/tasks", null).statusCode()).isEqualTo(401);
+      HttpResponse<String> console = get(stack.apiUrl() + "/console/", null);
+      assertThat(console.statusCode()).as("the console needs no token to load").isEqualTo(200);
+      assertThat(console.body()).contains("Carillon console");
       await("a digest succeeds, a flaky report succeeds after a retry, a crawler window is skipped")
           .atMost(Duration.ofSeconds(90))
           .pollInterval(Duration.ofMillis(250))

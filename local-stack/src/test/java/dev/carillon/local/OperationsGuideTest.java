@@ -2,10 +2,14 @@ package dev.carillon.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.carillon.alert.AlertSettings;
 import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
+import dev.carillon.config.Setup;
 import dev.carillon.control.ApiSettings;
+import dev.carillon.metrics.TaskLabel;
 import dev.carillon.retry.RetrySettings;
+import dev.carillon.trace.Tracing;
 import dev.carillon.trigger.TriggerSettings;
 import dev.carillon.worker.WorkerSettings;
 import java.io.IOException;
@@ -30,6 +34,11 @@ class OperationsGuideTest {
     keys.addAll(WorkerSettings.KEYS);
     keys.addAll(RetrySettings.KEYS);
     keys.addAll(ApiSettings.KEYS);
+    keys.addAll(Setup.MIGRATE_KEYS);
+    keys.addAll(Setup.TOPIC_KEYS);
+    keys.add(TaskLabel.KEY);
+    keys.addAll(Tracing.KEYS);
+    keys.addAll(AlertSettings.KEYS);
     for (String key : keys) {
       assertThat(guide).as("docs/operations.md documents %s", key).contains("| `" + key + "` |");
       String variable =

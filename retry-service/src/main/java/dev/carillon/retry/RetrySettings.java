@@ -5,6 +5,7 @@ import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
 import dev.carillon.kafka.Topics;
 import dev.carillon.model.InvalidValueException;
+import dev.carillon.model.tuning.ConfigSigner;
 import dev.carillon.model.tuning.RateLimitSettings;
 import dev.carillon.spec.TuningJson;
 import java.net.URI;
@@ -28,13 +29,17 @@ import java.util.Optional;
  *   <tr><td>retry.rate.max-per-scan</td><td>500</td><td>most republished per pass</td></tr>
  *   <tr><td>retry.undispatched-after</td><td>30s</td><td>age of a never-published PENDING row before it counts as stranded</td></tr>
  *   <tr><td>retry.stranded-after</td><td>2m</td><td>age of a publication still unclaimed before it is published again</td></tr>
- *   <tr><td>retry.alert-webhook</td><td>none</td><td>URL that receives a JSON POST per DEAD instance</td></tr>
+ *   <tr><td>retry.alert-webhook</td><td>none</td><td>the older name of {@code alert.webhook}, read
+ *       when that is not set: where DEAD alerts (from the outbox) and backlog alerts go</td></tr>
+ *   <tr><td>retry.alert-secret</td><td>none</td><td>HMAC-SHA256 key that signs each DEAD alert
+ *       the outbox delivers (use CARILLON_RETRY_ALERT_SECRET_FILE)</td></tr>
  *   <tr><td>retry.retention</td><td>30d</td><td>finished instances older than this move to history</td></tr>
  *   <tr><td>retry.heartbeat-interval</td><td>1m</td><td>period of the heartbeat log line</td></tr>
  *   <tr><td>retry.config-wait</td><td>10s</td><td>how long start waits to read the config topic to its end</td></tr>
  *   <tr><td>retry.instances-topic</td><td>carillon.instances</td><td>where instances are published</td></tr>
  *   <tr><td>retry.config-topic</td><td>carillon.config</td><td>the compacted overrides topic</td></tr>
- *   <tr><td>kafka.replication</td><td>1</td><td>replication of the config topic if this service creates it</td></tr>
+ *   <tr><td>config.signing-secret</td><td>none</td><td>file of HMAC secrets; when set, only
+ *       config records signed with one are applied</td></tr>
  * </table>
  *
  * @param rate the base rate limits; {@code ratelimit/global} on the config topic overrides them
@@ -47,12 +52,13 @@ public record RetrySettings(
     Duration undispatchedAfter,
     Duration strandedAfter,
     Optional<URI> alertWebhook,
+    Optional<String> alertSecret,
     Duration retention,
     Duration heartbeatInterval,
     Duration configWait,
     String instancesTopic,
     String configTopic,
-    short replication) {
+    Optional<ConfigSigner> configSigner) {
 
   /** The admin port unless {@code admin.port} says otherwise. */
   public static final int DEFAULT_ADMIN_PORT = 8083;
@@ -81,17 +87,20 @@ public record RetrySettings(
           "retry.undispatched-after",
           "retry.stranded-after",
           "retry.alert-webhook",
+          "retry.alert-secret",
           "retry.retention",
           "retry.heartbeat-interval",
           "retry.config-wait",
           "retry.instances-topic",
           "retry.config-topic",
-          "kafka.replication");
+          CommonSettings.SIGNING_SECRET);
 
   public RetrySettings {
     Objects.requireNonNull(common, "common");
     Objects.requireNonNull(rate, "rate");
     Objects.requireNonNull(alertWebhook, "alertWebhook");
+    Objects.requireNonNull(configSigner, "configSigner");
+    Objects.requireNonNull(alertSecret, "alertSecret");
   }
 
   /**
@@ -146,6 +155,7 @@ public record RetrySettings(
             Duration.ofSeconds(1),
             Duration.ofDays(1)),
         webhook(c),
+        secret(c),
         c.duration(
             "retry.retention", DEFAULT_RETENTION, Duration.ofSeconds(1), Duration.ofDays(3650)),
         c.duration(
@@ -156,7 +166,23 @@ public record RetrySettings(
         c.duration("retry.config-wait", DEFAULT_CONFIG_WAIT, Duration.ZERO, Duration.ofMinutes(5)),
         c.string("retry.instances-topic", Topics.INSTANCES),
         c.string("retry.config-topic", Topics.CONFIG),
-        (short) c.integer("kafka.replication", 1, 1, 7));
+        CommonSettings.configSigner(c));
+  }
+
+  /** Shortest alert secret accepted: an HMAC key should not be guessable. */
+  public static final int MIN_SECRET_LENGTH = 16;
+
+  private static Optional<String> secret(Config c) {
+    Optional<String> secret = c.optional("retry.alert-secret");
+    if (secret.isPresent() && secret.get().length() < MIN_SECRET_LENGTH) {
+      // The value is a secret: only its length is named.
+      throw new ConfigException(
+          "configuration retry.alert-secret must have at least "
+              + MIN_SECRET_LENGTH
+              + " characters, had "
+              + secret.get().length());
+    }
+    return secret;
   }
 
   private static Optional<URI> webhook(Config c) {
@@ -214,6 +240,8 @@ public record RetrySettings(
         + strandedAfter
         + " alertWebhook="
         + alertWebhook.map(u -> maskUrl(u.toString())).orElse("<none>")
+        + " alertSecret="
+        + (alertSecret.isPresent() ? "****" : "<none>")
         + " retention="
         + retention
         + " heartbeatInterval="
@@ -223,7 +251,9 @@ public record RetrySettings(
         + " instancesTopic="
         + instancesTopic
         + " configTopic="
-        + configTopic;
+        + configTopic
+        + " configSigning="
+        + configSigner.map(ConfigSigner::toString).orElse("off");
   }
 
   /** Never prints the webhook path. */

@@ -1,6 +1,7 @@
 package dev.carillon.retry;
 
 import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
+import static org.awaitility.Awaitility.await;
 
 import dev.carillon.config.Config;
 import dev.carillon.devstack.DevStack;
@@ -11,6 +12,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.tuning.ConfigSigner;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.Lease;
@@ -29,13 +31,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.random.RandomGeneratorFactory;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -55,6 +61,7 @@ final class Harness implements AutoCloseable {
   final String instancesTopic = "test.instances." + UUID.randomUUID();
   final String configTopic = "test.config." + UUID.randomUUID();
   private final List<AutoCloseable> open = new ArrayList<>();
+  private final List<RetryService> services = new ArrayList<>();
 
   Harness(String prefix) {
     dbUrl = stack.createDatabase(prefix);
@@ -69,6 +76,25 @@ final class Harness implements AutoCloseable {
     tasks = new TaskStore(db.dsl());
     // Created up front, as a deployment does; see DevStack.createTopic for why not auto-created.
     stack.createTopic(instancesTopic, INSTANCE_PARTITIONS);
+    createCompacted(configTopic);
+  }
+
+  /** The config topic as the create-topics step makes it: one partition, compacted. */
+  void createCompacted(String topic) {
+    try (Admin admin = Admin.create(KafkaSettings.of(stack.kafkaBootstrap()).adminProps())) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(topic, 1, (short) 1)
+                      .configs(
+                          Map.of(
+                              TopicConfig.CLEANUP_POLICY_CONFIG,
+                              TopicConfig.CLEANUP_POLICY_COMPACT))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create topic " + topic, e);
+    }
   }
 
   /** Partitions of each test's instances topic. */
@@ -87,6 +113,7 @@ final class Harness implements AutoCloseable {
     c.put("instance.id", "retry-test-" + UUID.randomUUID());
     c.put("retry.instances-topic", instancesTopic);
     c.put("retry.config-topic", configTopic);
+    c.put("kafka.instances-partitions", Integer.toString(INSTANCE_PARTITIONS));
     // Tests drive passes with scanOnce(); the leader's own loop must not run between them.
     c.put("retry.scan-interval", "1h");
     c.put("retry.rate.per-task-per-second", "1000");
@@ -94,18 +121,62 @@ final class Harness implements AutoCloseable {
     return c;
   }
 
+  /**
+   * Starts a retry service; the first of a test waits until it leads, since only a leader's passes
+   * write ({@link RetryService#scanOnce()} on a standby does nothing).
+   */
   RetryService start(Map<String, String> extra, Clock clock, long seed) {
+    boolean first = services.isEmpty();
     RetryService s =
         RetryService.start(
             Config.of(config(extra)),
             clock,
             RandomGeneratorFactory.of("L64X128MixRandom").create(seed));
     open.add(s);
+    services.add(s);
+    if (first) {
+      await("the first retry service leads").atMost(Duration.ofSeconds(30)).until(s::isLeader);
+    }
     return s;
   }
 
   RetryService start(Map<String, String> extra, Clock clock) {
     return start(extra, clock, 42);
+  }
+
+  /** What {@code service}'s admin port answers on {@code /metrics}. */
+  String scrape(RetryService service) throws Exception {
+    return java.net.http.HttpClient.newHttpClient()
+        .send(
+            java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + service.adminPort() + "/metrics"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
+  /**
+   * Starts a retry service configured through environment variables, as a deployment is: every key
+   * of {@link #config} as its {@code CARILLON_*} variable, plus {@code variables} (e.g. a {@code
+   * *_FILE} secret). Waits until it leads if it is the first.
+   */
+  RetryService startFromEnvironment(Map<String, String> variables, Clock clock) {
+    boolean first = services.isEmpty();
+    Map<String, String> env = new HashMap<>();
+    config(Map.of()).forEach((k, v) -> env.put(Config.envName(k), v));
+    env.putAll(variables);
+    RetryService s =
+        RetryService.start(
+            Config.load(java.util.Optional.empty(), env),
+            clock,
+            RandomGeneratorFactory.of("L64X128MixRandom").create(42));
+    open.add(s);
+    services.add(s);
+    if (first) {
+      await("the first retry service leads").atMost(Duration.ofSeconds(30)).until(s::isLeader);
+    }
+    return s;
   }
 
   TaskDefinition define(TaskDefinition.Builder b) {
@@ -167,13 +238,23 @@ final class Harness implements AutoCloseable {
    * offset.
    */
   long publishConfig(String key, String value) throws Exception {
+    return publishConfig(key, value, null);
+  }
+
+  /**
+   * Publishes one record with {@code signature} in the {@link ConfigSigner#HEADER} header (none
+   * when null). Returns its offset.
+   */
+  long publishConfig(String key, String value, String signature) throws Exception {
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(
+            configTopic, key, value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+    if (signature != null) {
+      record.headers().add(ConfigSigner.HEADER, signature.getBytes(StandardCharsets.UTF_8));
+    }
     try (KafkaProducer<String, byte[]> p =
         new KafkaProducer<>(KafkaSettings.of(stack.kafkaBootstrap()).producerProps())) {
-      return p.send(
-              new ProducerRecord<>(
-                  configTopic, key, value == null ? null : value.getBytes(StandardCharsets.UTF_8)))
-          .get()
-          .offset();
+      return p.send(record).get().offset();
     }
   }
 

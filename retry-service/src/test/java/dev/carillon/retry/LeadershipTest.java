@@ -57,8 +57,11 @@ class LeadershipTest {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(metrics.body())
-          .contains("carillon_retry_retried_total 1.0")
-          .contains("carillon_retry_last_scan_seconds");
+          .containsPattern("carillon_retry_retried_total\\{task=\"[^\"]+\"} 1\\.0")
+          .contains("carillon_retry_last_scan_timestamp_seconds")
+          .contains("carillon_leader_epoch{service=\"retry\"}")
+          .contains("carillon_retry_alerts_sent_total")
+          .contains("carillon_retry_alerts_failed_total");
 
       first.close();
       await("the second service to take over").atMost(WAIT).until(second::isLeader);

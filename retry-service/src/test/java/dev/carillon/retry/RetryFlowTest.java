@@ -15,9 +15,12 @@ import com.sun.net.httpserver.HttpServer;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
 import dev.carillon.model.retry.ExponentialRetry;
 import dev.carillon.model.retry.ImmediateRetry;
 import dev.carillon.model.retry.WindowRetry;
+import dev.carillon.model.schedule.Window;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.testing.SettableClock;
@@ -218,7 +221,22 @@ class RetryFlowTest {
                     .retry(new WindowRetry(Duration.ofMinutes(1), Duration.ZERO, 3)))
             .id();
     long closed = h.newInstance(task, "2020-01-01", FIVE_MIN).id();
-    long open = h.newInstance(task, "2099-01-01", FIVE_MIN).id();
+    // A window that opened an hour ago and stays open for days: due, so it can be claimed.
+    Instant opened = Instant.now().minus(Duration.ofHours(1));
+    long open =
+        h.windows
+            .create(
+                List.of(
+                    NewInstance.pending(
+                        task,
+                        new Window("open", opened, opened.plus(Duration.ofDays(3))),
+                        opened,
+                        Origin.SCHEDULE,
+                        FIVE_MIN,
+                        3)),
+                "test")
+            .get(0)
+            .id();
     h.fail(h.claim(closed, "w"), "boom", false);
     h.fail(h.claim(open, "w"), "boom", false);
 

@@ -2,12 +2,14 @@ package dev.carillon.schedctl;
 
 import dev.carillon.client.model.ApplyResult;
 import dev.carillon.model.schedule.ZoneWarnings;
+import dev.carillon.model.task.LateOneShots;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TaskGraph;
 import dev.carillon.spec.InvalidSpecException;
 import dev.carillon.store.TaskStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -76,6 +78,15 @@ final class ApplyCommand implements Callable<Integer> {
     }
     if (dryRun) {
       checkGraph(defs, List.of());
+      // Without the database a dry run cannot tell a late one-shot from one already stored (which
+      // an apply accepts unchanged): it warns instead of refusing.
+      LateOneShots.of(defs, Map.of(), session.clock.instant())
+          .forEach(
+              p ->
+                  session.err.println(
+                      "warning: "
+                          + p
+                          + " (an apply refuses it unless that instant is already stored)"));
       if (out.json()) {
         out.printJson(Map.of("valid", defs.stream().map(TaskDefinition::id).toList()));
       } else {
@@ -85,7 +96,10 @@ final class ApplyCommand implements Callable<Integer> {
     }
     Db db = session.db();
     // Dependencies may point at tasks already stored: check the graph the apply would leave.
-    checkGraph(defs, db.tasks().loadAll().stream().flatMap(t -> t.definition().stream()).toList());
+    List<TaskDefinition> stored =
+        db.tasks().loadAll().stream().flatMap(t -> t.definition().stream()).toList();
+    checkGraph(defs, stored);
+    checkLate(defs, stored);
     List<Applied> results = new ArrayList<>();
     for (TaskStore.Applied a : db.tasks().apply(defs, session.actor())) {
       String result =
@@ -130,6 +144,21 @@ final class ApplyCommand implements Callable<Integer> {
               + (lines.size() == 1 ? "1 dependency problem" : lines.size() + " dependency problems")
               + " in "
               + file);
+      throw CliException.badInput(lines);
+    }
+  }
+
+  /**
+   * Refuses the apply (exit 2, nothing written) when a one-shot's instant is older than its
+   * catch-up window, unless that instant is the one already stored ({@link LateOneShots}).
+   */
+  private void checkLate(List<TaskDefinition> defs, List<TaskDefinition> stored) {
+    Map<String, TaskDefinition> byId = new HashMap<>();
+    stored.forEach(d -> byId.put(d.id(), d));
+    List<String> lines = new ArrayList<>();
+    LateOneShots.of(defs, byId, session.clock.instant()).forEach(p -> lines.add(p.toString()));
+    if (!lines.isEmpty()) {
+      lines.add("schedctl: nothing applied: " + (lines.size()) + " late one-shot(s) in " + file);
       throw CliException.badInput(lines);
     }
   }

@@ -4,8 +4,8 @@ import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.instance.BackfillPlan;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
-import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TimeTrigger;
 import dev.carillon.store.LoadedTask;
 import java.time.Duration;
 import java.time.Instant;
@@ -125,15 +125,16 @@ final class BackfillCommand implements Callable<Integer> {
               .definition()
               .orElseThrow(
                   () -> CliException.badInput("task '" + task + "' is stored but invalid"));
-      if (!(def.trigger() instanceof CronTrigger cron)) {
+      if (!(def.trigger() instanceof TimeTrigger time)) {
         throw CliException.badInput(
             "task '"
                 + task
                 + "' has a "
                 + def.triggerKind()
-                + " trigger; backfill needs cron fire times (re-run its windows instead)");
+                + " trigger; backfill needs fire times from the clock, cron or at (re-run its"
+                + " windows instead)");
       }
-      ZoneId zone = cron.zone();
+      ZoneId zone = time.zone();
       Instant from = Times.parse("--from", fromText, zone, null);
       Instant to = Times.parse("--to", toText, zone, null);
       Instant now = session.clock.instant();

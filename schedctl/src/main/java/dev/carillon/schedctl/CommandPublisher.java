@@ -1,5 +1,6 @@
 package dev.carillon.schedctl;
 
+import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.KafkaSettings;
@@ -41,7 +42,13 @@ final class CommandPublisher implements AutoCloseable {
           session.timeout().compareTo(Duration.ofSeconds(1)) < 0
               ? Duration.ofSeconds(1)
               : session.timeout();
-      publisher = new InstancePublisher(settings, Topics.INSTANCES, ack);
+      publisher =
+          new InstancePublisher(
+              settings,
+              Topics.INSTANCES,
+              ack,
+              new CachedQueueRouter(
+                  session.db().tasks()::queues, CachedQueueRouter.DEFAULT_TTL, System::nanoTime));
     }
     List<InstanceMessage> messages =
         instances.stream()

@@ -41,7 +41,8 @@ final class ConfigCommand implements Callable<Integer> {
       String key, Object value, boolean valid, List<String> problems, Long offset, Instant at) {}
 
   private static ConfigTopic topic(Session session) {
-    return new ConfigTopic(session.kafka(), Topics.CONFIG, session.timeout(), session.actor());
+    return new ConfigTopic(
+        session.kafka(), Topics.CONFIG, session.timeout(), session.actor(), session.configSigner());
   }
 
   private static Object jsonOrText(String value) {

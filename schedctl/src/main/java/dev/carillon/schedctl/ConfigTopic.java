@@ -3,12 +3,14 @@ package dev.carillon.schedctl;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.kafka.KafkaUnavailableException;
 import dev.carillon.model.tuning.ConfigRecord;
+import dev.carillon.model.tuning.ConfigSigner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The compacted configuration topic as {@code schedctl config} uses it: {@link
@@ -28,9 +30,15 @@ final class ConfigTopic {
 
   /**
    * @param actor named on every record written
+   * @param signer signs every record written, or empty when config signing is off
    */
-  ConfigTopic(KafkaSettings settings, String topic, Duration timeout, String actor) {
-    this.topic = new dev.carillon.kafka.ConfigTopic(settings, topic, timeout);
+  ConfigTopic(
+      KafkaSettings settings,
+      String topic,
+      Duration timeout,
+      String actor,
+      Optional<ConfigSigner> signer) {
+    this.topic = new dev.carillon.kafka.ConfigTopic(settings, topic, timeout, signer);
     this.actor = actor;
   }
 

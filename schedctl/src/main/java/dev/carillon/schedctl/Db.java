@@ -2,13 +2,13 @@ package dev.carillon.schedctl;
 
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.PresenceStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Properties;
-import java.util.regex.Pattern;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.conf.RenderQuotedNames;
@@ -24,9 +24,6 @@ import org.jooq.impl.DSL;
  * threads and start-up time to a process that runs a handful of statements.
  */
 final class Db implements AutoCloseable {
-  private static final Pattern URL_PASSWORD = Pattern.compile("(?i)(password=)[^&]*");
-  private static final Pattern URL_USERINFO = Pattern.compile("//([^/:@]+):[^@/]*@");
-
   private final String shownUrl;
   private final Connection connection;
   private final DSLContext dsl;
@@ -49,7 +46,7 @@ final class Db implements AutoCloseable {
    * @throws CliException (exit 1) naming PostgreSQL, the URL (password masked) and the cause
    */
   static Db open(DbSettings settings, Duration timeout) {
-    String shown = maskUrl(settings.url());
+    String shown = settings.maskedUrl();
     Properties p = new Properties();
     if (settings.user() != null && !settings.user().isBlank()) {
       p.setProperty("user", settings.user());
@@ -76,12 +73,6 @@ final class Db implements AutoCloseable {
     }
   }
 
-  /** The URL with any password masked, for messages. */
-  static String maskUrl(String url) {
-    String masked = URL_PASSWORD.matcher(url).replaceAll("$1****");
-    return URL_USERINFO.matcher(masked).replaceAll("//$1:****@");
-  }
-
   String shownUrl() {
     return shownUrl;
   }
@@ -100,6 +91,10 @@ final class Db implements AutoCloseable {
 
   OperatorStore operator() {
     return new OperatorStore(dsl);
+  }
+
+  PresenceStore presence() {
+    return new PresenceStore(dsl);
   }
 
   @Override

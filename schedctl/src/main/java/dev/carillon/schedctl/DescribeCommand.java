@@ -6,6 +6,8 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.resume.EffectRecord;
 import dev.carillon.model.resume.SavedCheckpoint;
+import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.ArchivedInstance;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -35,12 +37,17 @@ final class DescribeCommand implements Callable<Integer> {
   /**
    * An instance with its history and what its attempts left for resuming (the last checkpoint of
    * each attempt, every attempt's record of every effect), for {@code -o json}.
+   *
+   * @param waiting why a PENDING instance waits for a worker, or null
    */
   record Described(
       Instance instance,
+      String queue,
+      String waiting,
       List<EventView> events,
       List<SavedCheckpoint> checkpoints,
-      List<EffectRecord> effects) {}
+      List<EffectRecord> effects,
+      Instant archivedAt) {}
 
   /** The most characters of a checkpoint's state the table shows; JSON shows it whole. */
   static final int STATE_SHOWN = 100;
@@ -101,16 +108,26 @@ final class DescribeCommand implements Callable<Integer> {
         return Schedctl.OK;
       }
       Db db = session.db();
+      // A live instance, else one the archiver moved to the history tables: read only, same view.
+      Optional<Instance> live = db.operator().find(id);
+      Optional<ArchivedInstance> archived =
+          live.isPresent() ? Optional.empty() : db.operator().findArchived(id);
       Instance i =
-          db.operator()
-              .find(id)
+          live.or(() -> archived.map(ArchivedInstance::instance))
               .orElseThrow(() -> CliException.badInput("no instance with id " + id));
-      List<EventView> events = db.operator().events(id).stream().map(EventView::of).toList();
-      List<SavedCheckpoint> checkpoints = db.operator().checkpoints(id);
-      List<EffectRecord> effects = db.operator().effects(id);
+      Instant archivedAt = archived.map(ArchivedInstance::archivedAt).orElse(null);
+      List<EventView> events =
+          (live.isPresent() ? db.operator().events(id) : db.operator().archivedEvents(id))
+              .stream().map(EventView::of).toList();
+      List<SavedCheckpoint> checkpoints =
+          live.isPresent() ? db.operator().checkpoints(id) : db.operator().archivedCheckpoints(id);
+      List<EffectRecord> effects =
+          live.isPresent() ? db.operator().effects(id) : db.operator().archivedEffects(id);
+      String queue = db.tasks().find(i.taskId()).map(TaskDefinition::queue).orElse(null);
+      String waiting = live.isPresent() ? WorkerWait.of(db, i).orElse(null) : null;
       Output out = session.output();
       if (out.json()) {
-        out.printJson(new Described(i, events, checkpoints, effects));
+        out.printJson(new Described(i, queue, waiting, events, checkpoints, effects, archivedAt));
         return Schedctl.OK;
       }
       // Instants are shown in UTC and in the task's zone, if the task is still there to say it.
@@ -130,7 +147,16 @@ final class DescribeCommand implements Callable<Integer> {
                           + ", "
                           + Times.local(i.windowEnd(), z)
                           + ")")));
-      f.add(List.of("status", i.status().name()));
+      f.add(List.of("queue", str(queue)));
+      f.add(
+          List.of(
+              "status",
+              i.status().name()
+                  + (waiting == null ? "" : " (" + WorkerWait.sentence(waiting) + ")")));
+      if (archivedAt != null) {
+        f.add(
+            List.of("archived", Times.both(archivedAt, zone) + "  (read from the history tables)"));
+      }
       f.add(List.of("origin", i.origin().name()));
       f.add(List.of("scheduled", Times.both(i.scheduledAt(), zone)));
       f.add(List.of("attempt", Integer.toString(i.attempt())));

@@ -3,6 +3,7 @@ package dev.carillon.schedctl;
 import dev.carillon.model.Durations;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.spec.RetryPolicyJson;
@@ -80,7 +81,9 @@ final class GetCommand implements Callable<Integer> {
           d.handler(),
           d.trigger() instanceof CronTrigger cron
               ? cron.cron()
-              : d.triggerKind().name().toLowerCase(java.util.Locale.ROOT),
+              : d.trigger() instanceof AtTrigger at
+                  ? "at " + at.at()
+                  : d.triggerKind().name().toLowerCase(java.util.Locale.ROOT),
           d.zone().getId(),
           d.window().name(),
           d.overlap().name(),

@@ -5,8 +5,10 @@ import dev.carillon.model.schedule.DstAdjustment;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.schedule.ZoneWarnings;
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TimeTrigger;
 import dev.carillon.spec.Format;
 import dev.carillon.spec.InvalidSpecException;
 import dev.carillon.spec.SpecReader;
@@ -88,7 +90,8 @@ final class NextCommand implements Callable<Integer> {
    *
    * @param task the task id, or null for a preview
    */
-  record Next(String task, String zone, String cron, boolean paused, List<Fire> fires) {}
+  record Next(
+      String task, String zone, String cron, String trigger, boolean paused, List<Fire> fires) {}
 
   @Override
   public Integer call() {
@@ -99,12 +102,13 @@ final class NextCommand implements Callable<Integer> {
       throw CliException.badInput("--count " + count + " must be between 1 and " + MAX_COUNT);
     }
     TaskDefinition d = task != null ? stored() : preview();
-    CronTrigger trigger = (CronTrigger) d.trigger(); // stored() and preview() made sure
+    TimeTrigger trigger = (TimeTrigger) d.trigger(); // stored() and preview() made sure
+    String cron = trigger instanceof CronTrigger c ? c.cron() : null;
     ZoneId zone = trigger.zone();
     ZoneWarnings.of(task != null ? "schedule.zone" : "--zone", zone)
         .ifPresent(w -> session.err.println("warning: " + w));
     Instant now = session.clock.instant();
-    List<FireTime> fires = trigger.schedule().fireTimesDetailed(now, Instant.MAX, count);
+    List<FireTime> fires = trigger.fireTimesDetailed(now, Instant.MAX, count);
     List<Fire> out = new ArrayList<>();
     for (FireTime f : fires) {
       out.add(
@@ -118,27 +122,24 @@ final class NextCommand implements Callable<Integer> {
     }
     Output o = session.output();
     if (o.json()) {
-      o.printJson(new Next(task, zone.getId(), trigger.cron(), d.paused(), out));
+      o.printJson(new Next(task, zone.getId(), cron, trigger.describe(), d.paused(), out));
       return Schedctl.OK;
     }
     if (task == null) {
       o.line(
-          "Preview: "
-              + trigger.cron()
-              + " in "
-              + zone
-              + ", "
-              + trigger.window()
-              + " windows (not a task):");
+          "Preview: " + cron + " in " + zone + ", " + trigger.window() + " windows (not a task):");
     } else {
-      o.line("Task '" + d.id() + "': " + trigger.cron() + " in " + zone + ":");
+      o.line("Task '" + d.id() + "': " + trigger.describe() + ":");
     }
     if (d.paused()) {
       o.line("(paused: these times create no windows until 'schedctl resume " + d.id() + "')");
     }
     o.table(List.of("#", "LOCAL (" + zone + ")", "UTC", "WINDOW", "DST"), numbered(out));
     if (out.isEmpty()) {
-      o.line("The expression never fires again (cron years end in 2099).");
+      o.line(
+          trigger instanceof AtTrigger
+              ? "A one-shot whose instant has passed: it never fires again."
+              : "The expression never fires again (cron years end in 2099).");
     }
     return Schedctl.OK;
   }
@@ -166,7 +167,7 @@ final class NextCommand implements Callable<Integer> {
                             + task
                             + "' is stored but no longer valid: "
                             + loaded.error().map(Throwable::getMessage).orElse("?")));
-    if (!(d.trigger() instanceof CronTrigger)) {
+    if (!(d.trigger() instanceof TimeTrigger)) {
       throw CliException.badInput(
           "task '" + task + "' has a " + d.triggerKind() + " trigger: it has no fire times");
     }
@@ -251,10 +252,12 @@ final class NextCommand implements Callable<Integer> {
     }
     out.line(
         (v.taskId() == null ? "" : v.taskId() + ": ")
-            + v.cron()
-            + " in "
-            + v.zone()
+            + (v.trigger() != null ? v.trigger() : v.cron() + " in " + v.zone())
             + (v.paused() ? " (paused: these fire only once it is resumed)" : ""));
+    if (v.fires().isEmpty()) {
+      out.line("No fire time is left (a one-shot whose instant has passed never fires again).");
+      return Schedctl.OK;
+    }
     out.table(
         List.of("UTC", "LOCAL", "WINDOW", "NOTE"),
         v.fires().stream()

@@ -55,7 +55,9 @@ final class Remote {
               t.handler(),
               t.trigger() == null ? "" : t.trigger().text(),
               t.paused() ? "yes" : "no",
-              t.nextFire() == null ? "" : t.nextFire().utc() + " (" + t.nextFire().local() + ")",
+              t.nextFire() == null
+                  ? noNextFire(t)
+                  : t.nextFire().utc() + " (" + t.nextFire().local() + ")",
               t.lastOutcome() == null
                   ? ""
                   : t.lastOutcome().status() + " " + t.lastOutcome().windowKey(),
@@ -63,6 +65,13 @@ final class Remote {
     }
     out.table(
         List.of("TASK", "HANDLER", "TRIGGER", "PAUSED", "NEXT FIRE", "LAST", "VERSION"), rows);
+  }
+
+  /** What the next-fire column says without one: a one-shot that is past says so. */
+  private static String noNextFire(TaskView t) {
+    return t.trigger() != null && "AT".equals(t.trigger().kind()) && !t.paused()
+        ? "none (one-shot: its instant has passed)"
+        : "";
   }
 
   static void task(Output out, TaskView t) {
@@ -89,7 +98,7 @@ final class Remote {
         List.of(
             "next fire",
             t.nextFire() == null
-                ? ""
+                ? noNextFire(t)
                 : t.nextFire().utc()
                     + "  ("
                     + t.nextFire().local()
@@ -154,6 +163,9 @@ final class Remote {
               "[" + local.get("windowStart") + ", " + local.getOrDefault("windowEnd", "") + ")"));
     }
     f.add(List.of("status", i.status()));
+    if (i.archivedAt() != null) {
+      f.add(List.of("archived", i.archivedAt() + "  (read from the history tables)"));
+    }
     f.add(List.of("origin", i.origin()));
     f.add(List.of("scheduled", both(i.scheduledAt(), local.get("scheduledAt"))));
     f.add(List.of("attempt", Integer.toString(i.attempt())));

@@ -1,11 +1,13 @@
 package dev.carillon.schedctl;
 
 import dev.carillon.client.CarillonClient;
+import dev.carillon.config.CommonSettings;
 import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.model.Durations;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.tuning.ConfigSigner;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.LoadedTask;
 import java.io.PrintStream;
@@ -148,12 +150,12 @@ final class Session implements AutoCloseable {
 
   /** How to reach Kafka; nothing is connected yet. */
   KafkaSettings kafka() {
-    Config c = config();
-    try {
-      return new KafkaSettings(c.require("kafka.bootstrap"), c.withPrefix("kafka.properties."));
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException("kafka: " + e.getMessage());
-    }
+    return CommonSettings.kafka(config());
+  }
+
+  /** The config-topic signer when {@code config.signing-secret} is set. */
+  Optional<ConfigSigner> configSigner() {
+    return CommonSettings.configSigner(config());
   }
 
   /** The PostgreSQL URL (password masked) if a connection was opened, for failure messages. */

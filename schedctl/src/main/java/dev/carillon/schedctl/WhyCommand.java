@@ -3,6 +3,7 @@ package dev.carillon.schedctl;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.WindowStory;
 import dev.carillon.store.LoadedTask;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -28,8 +29,18 @@ final class WhyCommand implements Callable<Integer> {
     this.session = session;
   }
 
-  /** The story of one window, for {@code -o json}. */
-  record Story(String task, String window, List<DescribeCommand.EventView> events) {}
+  /**
+   * The story of one window, for {@code -o json}.
+   *
+   * @param waiting why the window's PENDING instance waits for a worker, or null
+   * @param archivedAt when the window's instance was moved to the history tables, or null
+   */
+  record Story(
+      String task,
+      String window,
+      List<DescribeCommand.EventView> events,
+      String waiting,
+      Instant archivedAt) {}
 
   @Override
   public Integer call() {
@@ -44,16 +55,34 @@ final class WhyCommand implements Callable<Integer> {
     }
     WindowStory story =
         WindowStory.of(
-            task, window, events, loaded.flatMap(LoadedTask::definition), session.clock.instant());
+            task,
+            window,
+            events,
+            loaded.flatMap(LoadedTask::definition),
+            session.clock.instant(),
+            waiting(db, events));
     Output out = session.output();
+    Instant archivedAt = db.operator().windowArchivedAt(task, window).orElse(null);
     if (out.json()) {
       out.printJson(
-          new Story(task, window, events.stream().map(DescribeCommand.EventView::of).toList()));
+          new Story(
+              task,
+              window,
+              events.stream().map(DescribeCommand.EventView::of).toList(),
+              story.waiting().orElse(null),
+              archivedAt));
       return Schedctl.OK;
     }
     out.line(story.heading());
+    if (archivedAt != null) {
+      out.line(
+          "Archived "
+              + WindowStory.both(archivedAt, story.zone())
+              + ": its instance and events are read from the history tables.");
+    }
     story.hint().ifPresent(h -> out.line("Hint: " + h));
     story.lines().forEach(l -> out.line("  " + l));
+    story.nowLine().ifPresent(l -> out.line("  " + l));
     return Schedctl.OK;
   }
 
@@ -94,5 +123,16 @@ final class WhyCommand implements Callable<Integer> {
       out.line(why.hint());
     }
     return Schedctl.OK;
+  }
+
+  /** Why the window's latest instance waits for a worker, if it is PENDING and does. */
+  private static Optional<String> waiting(Db db, List<InstanceEvent> events) {
+    for (int k = events.size() - 1; k >= 0; k--) {
+      Long id = events.get(k).instanceId();
+      if (id != null) {
+        return db.operator().find(id).flatMap(i -> WorkerWait.of(db, i));
+      }
+    }
+    return Optional.empty();
   }
 }

@@ -8,12 +8,16 @@ import dev.carillon.config.Config;
 import dev.carillon.control.ApiServer;
 import dev.carillon.control.ApiSettings;
 import dev.carillon.control.ControlPlane;
+import dev.carillon.control.Insight;
 import dev.carillon.control.KafkaDispatch;
 import dev.carillon.devstack.DevStack;
 import dev.carillon.kafka.ConfigTopic;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.store.OperatorStore;
+import dev.carillon.store.OverviewQueries;
+import dev.carillon.store.PresenceStore;
+import dev.carillon.store.ScanRecords;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -65,6 +69,8 @@ final class ApiEnv implements AutoCloseable {
             new TaskStore(db.db().dsl()),
             new OperatorStore(db.db().dsl()),
             windows,
+            new PresenceStore(db.db().dsl()),
+            new dev.carillon.store.RunEvidenceStore(db.db().dsl()),
             new ConfigTopic(kafka, configTopic, Duration.ofSeconds(10)),
             new KafkaDispatch(publisher, windows, Clock.systemUTC()),
             100,
@@ -74,7 +80,15 @@ final class ApiEnv implements AutoCloseable {
     c.put("api.bind-address", "127.0.0.1");
     c.put("api.tokens-file", tokens.toString());
     c.put("api.rate.burst", "100000");
-    server = ApiServer.start(ApiSettings.from(Config.of(c)), plane, new SimpleMeterRegistry());
+    server =
+        ApiServer.start(
+            ApiSettings.from(Config.of(c)),
+            plane,
+            new Insight(
+                new OverviewQueries(db.db().dsl()),
+                new ScanRecords(db.db().dsl()),
+                Insight.Leadership.none("schedctl-test")),
+            new SimpleMeterRegistry());
   }
 
   static ApiEnv start(String prefix) {

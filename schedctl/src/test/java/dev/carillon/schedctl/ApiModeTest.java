@@ -185,6 +185,38 @@ class ApiModeTest {
   }
 
   @Test
+  void a_one_shot_is_applied_described_and_shown_next_through_the_api() throws IOException {
+    String at =
+        java.time.Instant.now()
+            .plus(java.time.Duration.ofDays(3))
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            .toString();
+    Path tasks =
+        file("once.yaml", "tasks:\n  - id: cli-once\n    handler: noop\n    at: \"" + at + "\"\n");
+    Cli.Result applied = run("apply", "-f", tasks.toString());
+    assertThat(applied.code()).as(applied.toString()).isZero();
+
+    assertThat(run("describe", "task", "cli-once").out())
+        .contains("once at " + at)
+        .containsPattern("next fire: +" + java.util.regex.Pattern.quote(at));
+    assertThat(run("get", "tasks").out()).containsPattern("cli-once +noop +once at ");
+    Cli.Result next = run("next", "cli-once");
+    assertThat(next.code()).as(next.toString()).isZero();
+    assertThat(next.out()).contains("cli-once: once at " + at).contains(at);
+
+    Cli.Result late =
+        run(
+            "apply",
+            "-f",
+            file(
+                    "late.yaml",
+                    "tasks:\n  - id: cli-late\n    handler: noop\n    at: \"2020-01-01T00:00:00Z\"\n")
+                .toString());
+    assertThat(late.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(late.err()).contains("at='2020-01-01T00:00:00Z'").contains("would never run");
+  }
+
+  @Test
   void next_previews_an_expression_and_a_five_field_cron_gets_the_seconds_hint() {
     Cli.Result ok = run("next", "--cron", "0 0 8 * * ?", "--zone", "Europe/Berlin", "--count", "2");
     assertThat(ok.code()).as(ok.toString()).isZero();

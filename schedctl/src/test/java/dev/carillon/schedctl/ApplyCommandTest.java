@@ -149,7 +149,7 @@ class ApplyCommandTest {
             "unknown keys",
             "tasks:\n" + good + task("t1", "    retires: 3\n    schedule2: x\n"),
             List.of(
-                "bad.yaml:9:5: task 't1': retires='3': unknown key (known: after, catchup, condition,"
+                "bad.yaml:9:5: task 't1': retires='3': unknown key (known: after, at, catchup, condition,"
                     + " event, handler, id,",
                 "bad.yaml:10:5: task 't1': schedule2='x': unknown key")),
         Arguments.of(

@@ -3,6 +3,7 @@ package dev.carillon.schedctl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.carillon.model.tuning.ConfigSigner;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -49,6 +50,30 @@ class ConfigCommandTest {
     assertThat(Cli.run(env, "config", "get", key, "-o", "json").json().get("value").isNull())
         .isTrue();
     assertThat(Cli.run(env, "config", "get").out()).doesNotContain(key);
+  }
+
+  @Test
+  void with_a_signing_secret_set_and_unset_records_carry_a_signature_the_retry_service_accepts() {
+    String secret = "schedctl-signing-secret-0123456789-abcdefgh";
+    Map<String, String> signing = new HashMap<>(env);
+    signing.put("CARILLON_CONFIG_SIGNING_SECRET", secret);
+    String key = "retry/" + uniqueTask();
+    Cli.Result set = Cli.run(signing, "config", "set", key, "{\"policy\":\"none\"}");
+    assertThat(set.code()).as(set.toString()).isZero();
+    ConfigSigner signer = ConfigSigner.fromSecretFile(secret);
+    KafkaProbe.ConfigRecord sent = KafkaProbe.lastConfigRecord(key);
+    assertThat(sent.value()).isNotNull();
+    assertThat(signer.verify(key, sent.value(), sent.signature()))
+        .isEqualTo(ConfigSigner.Verdict.VALID);
+
+    assertThat(Cli.run(signing, "config", "unset", key).code()).isZero();
+    KafkaProbe.ConfigRecord tombstone = KafkaProbe.lastConfigRecord(key);
+    assertThat(tombstone.value()).isNull();
+    assertThat(signer.verify(key, null, tombstone.signature()))
+        .isEqualTo(ConfigSigner.Verdict.VALID);
+    // Without the secret the tool signs nothing.
+    assertThat(Cli.run(env, "config", "set", key, "{\"policy\":\"none\"}").code()).isZero();
+    assertThat(KafkaProbe.lastConfigRecord(key).signature()).isNull();
   }
 
   @Test

@@ -22,8 +22,10 @@ class HelpTest {
         "pause",
         "resume",
         "cancel",
+        "quarantine",
         "config",
-        "retry-plan"
+        "retry-plan",
+        "suggest-timeout"
       })
   void every_command_answers_help_with_its_usage(String command) {
     Cli.Result r = Cli.run(Map.of(), command, "--help");
@@ -35,7 +37,11 @@ class HelpTest {
   void the_root_lists_the_commands_and_the_version_is_printed() {
     Cli.Result help = Cli.run(Map.of(), "--help");
     assertThat(help.code()).isZero();
-    assertThat(help.out()).contains("apply").contains("retry-plan").contains("Exit codes:");
+    assertThat(help.out())
+        .contains("apply")
+        .contains("retry-plan")
+        .contains("suggest-timeout")
+        .contains("Exit codes:");
     Cli.Result version = Cli.run(Map.of(), "--version");
     assertThat(version.code()).isZero();
     assertThat(version.out()).contains("schedctl 0.1.0");

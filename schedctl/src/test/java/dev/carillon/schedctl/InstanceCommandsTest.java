@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
@@ -12,10 +13,13 @@ import dev.carillon.model.instance.Progress;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.Outcome;
+import dev.carillon.store.PresenceStore;
 import dev.carillon.store.ResumeStore;
 import dev.carillon.store.RetryStore;
 import dev.carillon.store.TaskStore;
@@ -36,6 +40,8 @@ class InstanceCommandsTest {
   private static WindowStore windows;
   private static LeaseStore leases;
   private static RetryStore retries;
+  private static Fence triggerLeader;
+  private static Fence retryLeader;
   private static TaskStore tasks;
   private static ResumeStore resume;
 
@@ -48,6 +54,9 @@ class InstanceCommandsTest {
     leases = new LeaseStore(env.db().dsl());
     retries = new RetryStore(env.db().dsl());
     tasks = new TaskStore(env.db().dsl());
+    EpochStore epochs = new EpochStore(env.db().dsl());
+    triggerLeader = epochs.begin("trigger", "test");
+    retryLeader = epochs.begin("retry", "test");
     resume = new ResumeStore(env.db().dsl());
     tasks.applyAll(
         List.of(
@@ -76,7 +85,10 @@ class InstanceCommandsTest {
         Outcome.failure("search API returned 503", false),
         "worker-7");
     Instance failed = instances.find(i.id()).orElseThrow();
-    assertThat(retries.markDead(failed, 1L, "retry", "no retry allowed: policy NONE")).isTrue();
+    assertThat(
+            retries.markDead(
+                failed, 1L, "retry", "no retry allowed: policy NONE", false, retryLeader))
+        .isTrue();
     return instances.find(i.id()).orElseThrow();
   }
 
@@ -209,7 +221,7 @@ class InstanceCommandsTest {
     resume.saveCheckpoint(two, "worker-2", "{\"next\":80,\"of\":120}");
     leases.complete(two, Outcome.failure("model quota exceeded", false), "worker-2");
     Instance failed = instances.find(i.id()).orElseThrow();
-    assertThat(retries.markDead(failed, 1L, "retry", "no retry left")).isTrue();
+    assertThat(retries.markDead(failed, 1L, "retry", "no retry left", false, retryLeader)).isTrue();
     return instances.find(i.id()).orElseThrow();
   }
 
@@ -298,7 +310,8 @@ class InstanceCommandsTest {
     windows.recordDecisions(
         List.of(
             new Decision(
-                "ops-c", "2026-03-01", d.id(), "trigger", "window exists, status RUNNING")));
+                "ops-c", "2026-03-01", d.id(), "trigger", "window exists, status RUNNING")),
+        triggerLeader);
     windows.create(
         List.of(
             dev.carillon.model.instance.NewInstance.skipped(
@@ -401,5 +414,90 @@ class InstanceCommandsTest {
     Cli.Result missing = Cli.run(env.vars(), "pause", "ghost");
     assertThat(missing.code()).isEqualTo(Schedctl.BAD_INPUT);
     assertThat(missing.err()).contains("no task 'ghost'");
+  }
+
+  @Test
+  void why_and_describe_say_that_a_pending_instance_waits_for_a_worker_and_which_one() {
+    tasks.applyAll(List.of(Tasks.daily("ops-gpu").queue("gpu").handler("summarize").build()));
+    Instance waiting = pending("ops-gpu", "2026-04-01");
+    PresenceStore presence = new PresenceStore(env.db().dsl());
+    presence.register("w-cpu", java.util.Set.of("default"), java.util.Set.of("summarize"), true, 4);
+    try {
+      String reason =
+          "waiting for a worker: no worker serves queue gpu with handler summarize (handler"
+              + " summarize is on w-cpu, serving queues default)";
+      Cli.Result describe =
+          Cli.run(env.vars(), "describe", "instance", Long.toString(waiting.id()));
+      assertThat(describe.code()).as(describe.toString()).isZero();
+      assertThat(describe.out()).contains("PENDING (" + reason + ")").contains("gpu");
+      JsonNode json =
+          Cli.run(env.vars(), "-o", "json", "describe", "instance", Long.toString(waiting.id()))
+              .json();
+      assertThat(json.get("queue").asText()).isEqualTo("gpu");
+      assertThat(json.get("waiting").asText()).startsWith("no worker serves queue gpu");
+
+      Cli.Result why = Cli.run(env.vars(), "why", "ops-gpu", "2026-04-01");
+      assertThat(why.code()).as(why.toString()).isZero();
+      assertThat(why.out()).contains("now  PENDING, " + reason);
+
+      presence.register("w-gpu", java.util.Set.of("gpu"), java.util.Set.of("summarize"), true, 4);
+      assertThat(Cli.run(env.vars(), "why", "ops-gpu", "2026-04-01").out())
+          .as("served now: nothing to explain")
+          .doesNotContain("waiting for a worker");
+      assertThat(Cli.run(env.vars(), "describe", "instance", Long.toString(waiting.id())).out())
+          .doesNotContain("waiting for a worker");
+    } finally {
+      presence.remove("w-cpu");
+      presence.remove("w-gpu");
+    }
+  }
+
+  @Test
+  void quarantine_lists_the_rows_a_scanner_set_aside_and_clear_puts_one_back() {
+    Instance i = pending("ops-b", "2026-06-17");
+    Instance running = leases.claim(List.of(i.id()), "worker-7").get(0);
+    leases.complete(
+        new Lease(i.id(), running.attempt()), Outcome.failure("malformed", false), "worker-7");
+    Instance failed = instances.find(i.id()).orElseThrow();
+    assertThat(
+            retries.quarantine(
+                failed, "decision", "IllegalArgumentException: x", "retry", retryLeader))
+        .isTrue();
+
+    Cli.Result list = Cli.run(env.vars(), "quarantine", "list");
+    assertThat(list.code()).as(list.toString()).isZero();
+    assertThat(list.out()).contains(Long.toString(i.id())).contains("ops-b").contains("FAILED");
+
+    Cli.Result clear =
+        Cli.run(
+            env.vars(), "quarantine", "clear", Long.toString(i.id()), "--reason", "window fixed");
+    assertThat(clear.code()).as(clear.toString()).isZero();
+    assertThat(instances.quarantined(10)).extracting(Instance::id).doesNotContain(i.id());
+    assertThat(instances.events(i.id()))
+        .extracting(InstanceEvent::reason)
+        .anySatisfy(r -> assertThat(r).contains("quarantined by the decision scanner"))
+        .anySatisfy(
+            r -> assertThat(r).contains("quarantine cleared: cleared by operator: window fixed"));
+    assertThat(Cli.run(env.vars(), "quarantine", "clear", Long.toString(i.id())).code())
+        .as("nothing left to clear")
+        .isEqualTo(Schedctl.BAD_INPUT);
+  }
+
+  @Test
+  void a_quarantined_row_cancelled_and_rerun_is_no_longer_set_aside() {
+    Instance i = pending("ops-b", "2026-06-18");
+    Instance running = leases.claim(List.of(i.id()), "worker-7").get(0);
+    leases.complete(
+        new Lease(i.id(), running.attempt()), Outcome.failure("malformed", false), "worker-7");
+    Instance failed = instances.find(i.id()).orElseThrow();
+    assertThat(
+            retries.quarantine(failed, "decision", "IllegalStateException", "retry", retryLeader))
+        .isTrue();
+    Instance cancelled = instances.cancel(failed, "ops", "stuck").orElseThrow();
+    assertThat(instances.quarantined(10_000)).extracting(Instance::id).contains(i.id());
+
+    assertThat(instances.rerun(cancelled, "ops", "fixed")).isPresent();
+
+    assertThat(instances.quarantined(10_000)).extracting(Instance::id).doesNotContain(i.id());
   }
 }

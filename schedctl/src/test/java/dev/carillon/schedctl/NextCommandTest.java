@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.store.TaskStore;
 import dev.carillon.testing.SettableClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
@@ -13,6 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class NextCommandTest {
   private static Cli.Env env;
@@ -109,6 +113,64 @@ class NextCommandTest {
             "2026-11-01T01-04:00",
             "2026-11-01T01-05:00",
             "2026-11-01T01-05:00");
+  }
+
+  @Test
+  void a_one_shot_is_applied_listed_and_shown_with_its_one_fire_then_none_and_a_late_one_refused(
+      @TempDir Path dir) throws IOException {
+    Path f = dir.resolve("once.yaml");
+    Files.writeString(
+        f,
+        """
+        tasks:
+          - id: remind-once
+            handler: noop
+            at: 2026-12-24T09:00:00+01:00
+            schedule: { zone: Europe/Berlin }
+        """);
+    Cli.Result applied =
+        Cli.run(at("2026-12-01T00:00:00Z"), env.vars(), "apply", "-f", f.toString());
+    assertThat(applied.code()).as(applied.toString()).isZero();
+
+    Cli.Result listed = Cli.run(at("2026-12-01T00:00:00Z"), env.vars(), "get", "tasks");
+    assertThat(listed.out()).containsPattern("remind-once\\s+noop\\s+at 2026-12-24T08:00:00Z");
+    Cli.Result before = Cli.run(at("2026-12-01T00:00:00Z"), env.vars(), "next", "remind-once");
+    assertThat(before.code()).as(before.toString()).isZero();
+    assertThat(before.out())
+        .contains(
+            "Task 'remind-once': once at 2026-12-24T08:00:00Z (2026-12-24T09:00 in Europe/Berlin):")
+        .containsPattern(
+            "1\\s+2026-12-24T09:00:00\\+01:00\\s+2026-12-24T08:00:00Z\\s+2026-12-24T08:00:00Z");
+    Cli.Result after = Cli.run(at("2026-12-24T08:00:00Z"), env.vars(), "next", "remind-once");
+    assertThat(after.code()).as(after.toString()).isZero();
+    assertThat(after.out()).contains("A one-shot whose instant has passed: it never fires again.");
+
+    // The same file applied again after the instant (a deploy re-applying everything) is
+    // unchanged; another one-shot already beyond its catch-up window is refused, nothing applied.
+    Cli.Result again = Cli.run(at("2026-12-25T00:00:00Z"), env.vars(), "apply", "-f", f.toString());
+    assertThat(again.code()).as(again.toString()).isZero();
+    Files.writeString(
+        f,
+        """
+        tasks:
+          - id: remind-late
+            handler: noop
+            at: 2026-12-24T09:00:00+01:00
+        """);
+    Cli.Result dry =
+        Cli.run(at("2026-12-25T00:00:00Z"), env.vars(), "apply", "--dry-run", "-f", f.toString());
+    assertThat(dry.code()).as("a dry run has no database to tell: it warns").isZero();
+    assertThat(dry.err())
+        .contains("warning: task 'remind-late': at='2026-12-24T08:00:00Z': is 16h before now")
+        .contains("an apply refuses it unless that instant is already stored");
+    Cli.Result late = Cli.run(at("2026-12-25T00:00:00Z"), env.vars(), "apply", "-f", f.toString());
+    assertThat(late.code()).isEqualTo(Schedctl.BAD_INPUT);
+    assertThat(late.err())
+        .contains(
+            "task 'remind-late': at='2026-12-24T08:00:00Z': is 16h before now"
+                + " (2026-12-25T00:00:00Z), beyond the task's catch-up window (1h)")
+        .contains("nothing applied");
+    assertThat(new TaskStore(env.db().dsl()).load("remind-late")).isEmpty();
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.carillon.trigger;
 import dev.carillon.config.Config;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.Topics;
+import dev.carillon.trigger.dispatch.Dispatcher;
 import dev.carillon.trigger.plan.PlannerSettings;
 import java.time.Duration;
 import java.util.List;
@@ -18,9 +19,14 @@ import java.util.Objects;
  *   <tr><td>trigger.redispatch-after</td><td>60s</td><td>a PENDING instance dispatched longer ago is published again</td></tr>
  *   <tr><td>trigger.dispatch-sweep</td><td>5s</td><td>how often undispatched instances are looked for</td></tr>
  *   <tr><td>trigger.ack-timeout</td><td>10s</td><td>how long one publish waits for Kafka</td></tr>
+ *   <tr><td>trigger.max-dispatch-backlog</td><td>100000</td><td>instances waiting for Kafka in
+ *       memory at most; the rest wait in the database for the sweep</td></tr>
  *   <tr><td>trigger.topic</td><td>carillon.instances</td><td>where instance ids are published</td></tr>
  *   <tr><td>trigger.max-windows-per-task</td><td>100</td><td>fire times one task has evaluated per tick</td></tr>
  *   <tr><td>trigger.on-time-grace</td><td>10s</td><td>older fire times were missed (origin CATCHUP)</td></tr>
+ *   <tr><td>trigger.max-clock-skew</td><td>2s</td><td>an offset between this host's clock and
+ *       PostgreSQL's beyond this is logged and reported (the trigger ticks on PostgreSQL's time
+ *       either way)</td></tr>
  * </table>
  */
 public record TriggerSettings(
@@ -28,13 +34,16 @@ public record TriggerSettings(
     Duration redispatchAfter,
     Duration dispatchSweep,
     Duration ackTimeout,
+    int maxDispatchBacklog,
     String topic,
     int maxWindowsPerTask,
-    Duration onTimeGrace) {
+    Duration onTimeGrace,
+    Duration maxClockSkew) {
 
   public static final Duration DEFAULT_TICK_INTERVAL = Duration.ofSeconds(1);
   public static final Duration DEFAULT_REDISPATCH_AFTER = Duration.ofSeconds(60);
   public static final Duration DEFAULT_DISPATCH_SWEEP = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofSeconds(2);
 
   /**
    * Every key {@link #from} reads, in the order of the table above (the trigger also reads {@link
@@ -47,9 +56,11 @@ public record TriggerSettings(
           "trigger.redispatch-after",
           "trigger.dispatch-sweep",
           "trigger.ack-timeout",
+          "trigger.max-dispatch-backlog",
           "trigger.topic",
           "trigger.max-windows-per-task",
-          "trigger.on-time-grace");
+          "trigger.on-time-grace",
+          "trigger.max-clock-skew");
 
   public TriggerSettings {
     Objects.requireNonNull(tickInterval, "tickInterval");
@@ -57,6 +68,7 @@ public record TriggerSettings(
     Objects.requireNonNull(dispatchSweep, "dispatchSweep");
     Objects.requireNonNull(ackTimeout, "ackTimeout");
     Objects.requireNonNull(onTimeGrace, "onTimeGrace");
+    Objects.requireNonNull(maxClockSkew, "maxClockSkew");
     if (topic == null || topic.isBlank()) {
       throw new IllegalArgumentException("trigger.topic must not be blank, was '" + topic + "'");
     }
@@ -87,6 +99,8 @@ public record TriggerSettings(
             InstancePublisher.DEFAULT_ACK_TIMEOUT,
             Duration.ofSeconds(1),
             Duration.ofMinutes(2)),
+        c.integer(
+            "trigger.max-dispatch-backlog", Dispatcher.MAX_BACKLOG, 1, Dispatcher.MAX_BACKLOG * 10),
         c.string("trigger.topic", Topics.INSTANCES),
         c.integer(
             "trigger.max-windows-per-task",
@@ -97,7 +111,12 @@ public record TriggerSettings(
             "trigger.on-time-grace",
             PlannerSettings.DEFAULT_ON_TIME_GRACE,
             Duration.ZERO,
-            Duration.ofMinutes(10)));
+            Duration.ofMinutes(10)),
+        c.duration(
+            "trigger.max-clock-skew",
+            DEFAULT_MAX_CLOCK_SKEW,
+            Duration.ofMillis(10),
+            Duration.ofHours(1)));
   }
 
   /** The planner's limits, with {@code actor} for the event log. */

@@ -19,7 +19,6 @@ import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
-import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
 import java.net.URI;
@@ -83,14 +82,16 @@ class TriggerServiceTest {
   }
 
   @Test
-  void health_reports_leadership_and_the_last_tick(DevStack stack) throws Exception {
-    SettableClock clock = new SettableClock(Instant.parse("2026-11-28T08:00:00Z"));
-    TriggerService leader = start(stack, "a", clock);
+  void health_reports_leadership_the_last_tick_and_postgres(DevStack stack) throws Exception {
+    TriggerService leader = start(stack, "a", Clock.systemUTC());
     await("the trigger to lead").atMost(DEADLINE).until(leader::isLeader);
     await("a first tick")
         .atMost(DEADLINE)
         .untilAsserted(() -> assertThat(leader.loop().lastTick()).isPresent());
-    TriggerService standby = start(stack, "b", clock);
+    TriggerService standby = start(stack, "b", Clock.systemUTC());
+    await("the standby sees PostgreSQL")
+        .atMost(DEADLINE)
+        .untilAsserted(() -> assertThat(standby.health().ready()).isTrue());
 
     HttpResponse<String> ready = get(leader.adminPort(), "/health/ready");
     HttpResponse<String> standbyReady = get(standby.adminPort(), "/health/ready");
@@ -98,13 +99,21 @@ class TriggerServiceTest {
     assertThat(ready.statusCode()).isEqualTo(200);
     assertThat(ready.body())
         .contains("\"leader\":true")
-        .contains("\"lastTick\":\"2026-11-28T08:00:00Z\"")
-        .contains("\"lastTickLagMs\":0");
+        .contains("\"postgres\":\"UP\"")
+        .contains("\"epoch\":")
+        .contains("\"lastTickLagMs\":");
+    // Ticks run on the database's clock, which is this host's here.
+    assertThat(Duration.between(leader.loop().lastTick().orElseThrow().now(), Instant.now()).abs())
+        .isLessThan(Duration.ofSeconds(5));
     assertThat(standbyReady.statusCode()).isEqualTo(200);
     assertThat(standbyReady.body()).contains("\"leader\":false").contains("\"lastTick\":\"never\"");
     assertThat(get(leader.adminPort(), "/metrics").body())
         .contains("carillon_trigger_leader 1.0")
-        .contains("carillon_trigger_ticks_total");
+        .contains("carillon_trigger_ticks_total")
+        .contains("carillon_leader_epoch{service=\"trigger\"}")
+        .contains("carillon_trigger_clock_skew")
+        .contains("carillon_trigger_dispatch_backlog")
+        .contains("carillon_trigger_dispatch_oldest_age");
   }
 
   @Test
@@ -268,6 +277,7 @@ class TriggerServiceTest {
     c.put("admin.port", "0");
     c.put("instance.id", name);
     c.put("trigger.topic", topic);
+    c.put("kafka.instances-partitions", "2");
     c.put("trigger.ack-timeout", "2s");
     c.put("trigger.dispatch-sweep", "PT0.5S");
     c.put("trigger.redispatch-after", "30s");

@@ -137,6 +137,24 @@ public interface AgentContext {
   }
 
   /**
+   * The W3C trace context of this run, e.g. {@code
+   * 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01}: the run's span in the trace of this
+   * instance (every attempt of an instance shares one trace). An agent that calls other services
+   * passes it on as the {@code traceparent} header, so their spans join the run's trace; one that
+   * logs can print its trace id to find the run's spans. The last field says whether the worker
+   * records spans ({@code 01}) or not ({@code 00}); the ids are valid either way.
+   *
+   * <p>Agents run as processes get the same value in the {@code TRACEPARENT} environment variable.
+   *
+   * @return the {@code traceparent} header value, or empty when the context has none (contexts
+   *     built by tests, workers older than this method)
+   */
+  @Stability.Evolving
+  default Optional<String> traceparent() {
+    return Optional.empty();
+  }
+
+  /**
    * Reports progress, e.g. {@code "summarised 40 of 120 articles"}. The latest report is shown to
    * operators and kept with the instance; it may be shortened to a few hundred characters.
    *

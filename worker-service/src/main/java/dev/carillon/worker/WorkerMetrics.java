@@ -1,15 +1,35 @@
 package dev.carillon.worker;
 
+import dev.carillon.metrics.Buckets;
+import dev.carillon.metrics.TaskLabel;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.function.IntSupplier;
 
 /**
  * The worker's counters and gauges, all named {@code carillon.worker.*} and tagged with the worker
- * id. Thread-safe.
+ * id. Besides the worker's totals:
+ *
+ * <ul>
+ *   <li>{@code run.duration{task, handler, queue, outcome}}: each recorded run from its start to
+ *       its end (histogram, 100 ms to 24 h; its {@code _count} counts runs per task and outcome)
+ *   <li>{@code claim.duration}: one claim statement (histogram, 1 ms to 10 s)
+ *   <li>{@code claim.latency}: from an instance's publication to its claim (histogram, 1 ms to 10
+ *       min; measured between two clocks, the publisher's and this worker's)
+ *   <li>{@code timeouts.below.p99{task}}: task versions whose timeout is below their observed run
+ *       duration P99 (warned once each)
+ * </ul>
+ *
+ * <p>The {@code task} label is capped by {@link TaskLabel}. Thread-safe.
  */
 public final class WorkerMetrics {
+  /** The {@code queue} label of tasks that name none. */
+  public static final String DEFAULT_QUEUE = "default";
+
   /** Records read from Kafka and looked at (re-reads after a pause count again). */
   public final Counter consumed;
 
@@ -76,16 +96,77 @@ public final class WorkerMetrics {
    */
   public final Counter effectsRefused;
 
+  /** Runs stopped because their lease could not be renewed before it could expire. */
+  public final Counter fenced;
+
+  /** Runs asked to stop that did not end within their grace. */
+  public final Counter abandoned;
+
   /**
-   * Registers the meters.
+   * Valid records left unclaimed because this worker does not serve their task's queue or handler.
+   */
+  public final Counter notServed;
+
+  private final MeterRegistry registry;
+
+  private final String workerId;
+  private final TaskLabel tasks;
+  private final Timer claimDuration;
+  private final Timer claimLatency;
+
+  /**
+   * Registers the meters, with the default cap on task labels.
    *
    * @param registry where to register
    * @param workerId the {@code worker} tag
    * @param running the number of runs in progress
    * @param freeSlots the number of runs that could start now
+   * @param abandonedNow the number of runs abandoned now (stopped, still not ended)
    */
   public WorkerMetrics(
-      MeterRegistry registry, String workerId, IntSupplier running, IntSupplier freeSlots) {
+      MeterRegistry registry,
+      String workerId,
+      IntSupplier running,
+      IntSupplier freeSlots,
+      IntSupplier abandonedNow) {
+    this(
+        registry,
+        workerId,
+        running,
+        freeSlots,
+        abandonedNow,
+        new TaskLabel(TaskLabel.DEFAULT_LIMIT));
+  }
+
+  /**
+   * As the other constructor, with the cap on task labels.
+   *
+   * @param tasks the {@code task} label's limiter
+   */
+  public WorkerMetrics(
+      MeterRegistry registry,
+      String workerId,
+      IntSupplier running,
+      IntSupplier freeSlots,
+      IntSupplier abandonedNow,
+      TaskLabel tasks) {
+    this.registry = registry;
+    this.workerId = workerId;
+    this.tasks = tasks;
+    claimDuration =
+        Buckets.STATEMENT
+            .timer("carillon.worker.claim.duration", "time one claim statement took")
+            .tag("worker", workerId)
+            .register(registry);
+    claimLatency =
+        Buckets.CLAIM_LATENCY
+            .timer(
+                "carillon.worker.claim.latency",
+                "time from an instance's publication to its claim by this worker")
+            .tag("worker", workerId)
+            .register(registry);
+    // Present from the start, so that increase() and the alert rules see a zero first.
+    timeoutsBelowP99(TaskLabel.OTHER);
     consumed = counter(registry, workerId, "records.consumed", "records read from Kafka");
     malformed = counter(registry, workerId, "records.malformed", "malformed records skipped");
     claimed = counter(registry, workerId, "claims", "instances claimed");
@@ -115,6 +196,13 @@ public final class WorkerMetrics {
         counter(registry, workerId, "effects.in-doubt", "effects started again in doubt");
     effectsRefused =
         counter(registry, workerId, "effects.refused", "effects or records refused (fenced)");
+    fenced =
+        counter(registry, workerId, "runs.fenced", "runs stopped before an unrenewed lease ended");
+    abandoned =
+        counter(registry, workerId, "runs.abandoned", "stopped runs that did not end in time");
+    notServed =
+        counter(
+            registry, workerId, "claims.not-served", "records of a queue or handler not served");
     Gauge.builder("carillon.worker.running", running::getAsInt)
         .description("runs in progress")
         .tag("worker", workerId)
@@ -122,6 +210,49 @@ public final class WorkerMetrics {
     Gauge.builder("carillon.worker.slots.free", freeSlots::getAsInt)
         .description("runs that could start now")
         .tag("worker", workerId)
+        .register(registry);
+    Gauge.builder("carillon.worker.runs.abandoned.now", abandonedNow::getAsInt)
+        .description("runs stopped that have not ended after their grace; they keep their slots")
+        .tag("worker", workerId)
+        .register(registry);
+  }
+
+  /** Records one claim statement's time. */
+  public void claimTook(Duration took) {
+    claimDuration.record(took);
+  }
+
+  /** Records the wait of one claimed instance since its publication. */
+  public void claimLatency(Duration sincePublished) {
+    claimLatency.record(sincePublished.isNegative() ? Duration.ZERO : sincePublished);
+  }
+
+  /**
+   * Records one run that ended with {@code outcome} ({@code success}, {@code failed}, {@code
+   * timeout}) after {@code took}.
+   */
+  public void runEnded(String taskId, String handler, String queue, String outcome, Duration took) {
+    Buckets.RUN_DURATION
+        .timer("carillon.worker.run.duration", "time from a run's start to its end, by task")
+        .tag("worker", workerId)
+        .tag("task", tasks.of(taskId))
+        .tag("handler", handler)
+        .tag("queue", queue)
+        .tag("outcome", outcome.toLowerCase(Locale.ROOT))
+        .register(registry)
+        .record(took.isNegative() ? Duration.ZERO : took);
+  }
+
+  /** Counts a task version whose timeout is below its observed run duration P99. */
+  public void timeoutBelowP99(String taskId) {
+    timeoutsBelowP99(tasks.of(taskId)).increment();
+  }
+
+  private Counter timeoutsBelowP99(String label) {
+    return Counter.builder("carillon.worker.timeouts.below.p99")
+        .description("task versions whose timeout is below the P99 of their recent successful runs")
+        .tag("worker", workerId)
+        .tag("task", label)
         .register(registry);
   }
 

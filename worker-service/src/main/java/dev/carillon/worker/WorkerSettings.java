@@ -7,17 +7,21 @@ import dev.carillon.config.ConfigException;
 import dev.carillon.http.HttpServerSettings;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.kafka.Topics;
+import dev.carillon.model.Durations;
 import dev.carillon.model.agent.BuiltInHandler;
+import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.DbSettings;
 import dev.carillon.worker.http.HttpAgents;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Everything a worker reads from its configuration, validated at start.
@@ -43,10 +47,30 @@ import java.util.Set;
  *       endpoints</td></tr>
  *   <tr><td>worker.http.connect-timeout</td><td>5s</td><td>how long an http agent's connection
  *       may take</td></tr>
+ *   <tr><td>worker.queues</td><td>default</td><td>the queues this worker serves, comma
+ *       separated</td></tr>
+ *   <tr><td>worker.max-abandoned-runs</td><td>3</td><td>runs that would not stop, at once, before
+ *       the worker gives up and exits</td></tr>
+ *   <tr><td>worker.stop-grace</td><td>5s</td><td>how long a stopped run may take to end before it
+ *       counts as abandoned</td></tr>
+ *   <tr><td>worker.fence-margin</td><td>10s</td><td>how long before its lease could expire a run
+ *       that cannot renew it is stopped</td></tr>
+ *   <tr><td>worker.group-protocol</td><td>classic</td><td>Kafka's group protocol: classic or
+ *       consumer</td></tr>
+ *   <tr><td>worker.static-membership</td><td>true</td><td>join as the static member named by the
+ *       worker id ({@code group.instance.id})</td></tr>
+ *   <tr><td>worker.plugin-allowlist</td><td>none</td><td>file of sha256 sums; a plugin jar not
+ *       on it stops the worker</td></tr>
+ *   <tr><td>worker.republish-released</td><td>true</td><td>publish the ids of instances released
+ *       at shutdown at once (needs WRITE on the instances topic), or leave them to the retry
+ *       service's stranded scan</td></tr>
+ *   <tr><td>worker.virtual-threads</td><td>false</td><td>run slots on virtual threads where the
+ *       JDK has them (Java 21+); platform threads, with a warning, where it does not</td></tr>
  * </table>
  *
  * @param db how to reach PostgreSQL
  * @param kafka how to reach Kafka
+ * @param instancePartitions the fewest partitions the topic must have at start
  * @param admin the health and metrics endpoints' server (port 0 picks a free one)
  * @param workerId this worker's name in claims, events and logs
  * @param concurrency the most runs at once, 1..1024
@@ -63,10 +87,31 @@ import java.util.Set;
  * @param taskCacheTtl how long a loaded task definition is reused before it is read again
  * @param builtinHandlers the built-in handlers this worker offers
  * @param httpConnectTimeout how long an http agent's connection may take
+ * @param queues the queues this worker serves (consumes, and claims instances of), sorted, at least
+ *     one
+ * @param maxAbandonedRuns how many runs that were stopped and would not end may exist at once
+ *     before the worker reports not ready, leaves the group and exits (code {@link
+ *     WorkerService#EXIT_GAVE_UP})
+ * @param stopGrace how long a stopped run may take to end before it counts as abandoned; shorter
+ *     than {@code fenceMargin} (see {@link dev.carillon.worker.lease.LeaseFence})
+ * @param fenceMargin how long before its lease can expire (by the database's clock) a run whose
+ *     lease this worker cannot renew is stopped
+ * @param groupProtocol Kafka's consumer group protocol
+ * @param staticMembership whether the consumer is the static member named by the worker id ({@code
+ *     group.instance.id}): a worker restarted under its id gets its partitions back at once, not
+ *     after the dead process's session timeout; turn it off only where ids are not stable anyway
+ * @param pluginAllowlist a file of {@code sha256sum} lines naming the plugin jars this worker may
+ *     load, or empty to load every jar in the plugin directory
+ * @param republishReleased whether instances released at shutdown are published again at once; with
+ *     Kafka ACLs that keep workers from writing the instances topic, false, and the retry service's
+ *     stranded scan publishes them after {@code retry.undispatched-after}
+ * @param virtualThreads run slots on virtual threads where the JDK has them (see {@link
+ *     dev.carillon.worker.run.RunThreads})
  */
 public record WorkerSettings(
     DbSettings db,
     KafkaSettings kafka,
+    int instancePartitions,
     HttpServerSettings admin,
     String workerId,
     int concurrency,
@@ -79,7 +124,16 @@ public record WorkerSettings(
     Optional<Path> pluginDir,
     Duration taskCacheTtl,
     Set<BuiltInHandler> builtinHandlers,
-    Duration httpConnectTimeout) {
+    Duration httpConnectTimeout,
+    List<String> queues,
+    int maxAbandonedRuns,
+    Duration stopGrace,
+    Duration fenceMargin,
+    GroupProtocol groupProtocol,
+    boolean staticMembership,
+    Optional<Path> pluginAllowlist,
+    boolean republishReleased,
+    boolean virtualThreads) {
 
   /** The admin port of a worker unless configured. */
   public static final int DEFAULT_ADMIN_PORT = 8082;
@@ -102,6 +156,28 @@ public record WorkerSettings(
   /** How long a task definition is cached unless configured. */
   public static final Duration DEFAULT_TASK_CACHE_TTL = Duration.ofSeconds(5);
 
+  /** Abandoned runs at once that make the worker give up, unless configured. */
+  public static final int DEFAULT_MAX_ABANDONED_RUNS = 3;
+
+  /** How long a stopped run may take to end unless configured. */
+  public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(5);
+
+  /** How long before a lease can expire an unrenewed run is stopped, unless configured. */
+  public static final Duration DEFAULT_FENCE_MARGIN = Duration.ofSeconds(10);
+
+  /** Kafka's consumer group protocols a worker can use. */
+  public enum GroupProtocol {
+    /** The classic rebalance protocol ({@code group.protocol=classic}). */
+    CLASSIC,
+    /** KIP-848's protocol ({@code group.protocol=consumer}); the broker must enable it. */
+    CONSUMER;
+
+    /** The value of Kafka's {@code group.protocol}. */
+    public String kafkaName() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
   /**
    * Every key {@link #from} reads: the shared db, kafka, admin and instance keys of {@link
    * dev.carillon.config.CommonSettings#KEYS} without {@code zk.*}, then the worker's own. Deploy
@@ -115,8 +191,14 @@ public record WorkerSettings(
           "db.password",
           "db.pool-size",
           "db.connection-timeout",
+          "db.migrate",
+          "db.role-prefix",
+          "db.connect-timeout",
+          "db.socket-timeout",
+          "db.statement-timeout",
           "kafka.bootstrap",
           "kafka.properties.*",
+          "kafka.instances-partitions",
           "admin.port",
           "admin.bind-address",
           "admin.idle-timeout",
@@ -133,7 +215,16 @@ public record WorkerSettings(
           "worker.plugin-dir",
           "worker.task-cache-ttl",
           "worker.builtin-handlers",
-          "worker.http.connect-timeout");
+          "worker.http.connect-timeout",
+          "worker.queues",
+          "worker.max-abandoned-runs",
+          "worker.stop-grace",
+          "worker.fence-margin",
+          "worker.group-protocol",
+          "worker.static-membership",
+          "worker.plugin-allowlist",
+          "worker.republish-released",
+          "worker.virtual-threads");
 
   public WorkerSettings {
     Objects.requireNonNull(db, "db");
@@ -166,6 +257,38 @@ public record WorkerSettings(
     Objects.requireNonNull(taskCacheTtl, "taskCacheTtl");
     builtinHandlers = Set.copyOf(builtinHandlers);
     Objects.requireNonNull(httpConnectTimeout, "httpConnectTimeout");
+    queues = List.copyOf(new TreeSet<>(queues));
+    if (queues.isEmpty()) {
+      throw new IllegalArgumentException("worker.queues must name at least one queue");
+    }
+    for (String q : queues) {
+      if (!TaskDefinition.QUEUE_PATTERN.matcher(q).matches()) {
+        throw new IllegalArgumentException(
+            "worker.queues: queue '"
+                + q
+                + "' must match "
+                + TaskDefinition.QUEUE_PATTERN.pattern());
+      }
+    }
+    if (maxAbandonedRuns < 1) {
+      throw new IllegalArgumentException(
+          "maxAbandonedRuns must be at least 1, was " + maxAbandonedRuns);
+    }
+    Objects.requireNonNull(stopGrace, "stopGrace");
+    Objects.requireNonNull(fenceMargin, "fenceMargin");
+    // The fence inequality's configured part (LeaseFence): a run asked to stop must have ended, or
+    // be counted as abandoned, before the lease it could not renew can expire.
+    if (stopGrace.compareTo(fenceMargin) >= 0) {
+      throw new IllegalArgumentException(
+          "worker.stop-grace ("
+              + Durations.format(stopGrace)
+              + ") must be shorter than worker.fence-margin ("
+              + Durations.format(fenceMargin)
+              + "): a run stopped because its lease could not be renewed must end before the"
+              + " lease can expire");
+    }
+    Objects.requireNonNull(groupProtocol, "groupProtocol");
+    Objects.requireNonNull(pluginAllowlist, "pluginAllowlist");
   }
 
   /**
@@ -182,6 +305,7 @@ public record WorkerSettings(
       return new WorkerSettings(
           db,
           kafka,
+          CommonSettings.instancePartitions(c),
           HttpServerSettings.admin(c, c.integer("admin.port", DEFAULT_ADMIN_PORT, 0, 65535)),
           c.string("instance.id", ManagementFactory.getRuntimeMXBean().getName()),
           c.integer("worker.concurrency", DEFAULT_CONCURRENCY, 1, 1024),
@@ -211,7 +335,24 @@ public record WorkerSettings(
               "worker.http.connect-timeout",
               HttpAgents.DEFAULT_CONNECT_TIMEOUT,
               Duration.ofMillis(100),
-              Duration.ofMinutes(1)));
+              Duration.ofMinutes(1)),
+          queues(c.string("worker.queues", TaskDefinition.DEFAULT_QUEUE)),
+          c.integer("worker.max-abandoned-runs", DEFAULT_MAX_ABANDONED_RUNS, 1, 1024),
+          c.duration(
+              "worker.stop-grace",
+              DEFAULT_STOP_GRACE,
+              Duration.ofMillis(100),
+              Duration.ofMinutes(10)),
+          c.duration(
+              "worker.fence-margin",
+              DEFAULT_FENCE_MARGIN,
+              Duration.ofMillis(200),
+              Duration.ofHours(1)),
+          groupProtocol(c.string("worker.group-protocol", "classic")),
+          c.bool("worker.static-membership", true),
+          c.optional("worker.plugin-allowlist").map(Path::of),
+          c.bool("worker.republish-released", true),
+          c.bool("worker.virtual-threads", false));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
@@ -242,6 +383,28 @@ public record WorkerSettings(
                               + "' is not a built-in handler)")));
     }
     return out;
+  }
+
+  private static List<String> queues(String text) {
+    List<String> out = new ArrayList<>();
+    for (String part : text.split(",", -1)) {
+      String q = part.trim();
+      if (q.isEmpty()) {
+        throw new IllegalArgumentException(
+            "worker.queues='" + text + "': an empty queue name (a stray comma?)");
+      }
+      out.add(q);
+    }
+    return out;
+  }
+
+  private static GroupProtocol groupProtocol(String text) {
+    try {
+      return GroupProtocol.valueOf(text.trim().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "worker.group-protocol='" + text + "' must be classic or consumer");
+    }
   }
 
   /** One line for the startup log; secrets masked. */
@@ -277,6 +440,26 @@ public record WorkerSettings(
         + " builtinHandlers="
         + builtinHandlers.stream().map(BuiltInHandler::handler).sorted().toList()
         + " httpConnectTimeout="
-        + httpConnectTimeout;
+        + httpConnectTimeout
+        + " queues="
+        + String.join(",", queues)
+        + " maxAbandonedRuns="
+        + maxAbandonedRuns
+        + " stopGrace="
+        + stopGrace
+        + " fenceMargin="
+        + fenceMargin
+        + " groupProtocol="
+        + groupProtocol.kafkaName()
+        + " staticMembership="
+        + staticMembership
+        + " pluginAllowlist="
+        + pluginAllowlist.map(Path::toString).orElse("<none: every jar>")
+        + " republishReleased="
+        + republishReleased
+        + " instancePartitions="
+        + instancePartitions
+        + " virtualThreads="
+        + virtualThreads;
   }
 }

@@ -47,6 +47,9 @@ public final class CountingAgent implements AgentTask {
 
     /** The context of the latest run, as the worker built it. */
     public final AtomicReference<AgentContext> lastContext = new AtomicReference<>();
+
+    /** The logging context (MDC) the latest run's agent saw on its thread. */
+    public final AtomicReference<java.util.Map<String, String>> lastMdc = new AtomicReference<>();
   }
 
   private static final ConcurrentHashMap<String, Probe> PROBES = new ConcurrentHashMap<>();
@@ -71,6 +74,7 @@ public final class CountingAgent implements AgentTask {
   public AgentResult run(AgentContext context) throws Exception {
     Probe p = probe(context.taskId());
     p.lastContext.set(context);
+    p.lastMdc.set(org.slf4j.MDC.getCopyOfContextMap());
     p.executions.incrementAndGet();
     int now = p.current.incrementAndGet();
     p.max.accumulateAndGet(now, Math::max);

@@ -76,12 +76,15 @@ class ExactlyOnceClaimTest {
     try (WorkerService w1 = kit.worker("many-1", ahead);
         WorkerService w2 = kit.worker("many-2", ahead)) {
       List<WorkerService> workers = List.of(w1, w2);
+      // Every message is claimed or lost at least once. Not exactly once: the second worker's join
+      // revokes the first one's partitions, and records it read after its last commit are read
+      // again by their next owner (possibly itself), whose claims lose (InstanceConsumer#commit).
       await("every message to be claimed or lost")
           .atMost(Duration.ofSeconds(60))
           .untilAsserted(
               () ->
                   assertThat(sum(workers, m -> m.claimed.count() + m.lostClaims.count()))
-                      .isEqualTo(2 * n));
+                      .isGreaterThanOrEqualTo(2 * n));
       await("every instance to run and the last to finish")
           .atMost(Duration.ofSeconds(60))
           .untilAsserted(
@@ -95,7 +98,7 @@ class ExactlyOnceClaimTest {
       }
       assertThat(executions(tasks)).isEqualTo(n);
       assertThat(sum(workers, m -> m.claimed.count())).isEqualTo(n);
-      assertThat(sum(workers, m -> m.lostClaims.count())).isEqualTo(n);
+      assertThat(sum(workers, m -> m.lostClaims.count())).isGreaterThanOrEqualTo(n);
     }
   }
 

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.carillon.api.AgentContext;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.testsupport.Tasks;
@@ -128,13 +130,20 @@ class FailureModesTest {
   }
 
   @Test
-  void an_unknown_handler_fails_retryably_with_the_reason() {
-    Instance done = runToEnd("orphan", "nope", "{}", Duration.ofSeconds(30));
-    assertThat(done.status()).isEqualTo(InstanceStatus.FAILED);
-    assertThat(done.nonRetryable()).isFalse();
-    assertThat(done.failReason())
-        .startsWith("no plugin for handler 'nope' on worker faults-1; known: [counting, resuming]")
-        .contains("retryable");
+  void an_instance_whose_handler_this_worker_lacks_is_not_claimed_and_waits_pending() {
+    kit.task("orphan", "nope", "{}");
+    Instance i = kit.instance("orphan", "w1", Duration.ofSeconds(30));
+    double before = worker.metrics().notServed.count();
+    kit.publish(i);
+    await("the worker leaves the record of a handler it does not have")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> worker.metrics().notServed.count() > before);
+    Instance left = kit.find(i.id());
+    assertThat(left.status()).isEqualTo(InstanceStatus.PENDING);
+    assertThat(left.attempt()).as("never claimed, so no attempt was used").isZero();
+    assertThat(left.failReason()).isNull();
+    assertThat(kit.instances.events(i.id()))
+        .noneMatch(e -> e.to() == InstanceStatus.RUNNING || e.to() == InstanceStatus.FAILED);
   }
 
   @Test
@@ -167,11 +176,17 @@ class FailureModesTest {
             kit.leases.complete(
                 new Lease(created.id(), 1), Outcome.failure("boom 1", false), "worker-gone"))
         .isTrue();
+    Fence retryLeader = new EpochStore(kit.db.dsl()).begin("retry", "test");
     assertThat(
             kit.retries.scheduleRetry(
-                kit.find(created.id()), Instant.parse("2000-01-01T00:00:00Z"), 1L, "retry", "1"))
+                kit.find(created.id()),
+                Instant.parse("2000-01-01T00:00:00Z"),
+                1L,
+                "retry",
+                "1",
+                retryLeader))
         .isTrue();
-    assertThat(kit.retries.promoteDueRetries(100, "retry"))
+    assertThat(kit.retries.promoteDueRetries(100, "retry", retryLeader))
         .extracting(Instance::id)
         .contains(created.id());
 

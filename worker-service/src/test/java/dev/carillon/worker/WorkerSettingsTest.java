@@ -67,4 +67,51 @@ class WorkerSettingsTest {
     WorkerSettings.from(c);
     assertThat(c.keysRead()).containsExactlyInAnyOrderElementsOf(WorkerSettings.KEYS);
   }
+
+  @Test
+  void queues_fencing_and_the_group_protocol_are_read_and_checked() {
+    Map<String, String> m = base();
+    m.put("worker.queues", "gpu, default ,gpu");
+    m.put("worker.max-abandoned-runs", "2");
+    m.put("worker.stop-grace", "1s");
+    m.put("worker.fence-margin", "3s");
+    m.put("worker.group-protocol", "consumer");
+    m.put("worker.static-membership", "false");
+    WorkerSettings s = WorkerSettings.from(Config.of(m));
+    assertThat(s.queues()).containsExactly("default", "gpu");
+    assertThat(s.maxAbandonedRuns()).isEqualTo(2);
+    assertThat(s.stopGrace()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(s.fenceMargin()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(s.groupProtocol()).isEqualTo(WorkerSettings.GroupProtocol.CONSUMER);
+    assertThat(s.staticMembership()).isFalse();
+
+    WorkerSettings d = WorkerSettings.from(Config.of(base()));
+    assertThat(d.queues()).containsExactly("default");
+    assertThat(d.groupProtocol()).isEqualTo(WorkerSettings.GroupProtocol.CLASSIC);
+    assertThat(d.staticMembership()).isTrue();
+  }
+
+  @Test
+  void a_bad_queue_a_stray_comma_and_a_grace_not_shorter_than_the_margin_are_named() {
+    Map<String, String> m = base();
+    m.put("worker.queues", "default,GPU");
+    assertThatThrownBy(() -> WorkerSettings.from(Config.of(m)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("worker.queues: queue 'GPU' must match");
+    m.put("worker.queues", "default,");
+    assertThatThrownBy(() -> WorkerSettings.from(Config.of(m)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("worker.queues='default,': an empty queue name");
+    m.put("worker.queues", "default");
+    m.put("worker.stop-grace", "10s");
+    assertThatThrownBy(() -> WorkerSettings.from(Config.of(m)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(
+            "worker.stop-grace (10s) must be shorter than worker.fence-margin (10s)");
+    m.remove("worker.stop-grace");
+    m.put("worker.group-protocol", "share");
+    assertThatThrownBy(() -> WorkerSettings.from(Config.of(m)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("worker.group-protocol='share' must be classic or consumer");
+  }
 }

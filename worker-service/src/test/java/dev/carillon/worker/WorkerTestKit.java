@@ -4,6 +4,7 @@ import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 
 import dev.carillon.config.Config;
 import dev.carillon.devstack.DevStack;
+import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.KafkaSettings;
@@ -11,6 +12,8 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.RetryStore;
@@ -31,6 +34,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
 
 /**
  * One isolated worker test environment: its own database, topic and consumer group on the shared
@@ -53,12 +57,14 @@ final class WorkerTestKit implements AutoCloseable {
   final WindowStore windows;
   final TaskStore tasks;
   final String topic;
+  final int partitions;
   final String group;
   final KafkaSettings kafka;
   private final List<WorkerService> workers = new ArrayList<>();
 
   WorkerTestKit(String prefix, int partitions) {
     this.prefix = prefix;
+    this.partitions = partitions;
     this.dbUrl = stack.createDatabase(prefix);
     this.db =
         Database.open(
@@ -93,6 +99,7 @@ final class WorkerTestKit implements AutoCloseable {
     c.put("admin.port", "0");
     c.put("instance.id", workerId);
     c.put("worker.topic", topic);
+    c.put("kafka.instances-partitions", Integer.toString(partitions));
     c.put("worker.group", group);
     c.put("worker.drain-timeout", "2s");
     c.put("worker.task-cache-ttl", "0s");
@@ -102,6 +109,26 @@ final class WorkerTestKit implements AutoCloseable {
 
   WorkerService worker(String workerId, Map<String, String> extra) {
     WorkerService w = WorkerService.start(Config.of(config(workerId, extra)));
+    workers.add(w);
+    return w;
+  }
+
+  /** Closes {@code w} with the kit (a worker started some other way). */
+  void track(WorkerService w) {
+    workers.add(w);
+  }
+
+  /** A worker with tracing and a task label cap of its own. */
+  WorkerService worker(String workerId, dev.carillon.trace.Tracing tracing, int taskLabels) {
+    WorkerSettings settings = WorkerSettings.from(Config.of(config(workerId, Map.of())));
+    WorkerService w =
+        WorkerService.start(
+            settings,
+            dev.carillon.worker.plugin.PluginRegistry.load(
+                WorkerService.class.getClassLoader(), settings.pluginDir()),
+            java.time.Clock.systemUTC(),
+            tracing,
+            new dev.carillon.metrics.TaskLabel(taskLabels));
     workers.add(w);
     return w;
   }
@@ -136,6 +163,26 @@ final class WorkerTestKit implements AutoCloseable {
     return name;
   }
 
+  /** Creates a compacted topic on the stack, as the create-topics step makes the config topic. */
+  String newCompactedTopic(String suffix) {
+    String name = topic + "." + suffix;
+    try (Admin admin = Admin.create(kafka.adminProps())) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(name, 1, (short) 1)
+                      .configs(
+                          Map.of(
+                              TopicConfig.CLEANUP_POLICY_CONFIG,
+                              TopicConfig.CLEANUP_POLICY_COMPACT))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create topic " + name, e);
+    }
+    return name;
+  }
+
   /**
    * What the retry service does with a RUNNING instance whose worker died or froze, done now: its
    * lease ends (as if its length had passed without a renewal) and the expiry scan moves it to
@@ -147,7 +194,8 @@ final class WorkerTestKit implements AutoCloseable {
         .set(TASK_INSTANCE.LEASE_UNTIL, Instant.now().minusSeconds(1))
         .where(TASK_INSTANCE.ID.eq(id))
         .execute();
-    if (retries.expireLeases(100, "test-retry").stream().noneMatch(i -> i.id() == id)) {
+    if (retries.expireLeases(100, "test-retry", retryLeader()).stream()
+        .noneMatch(i -> i.id() == id)) {
       throw new IllegalStateException("instance " + id + " was not expired: " + find(id));
     }
   }
@@ -158,10 +206,13 @@ final class WorkerTestKit implements AutoCloseable {
    */
   Instance retryNow(long id) {
     Instance failed = find(id);
-    if (!retries.scheduleRetry(failed, Instant.now().minusSeconds(1), 1L, "test-retry", "retry")) {
+    Fence leader = retryLeader();
+    if (!retries.scheduleRetry(
+        failed, Instant.now().minusSeconds(1), 1L, "test-retry", "retry", leader)) {
       throw new IllegalStateException("instance " + id + " could not be retried: " + failed);
     }
-    if (retries.promoteDueRetries(100, "test-retry").stream().noneMatch(i -> i.id() == id)) {
+    if (retries.promoteDueRetries(100, "test-retry", leader).stream()
+        .noneMatch(i -> i.id() == id)) {
       throw new IllegalStateException("instance " + id + " was not promoted: " + find(id));
     }
     Instance pending = find(id);
@@ -169,8 +220,19 @@ final class WorkerTestKit implements AutoCloseable {
     return pending;
   }
 
+  /** The retry leader's writes are fenced: this kit plays a leader that has just taken over. */
+  private Fence retryLeader() {
+    return new EpochStore(db.dsl()).begin("retry", "worker-test-kit");
+  }
+
   void publishTo(String topic, Instance... list) {
-    try (InstancePublisher p = new InstancePublisher(kafka, topic, Duration.ofSeconds(10))) {
+    // Each instance to its task's queue's topic, as the trigger and the retry service publish.
+    try (InstancePublisher p =
+        new InstancePublisher(
+            kafka,
+            topic,
+            Duration.ofSeconds(10),
+            new CachedQueueRouter(tasks::queues, Duration.ZERO, System::nanoTime))) {
       List<InstanceMessage> messages = new ArrayList<>();
       for (Instance i : list) {
         messages.add(InstanceMessage.of(i.id(), i.taskId(), i.windowKey(), Instant.now()));

@@ -3,6 +3,10 @@ package dev.carillon.bench.carillon;
 import dev.carillon.api.AgentContext;
 import dev.carillon.api.AgentResult;
 import dev.carillon.api.AgentTask;
+import dev.carillon.auth.Principal;
+import dev.carillon.auth.Role;
+import dev.carillon.auth.TokenFile;
+import dev.carillon.auth.Tokens;
 import dev.carillon.bench.BenchException;
 import dev.carillon.bench.RunContext;
 import dev.carillon.bench.SchedulerUnderTest;
@@ -11,6 +15,7 @@ import dev.carillon.bench.SteadyPlan;
 import dev.carillon.config.Config;
 import dev.carillon.devstack.DevStack;
 import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
@@ -22,6 +27,11 @@ import dev.carillon.trigger.TriggerService;
 import dev.carillon.worker.WorkerService;
 import dev.carillon.worker.WorkerSettings;
 import dev.carillon.worker.plugin.PluginRegistry;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -36,6 +46,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -73,6 +84,17 @@ final class CarillonRun implements SchedulerUnderTest {
 
   private static final Logger log = LoggerFactory.getLogger(CarillonRun.class);
 
+  /** API tokens minted per run: the most clients the api workload can run. */
+  static final int API_TOKENS = 200;
+
+  /**
+   * Each token's request rate and burst. Above what one client sends back to back, so that the api
+   * workload measures the server's answers, not the limiter's refusals (it counts any 429).
+   */
+  static final int API_RATE = 10_000;
+
+  private final List<String> apiTokens = new ArrayList<>();
+
   private final RunContext ctx;
   private final String topic;
   private final List<AutoCloseable> started = new ArrayList<>();
@@ -98,15 +120,21 @@ final class CarillonRun implements SchedulerUnderTest {
     common.put("zk.connect", ctx.zkConnect());
     common.put("admin.port", "0");
     common.put("instance.id", "bench-" + ctx.runId());
+    // The run's database is fresh: the services migrate it themselves, as before the deploy step.
+    common.put("db.migrate", "true");
+    common.put("kafka.instances-partitions", Integer.toString(PARTITIONS));
     try {
       createTopic();
       Map<String, String> t = new HashMap<>(common);
       t.put("db.pool-size", Integer.toString(TRIGGER_POOL));
       t.put("trigger.topic", topic);
-      // The API is served as in production, on a free port, without tokens: nothing calls it here.
+      // The API is served as in production, on a free port, with a tokens file: one viewer
+      // token per client of the api workload (the other workloads do not call it).
       t.put("api.port", "0");
       t.put("api.bind-address", "127.0.0.1");
-      t.put("api.insecure-local", "true");
+      t.put("api.tokens-file", writeTokens().toString());
+      t.put("api.rate.per-second", Integer.toString(API_RATE));
+      t.put("api.rate.burst", Integer.toString(API_RATE));
       trigger = TriggerService.start(Config.of(t), ctx.clock());
       started.add(trigger);
 
@@ -140,8 +168,37 @@ final class CarillonRun implements SchedulerUnderTest {
     }
   }
 
+  /**
+   * A tokens file of {@link #API_TOKENS} viewers in the temp directory, deleted when the run
+   * closes.
+   */
+  private Path writeTokens() {
+    try {
+      Path file = Files.createTempFile("bench-api-tokens", ".txt");
+      started.add(() -> Files.deleteIfExists(file));
+      List<String> lines = new ArrayList<>();
+      for (int i = 0; i < API_TOKENS; i++) {
+        String token = Tokens.mint();
+        apiTokens.add(token);
+        lines.add(TokenFile.line(new Principal("bench-client-" + i, Role.VIEWER), token));
+      }
+      Files.write(file, lines, StandardCharsets.UTF_8);
+      return file;
+    } catch (IOException e) {
+      throw new BenchException("cannot write the API tokens file: " + e, e);
+    }
+  }
+
+  @Override
+  public Optional<ApiAccess> api() {
+    return Optional.of(
+        new ApiAccess(URI.create("http://127.0.0.1:" + trigger.apiPort()), apiTokens));
+  }
+
   private void createTopic() {
     KafkaSettings kafka = KafkaSettings.of(ctx.kafkaBootstrap());
+    // The retry service's config topic (carillon.config), as the create-topics step makes it.
+    TopicAdmin.ensureTopics(kafka, PARTITIONS, (short) 1);
     try (Admin admin = Admin.create(kafka.adminProps())) {
       admin
           .createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1)))

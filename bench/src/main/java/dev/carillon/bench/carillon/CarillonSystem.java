@@ -56,6 +56,11 @@ public final class CarillonSystem implements BenchSystem {
   }
 
   @Override
+  public boolean servesApi() {
+    return true;
+  }
+
+  @Override
   public List<String> settings(BenchOptions o) {
     return List.of(
         "in-process trigger, one worker and the retry service, started from `Config.of(...)`"
@@ -99,6 +104,13 @@ public final class CarillonSystem implements BenchSystem {
             + CarillonRun.PARTITIONS
             + " partitions, replication 1; a fresh consumer group per run",
         "services log at WARN like the peers (at INFO the worker writes two lines per instance)",
+        "API (every run; only the api workload calls it): served by the trigger as in production"
+            + " (`api.*` defaults: 32 request threads, the API's own pool of 4 connections apart"
+            + " from the tick's), a tokens file of "
+            + CarillonRun.API_TOKENS
+            + " viewer tokens, `api.rate.per-second` and `api.rate.burst` "
+            + CarillonRun.API_RATE
+            + " per token (so the api workload measures answers, not the limiter's 429s)",
         "tasks: window EVERY_FIRE, overlap ALLOW (the peers run every fire whatever the"
             + " previous one is doing; Carillon's default SKIP would record late fires SKIPPED)",
         "burst: one task per instance (cron with a year, e.g. `5 30 12 30 11 ? 2026`, window"

@@ -47,6 +47,8 @@ import java.util.Map;
  *     in {@code GET /instances/{id}} (absent from lists)
  * @param effects every attempt's record of every side effect, by attempt; only in {@code GET
  *     /instances/{id}} (absent from lists)
+ * @param archivedAt when the archiver moved it to the history tables; only in {@code GET
+ *     /instances/{id}}, which answers for an archived instance too (read only); null when live
  */
 @Stability.Evolving
 public record InstanceView(
@@ -81,7 +83,8 @@ public record InstanceView(
     String zone,
     Map<String, String> local,
     List<CheckpointView> checkpoints,
-    List<EffectView> effects) {
+    List<EffectView> effects,
+    Instant archivedAt) {
   public InstanceView {
     local = local == null ? Map.of() : Map.copyOf(local);
   }

@@ -14,6 +14,8 @@ import java.time.Instant;
  * @param dryRun true (the default when null) counts and lists, and moves nothing
  * @param fromScratch true discards each instance's checkpoints and effects; false or null (the
  *     default) keeps them, so the re-runs resume
+ * @param failReason only those whose failure reason is exactly this (a group of {@code GET
+ *     /dead-letters}), the empty string for those with none recorded, or null for any
  */
 @Stability.Evolving
 public record RerunDeadRequest(
@@ -23,4 +25,18 @@ public record RerunDeadRequest(
     String reason,
     Integer limit,
     Boolean dryRun,
-    Boolean fromScratch) {}
+    Boolean fromScratch,
+    String failReason) {
+
+  /** A re-run whatever the failure reason. */
+  public RerunDeadRequest(
+      String task,
+      Instant from,
+      Instant to,
+      String reason,
+      Integer limit,
+      Boolean dryRun,
+      Boolean fromScratch) {
+    this(task, from, to, reason, limit, dryRun, fromScratch, null);
+  }
+}

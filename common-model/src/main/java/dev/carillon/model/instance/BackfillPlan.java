@@ -3,9 +3,9 @@ package dev.carillon.model.instance;
 import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.Window;
-import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.Problem;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TimeTrigger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -40,12 +40,12 @@ public record BackfillPlan(String taskId, Instant from, Instant to, List<NewInst
    *     #MAX_WINDOWS} windows or {@link #MAX_FIRE_TIMES} fire times
    */
   public static BackfillPlan of(TaskDefinition def, Instant from, Instant to) {
-    if (!(def.trigger() instanceof CronTrigger cron)) {
-      throw new IllegalArgumentException("task '" + def.id() + "' has no cron fire times");
+    if (!(def.trigger() instanceof TimeTrigger time)) {
+      throw new IllegalArgumentException("task '" + def.id() + "' has no fire times of its own");
     }
     // fireTimesDetailed is (fromExclusive, upToInclusive]; fire times are whole seconds.
     List<FireTime> fires =
-        cron.schedule().fireTimesDetailed(from.minusNanos(1), to.minusNanos(1), MAX_FIRE_TIMES + 1);
+        time.fireTimesDetailed(from.minusNanos(1), to.minusNanos(1), MAX_FIRE_TIMES + 1);
     if (fires.size() > MAX_FIRE_TIMES) {
       throw new InvalidValueException(
           new Problem(
@@ -60,7 +60,7 @@ public record BackfillPlan(String taskId, Instant from, Instant to, List<NewInst
     Set<String> seen = new LinkedHashSet<>();
     List<NewInstance> rows = new ArrayList<>();
     for (FireTime f : fires) {
-      Window w = cron.window().windowOf(f.instant(), cron.zone());
+      Window w = time.window().windowOf(f.instant(), time.zone());
       if (seen.add(w.key())) {
         rows.add(
             NewInstance.pending(

@@ -16,13 +16,24 @@ public final class EventText {
     String why = e.reason() == null || e.reason().isBlank() ? "" : ": " + e.reason();
     String attempt = e.attempt() == null ? "" : " (attempt " + e.attempt() + ")";
     return switch (e.kind()) {
-      case DECISION -> "decided by " + who + " without creating anything" + why;
+      case DECISION -> "decided by " + who + " without creating anything" + why + repeated(e);
       case CREATED ->
           e.to() == InstanceStatus.SKIPPED
               ? "recorded as SKIPPED by " + who + why
               : "created " + e.to() + " by " + who + why;
       case TRANSITION -> transition(e.from(), e.to(), who, attempt, why);
     };
+  }
+
+  /** For a decision that stands for several: how many, and the last time. */
+  private static String repeated(InstanceEvent e) {
+    return e.repeats() <= 1
+        ? ""
+        : " ("
+            + e.repeats()
+            + " times in a row"
+            + (e.lastAt() == null ? "" : ", last at " + e.lastAt())
+            + ")";
   }
 
   private static String transition(

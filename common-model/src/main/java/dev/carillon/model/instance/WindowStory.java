@@ -1,5 +1,6 @@
 package dev.carillon.model.instance;
 
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -18,6 +19,8 @@ import java.util.Optional;
  * @param lines one line per event: {@code <at> [#<instance> ]<text>}
  * @param hint when nothing was ever decided about the window, what the task's window keys look like
  *     (empty when events exist or the definition is unknown)
+ * @param waiting why the window's instance, PENDING now, waits for a worker ("no worker serves
+ *     queue gpu with handler summarize (...)"; see {@code Coverage.waitingReason}), or empty
  */
 public record WindowStory(
     String taskId,
@@ -25,7 +28,8 @@ public record WindowStory(
     List<InstanceEvent> events,
     Optional<ZoneId> zone,
     List<String> lines,
-    Optional<String> hint) {
+    Optional<String> hint,
+    Optional<String> waiting) {
 
   private static final DateTimeFormatter LOCAL =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssxxx");
@@ -37,6 +41,7 @@ public record WindowStory(
     Objects.requireNonNull(zone, "zone");
     lines = List.copyOf(lines);
     Objects.requireNonNull(hint, "hint");
+    Objects.requireNonNull(waiting, "waiting");
   }
 
   /**
@@ -51,6 +56,22 @@ public record WindowStory(
       List<InstanceEvent> events,
       Optional<TaskDefinition> definition,
       Instant now) {
+    return of(taskId, windowKey, events, definition, now, Optional.empty());
+  }
+
+  /**
+   * Tells the story of {@code events}, ending with why the window's instance waits for a worker.
+   *
+   * @param waiting the reason the window's PENDING instance waits for a worker, if it does (the
+   *     caller reads the workers' presence)
+   */
+  public static WindowStory of(
+      String taskId,
+      String windowKey,
+      List<InstanceEvent> events,
+      Optional<TaskDefinition> definition,
+      Instant now,
+      Optional<String> waiting) {
     Optional<ZoneId> zone = definition.map(TaskDefinition::zone);
     List<String> lines =
         events.stream()
@@ -63,7 +84,7 @@ public record WindowStory(
             .toList();
     Optional<String> hint =
         events.isEmpty() ? definition.map(d -> keyHint(d, now)) : Optional.empty();
-    return new WindowStory(taskId, windowKey, events, zone, lines, hint);
+    return new WindowStory(taskId, windowKey, events, zone, lines, hint, waiting);
   }
 
   /**
@@ -87,7 +108,19 @@ public record WindowStory(
             + ":";
   }
 
+  /** The last line of the story when its instance waits for a worker: {@code now PENDING, ...}. */
+  public Optional<String> nowLine() {
+    return waiting.map(w -> "now  PENDING, waiting for a worker: " + w);
+  }
+
   private static String keyHint(TaskDefinition d, Instant now) {
+    if (d.trigger() instanceof AtTrigger at) {
+      return "it is a one-shot "
+          + at.describe()
+          + ": its one window is '"
+          + at.window().windowOf(at.at(), at.zone()).key()
+          + "'.";
+    }
     String example = d.window().windowOf(now, d.zone()).key();
     return "its "
         + d.window()

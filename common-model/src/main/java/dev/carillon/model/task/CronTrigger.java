@@ -2,10 +2,13 @@ package dev.carillon.model.task;
 
 import dev.carillon.model.InvalidValueException;
 import dev.carillon.model.schedule.CronSchedule;
+import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.WindowKind;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A time trigger: a Quartz cron expression with seconds, evaluated in an IANA zone (the
@@ -15,7 +18,7 @@ import java.util.List;
  * @param window the window kind of each fire time
  * @throws InvalidTaskException naming {@code schedule.cron} or {@code schedule.window} when missing
  */
-public record CronTrigger(CronSchedule schedule, WindowKind window) implements Trigger {
+public record CronTrigger(CronSchedule schedule, WindowKind window) implements TimeTrigger {
   public CronTrigger {
     List<Problem> problems = new ArrayList<>();
     TaskRules.required(problems, "schedule.cron", schedule);
@@ -56,5 +59,25 @@ public record CronTrigger(CronSchedule schedule, WindowKind window) implements T
   @Override
   public ZoneId zone() {
     return schedule.zone();
+  }
+
+  @Override
+  public List<FireTime> fireTimesDetailed(Instant fromExclusive, Instant upToInclusive, int limit) {
+    return schedule.fireTimesDetailed(fromExclusive, upToInclusive, limit);
+  }
+
+  @Override
+  public List<Instant> fireTimes(Instant fromExclusive, Instant upToInclusive, int limit) {
+    return schedule.fireTimes(fromExclusive, upToInclusive, limit);
+  }
+
+  @Override
+  public Optional<Instant> nextAfter(Instant after) {
+    return schedule.nextAfter(after);
+  }
+
+  @Override
+  public String describe() {
+    return "cron " + cron() + " in " + zone();
   }
 }

@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  *
  * @param id task id, {@code [a-z0-9][a-z0-9._-]{0,63}}
  * @param handler the {@code AgentTask.type()} that runs it
- * @param trigger what wakes it: cron, dependency, event or condition
+ * @param queue the worker pool that runs it ({@link #DEFAULT_QUEUE} unless set): only workers
+ *     serving this queue claim its instances; same pattern as a task id
+ * @param trigger what wakes it: cron, one instant (at), dependency, event or condition
  * @param overlap what to do while an earlier window is still live
  * @param catchup how far back missed fire times still run after downtime, 0 to 7 days
  * @param timeout the longest one attempt may run (the worker's lease and deadline), 1 s to 1 day
@@ -31,6 +33,7 @@ import java.util.regex.Pattern;
 public record TaskDefinition(
     String id,
     String handler,
+    String queue,
     Trigger trigger,
     OverlapPolicy overlap,
     Duration catchup,
@@ -42,6 +45,13 @@ public record TaskDefinition(
 
   public static final Pattern ID_PATTERN = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
   public static final Pattern HANDLER_PATTERN = Pattern.compile("[a-z0-9][a-z0-9._-]{0,127}");
+
+  /** A queue name: the pattern of a task id, so that it can be part of a Kafka topic name. */
+  public static final Pattern QUEUE_PATTERN = ID_PATTERN;
+
+  /** The queue of a task that names none. */
+  public static final String DEFAULT_QUEUE = "default";
+
   public static final Duration DEFAULT_CATCHUP = Duration.ofHours(1);
   public static final Duration MAX_CATCHUP = Duration.ofDays(7);
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(30);
@@ -53,9 +63,11 @@ public record TaskDefinition(
     List<Problem> problems = new ArrayList<>();
     TaskRules.check(problems, "id", id, TaskRules.id(id));
     TaskRules.check(problems, "handler", handler, TaskRules.handler(handler));
+    TaskRules.check(problems, "queue", queue, TaskRules.queue(queue));
     if (trigger == null) {
       problems.add(
-          new Problem("schedule", null, "is required (schedule.cron, after, event or condition)"));
+          new Problem(
+              "schedule", null, "is required (schedule.cron, at, after, event or condition)"));
     } else if (trigger instanceof DependencyTrigger d) {
       // The trigger checked its list; only the task knows its own id.
       problems.addAll(TaskRules.selfDependencies(id, d.upstreams()));
@@ -96,12 +108,12 @@ public record TaskDefinition(
 
   public TaskDefinition withPaused(boolean value) {
     return new TaskDefinition(
-        id, handler, trigger, overlap, catchup, timeout, retry, paramsJson, value, version);
+        id, handler, queue, trigger, overlap, catchup, timeout, retry, paramsJson, value, version);
   }
 
   public TaskDefinition withVersion(long value) {
     return new TaskDefinition(
-        id, handler, trigger, overlap, catchup, timeout, retry, paramsJson, paused, value);
+        id, handler, queue, trigger, overlap, catchup, timeout, retry, paramsJson, paused, value);
   }
 
   public static Builder builder(String id) {
@@ -113,13 +125,14 @@ public record TaskDefinition(
   }
 
   /**
-   * Builds a definition in code, with the documented defaults: overlap SKIP, catchup 1 h, timeout
-   * 30 min, no retries, params {@code {}}, not paused, version 1. A trigger is required. Not
-   * thread-safe.
+   * Builds a definition in code, with the documented defaults: queue {@value #DEFAULT_QUEUE},
+   * overlap SKIP, catchup 1 h, timeout 30 min, no retries, params {@code {}}, not paused, version
+   * 1. A trigger is required. Not thread-safe.
    */
   public static final class Builder {
     private final String id;
     private String handler;
+    private String queue = DEFAULT_QUEUE;
     private Trigger trigger;
     private OverlapPolicy overlap = OverlapPolicy.SKIP;
     private Duration catchup = DEFAULT_CATCHUP;
@@ -135,6 +148,11 @@ public record TaskDefinition(
 
     public Builder handler(String value) {
       this.handler = value;
+      return this;
+    }
+
+    public Builder queue(String value) {
+      this.queue = value;
       return this;
     }
 
@@ -198,7 +216,17 @@ public record TaskDefinition(
      */
     public TaskDefinition build() {
       return new TaskDefinition(
-          id, handler, trigger, overlap, catchup, timeout, retry, paramsJson, paused, version);
+          id,
+          handler,
+          queue,
+          trigger,
+          overlap,
+          catchup,
+          timeout,
+          retry,
+          paramsJson,
+          paused,
+          version);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.carillon.model.task;
 import dev.carillon.model.Durations;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -28,6 +29,10 @@ public final class TaskRules {
 
   public static Optional<String> handler(String value) {
     return matches(TaskDefinition.HANDLER_PATTERN, value);
+  }
+
+  public static Optional<String> queue(String value) {
+    return matches(TaskDefinition.QUEUE_PATTERN, value);
   }
 
   public static Optional<String> catchup(Duration value) {
@@ -134,6 +139,16 @@ public final class TaskRules {
     return value.compareTo(ConditionTrigger.MIN_EVERY) < 0
             || value.compareTo(ConditionTrigger.MAX_EVERY) > 0
         ? Optional.of("must be between 1s and 24h")
+        : Optional.empty();
+  }
+
+  /** A one-shot's instant: a whole second from 2000 to 2099. */
+  public static Optional<String> at(Instant value) {
+    if (value.getNano() != 0) {
+      return Optional.of("must be a whole second (no fraction)");
+    }
+    return value.isBefore(AtTrigger.EARLIEST) || !value.isBefore(AtTrigger.LATEST)
+        ? Optional.of("must be from " + AtTrigger.EARLIEST + " to before " + AtTrigger.LATEST)
         : Optional.empty();
   }
 

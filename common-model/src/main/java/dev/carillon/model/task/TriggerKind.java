@@ -7,6 +7,8 @@ package dev.carillon.model.task;
 public enum TriggerKind {
   /** Fire times of a cron expression ({@link CronTrigger}). */
   CRON,
+  /** One instant: a one-shot task ({@link AtTrigger}). */
+  AT,
   /** Every upstream's instance of a window succeeded ({@link DependencyTrigger}). */
   DEPENDENCY,
   /** A record on a Kafka topic ({@link EventTrigger}). */

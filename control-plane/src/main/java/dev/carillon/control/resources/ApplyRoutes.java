@@ -9,6 +9,7 @@ import dev.carillon.control.web.ApiHandler;
 import dev.carillon.control.web.ApiRequest;
 import dev.carillon.control.web.Reply;
 import dev.carillon.control.web.Route;
+import dev.carillon.model.task.LateOneShots;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TaskGraph;
 import dev.carillon.spec.Format;
@@ -30,7 +31,8 @@ import java.util.stream.Collectors;
  * {@code POST /api/v1/tasks:apply} and {@code PUT /api/v1/tasks/{id}}: task specs in, read by the
  * one spec reader ({@link SpecReader}, the same code and messages as {@code schedctl apply}), the
  * dependency graph checked with the stored tasks ({@link TaskGraph}, as {@code schedctl apply}
- * does), then all applied in one transaction or none.
+ * does), one-shots too late to run refused ({@link LateOneShots}), then all applied in one
+ * transaction or none.
  */
 public final class ApplyRoutes {
   /** Names a request body in the spec reader's problems. */
@@ -123,8 +125,9 @@ public final class ApplyRoutes {
 
   private ApplyResult applyChecked(ApiRequest r, List<TaskDefinition> defs, boolean dryRun) {
     // Dependencies may point at stored tasks: check the graph the apply would leave.
-    List<TaskDefinition> all = new ArrayList<>();
-    plane.tasks().loadAll().stream().flatMap(t -> t.definition().stream()).forEach(all::add);
+    List<TaskDefinition> stored =
+        plane.tasks().loadAll().stream().flatMap(t -> t.definition().stream()).toList();
+    List<TaskDefinition> all = new ArrayList<>(stored);
     all.addAll(defs);
     List<TaskGraph.GraphProblem> graph = TaskGraph.of(all).problems();
     if (!graph.isEmpty()) {
@@ -141,6 +144,27 @@ public final class ApplyRoutes {
                           g.problem().field(),
                           g.problem().value(),
                           "task '" + g.taskId() + "': " + g.problem().message()))
+              .toList());
+    }
+    List<LateOneShots.TaskProblem> late =
+        LateOneShots.of(
+            defs,
+            stored.stream().collect(Collectors.toMap(TaskDefinition::id, d -> d)),
+            plane.clock().instant());
+    if (!late.isEmpty()) {
+      throw ApiException.of(
+          400,
+          late.size()
+              + (late.size() == 1 ? " one-shot" : " one-shots")
+              + " too late to run; nothing applied: "
+              + late.stream().map(Object::toString).collect(Collectors.joining("; ")),
+          late.stream()
+              .map(
+                  l ->
+                      FieldProblem.of(
+                          l.problem().field(),
+                          l.problem().value(),
+                          "task '" + l.taskId() + "': " + l.problem().message()))
               .toList());
     }
     if (dryRun) {

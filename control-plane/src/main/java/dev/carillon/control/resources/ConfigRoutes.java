@@ -80,7 +80,7 @@ public final class ConfigRoutes {
   }
 
   private Reply all(ApiRequest r) {
-    ConfigReplay replay = ConfigReplay.of(plane.config().readAll());
+    ConfigReplay replay = ConfigReplay.of(plane.config().readAll(), plane.config().signer());
     return Reply.ok(
         new ConfigView(
             replay.inForce().values().stream().map(ConfigRoutes::entry).toList(),
@@ -89,7 +89,7 @@ public final class ConfigRoutes {
 
   private Reply one(ApiRequest r) {
     TuningKey key = key(r);
-    ConfigReplay replay = ConfigReplay.of(plane.config().readAll());
+    ConfigReplay replay = ConfigReplay.of(plane.config().readAll(), plane.config().signer());
     ConfigReplay.InForce inForce = replay.inForce().get(key.toString());
     return Reply.ok(
         new ConfigKeyView(

@@ -21,6 +21,7 @@ import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.instance.WindowStory;
 import dev.carillon.model.resume.RerunMode;
+import dev.carillon.store.ArchivedInstance;
 import dev.carillon.store.InstanceFilter;
 import dev.carillon.store.InstancePosition;
 import dev.carillon.store.LoadedTask;
@@ -133,13 +134,39 @@ public final class InstanceRoutes {
   }
 
   private Reply get(ApiRequest r) {
-    Instance i = find(r);
+    Viewed v = view(r);
+    Instance i = v.instance();
+    boolean live = v.archivedAt() == null;
     return Reply.ok(
         Views.instance(
             i,
             plane.tasks(),
-            plane.operator().checkpoints(i.id()),
-            plane.operator().effects(i.id())));
+            live
+                ? plane.operator().checkpoints(i.id())
+                : plane.operator().archivedCheckpoints(i.id()),
+            live ? plane.operator().effects(i.id()) : plane.operator().archivedEffects(i.id()),
+            v.archivedAt()));
+  }
+
+  /** An instance to show, live or archived ({@code archivedAt} null when live). */
+  private record Viewed(Instance instance, Instant archivedAt) {}
+
+  /**
+   * The instance a read names: live, else from the history tables, so that an archived window stays
+   * answerable. Changes go through {@link #find}, which only finds live instances.
+   */
+  private Viewed view(ApiRequest r) {
+    long id = Inputs.instanceId(r.path("id"));
+    Optional<Instance> live = plane.operator().find(id);
+    if (live.isPresent()) {
+      return new Viewed(live.get(), null);
+    }
+    ArchivedInstance a =
+        plane
+            .operator()
+            .findArchived(id)
+            .orElseThrow(() -> ApiException.notFound("id", id, "is not an instance"));
+    return new Viewed(a.instance(), a.archivedAt());
   }
 
   private Instance find(ApiRequest r) {
@@ -148,17 +175,27 @@ public final class InstanceRoutes {
         .operator()
         .find(id)
         .orElseThrow(
-            () -> ApiException.notFound("id", id, "is not an instance (or it was archived)"));
+            () ->
+                ApiException.notFound(
+                    "id",
+                    id,
+                    plane.operator().findArchived(id).isPresent()
+                        ? "was archived; an archived instance can be read, not changed"
+                        : "is not an instance"));
   }
 
   private Reply events(ApiRequest r) {
-    Instance i = find(r);
-    List<EventView> events = plane.operator().events(i.id()).stream().map(Views::event).toList();
+    Viewed v = view(r);
+    long id = v.instance().id();
+    List<EventView> events =
+        (v.archivedAt() == null ? plane.operator().events(id) : plane.operator().archivedEvents(id))
+            .stream().map(Views::event).toList();
     return Reply.ok(events);
   }
 
   private Reply why(ApiRequest r) {
-    Instance i = find(r);
+    Viewed v = view(r);
+    Instance i = v.instance();
     Optional<LoadedTask> task = plane.tasks().load(i.taskId());
     WindowStory story =
         WindowStory.of(
@@ -166,17 +203,27 @@ public final class InstanceRoutes {
             i.windowKey(),
             plane.operator().windowEvents(i.taskId(), i.windowKey()),
             task.flatMap(LoadedTask::definition),
-            plane.clock().instant());
+            plane.clock().instant(),
+            plane.presence().whyWaiting(i, plane.tasks()));
     List<String> lines = new ArrayList<>();
     lines.add(story.heading());
+    if (v.archivedAt() != null) {
+      lines.add(
+          "Archived "
+              + WindowStory.both(v.archivedAt(), story.zone())
+              + ": its instance and events are read from the history tables.");
+    }
     story.lines().forEach(l -> lines.add("  " + l));
+    story.nowLine().ifPresent(l -> lines.add("  " + l));
     return Reply.ok(
         new WhyView(
             story.taskId(),
             story.windowKey(),
             story.events().stream().map(Views::event).toList(),
             lines,
-            story.hint().orElse(null)));
+            story.hint().orElse(null),
+            story.waiting().orElse(null),
+            v.archivedAt()));
   }
 
   private Reply cancel(ApiRequest r) {
@@ -250,7 +297,12 @@ public final class InstanceRoutes {
             .operator()
             .page(
                 new InstanceFilter(
-                    task, Set.of(InstanceStatus.DEAD), Set.of(), body.from(), body.to()),
+                    task,
+                    Set.of(InstanceStatus.DEAD),
+                    Set.of(),
+                    body.from(),
+                    body.to(),
+                    failReason(body.failReason())),
                 null,
                 limit);
     if (dryRun) {
@@ -281,6 +333,19 @@ public final class InstanceRoutes {
    */
   private static RerunMode mode(Boolean fromScratch) {
     return Boolean.TRUE.equals(fromScratch) ? RerunMode.FROM_SCRATCH : RerunMode.RESUME;
+  }
+
+  /** A failure reason to match exactly: as long as a recorded one may be, at most. */
+  private static String failReason(String text) {
+    if (text != null && text.length() > dev.carillon.store.Outcome.MAX_REASON) {
+      throw ApiException.badRequest(
+          "failReason",
+          text.substring(0, 40) + "...",
+          "must be at most "
+              + dev.carillon.store.Outcome.MAX_REASON
+              + " characters, as a recorded reason is");
+    }
+    return text;
   }
 
   private static ApiException changedMeanwhile(Instance seen) {

@@ -14,6 +14,7 @@ import dev.carillon.client.model.RunRequest;
 import dev.carillon.client.model.RunResult;
 import dev.carillon.client.model.TaskStateView;
 import dev.carillon.client.model.TaskView;
+import dev.carillon.client.model.TimeoutSuggestionView;
 import dev.carillon.control.ControlPlane;
 import dev.carillon.control.web.ApiException;
 import dev.carillon.control.web.ApiRequest;
@@ -27,6 +28,7 @@ import dev.carillon.model.instance.BackfillPlan;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
+import dev.carillon.model.lease.TimeoutAdvice;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.TimeInput;
 import dev.carillon.model.schedule.Window;
@@ -34,15 +36,18 @@ import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.task.TaskRules;
+import dev.carillon.model.task.TimeTrigger;
 import dev.carillon.spec.Format;
 import dev.carillon.spec.InvalidSpecException;
 import dev.carillon.spec.ParamsOverride;
 import dev.carillon.spec.SpecReader;
 import dev.carillon.store.LoadedTask;
+import dev.carillon.store.RunEvidenceStore;
 import dev.carillon.store.TaskStore;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -65,6 +70,9 @@ public final class TaskRoutes {
 
   /** The most fire times one {@code next} call lists. */
   public static final int MAX_NEXT = 1000;
+
+  /** The most recent successes one timeout suggestion reads. */
+  public static final int MAX_EVIDENCE_WINDOW = 100_000;
 
   /** The most windows one API backfill creates; larger ranges are split by the caller. */
   public static final int MAX_BACKFILL = 1000;
@@ -120,6 +128,14 @@ public final class TaskRoutes {
             Route.Body.NONE,
             "The task's next fire times, with what daylight-saving changes do to them",
             this::next),
+        new Route(
+            "GET",
+            "/api/v1/tasks/{id}/suggest-timeout",
+            Role.VIEWER,
+            Set.of("window"),
+            Route.Body.NONE,
+            "The timeout the task's run durations suggest: the P99 of its latest successes x 1.5",
+            this::suggestTimeout),
         new Route(
             "GET",
             "/api/v1/next",
@@ -228,14 +244,44 @@ public final class TaskRoutes {
   private Reply next(ApiRequest r) {
     int count = r.query().integer("count", 10, 1, MAX_NEXT);
     TaskDefinition d = valid(load(r));
-    if (!(d.trigger() instanceof CronTrigger cron)) {
+    if (!(d.trigger() instanceof TimeTrigger time)) {
       throw ApiException.conflict(
           "id", d.id(), "has a " + d.triggerKind() + " trigger: it has no fire times");
     }
-    List<FireTime> fires =
-        cron.schedule().fireTimesDetailed(plane.clock().instant(), Instant.MAX, count);
+    List<FireTime> fires = time.fireTimesDetailed(plane.clock().instant(), Instant.MAX, count);
     List<FireView> views = fires.stream().map(f -> Views.fire(f, d)).toList();
-    return Reply.ok(new NextFiresView(d.id(), d.zone().getId(), cron.cron(), d.paused(), views));
+    return Reply.ok(
+        new NextFiresView(
+            d.id(),
+            d.zone().getId(),
+            time instanceof CronTrigger cron ? cron.cron() : null,
+            time.describe(),
+            d.paused(),
+            views));
+  }
+
+  /**
+   * The lease from evidence ({@link TimeoutAdvice}), as {@code schedctl suggest-timeout} prints it;
+   * without enough successes the suggestion's fields are null, which is not an error.
+   */
+  private Reply suggestTimeout(ApiRequest r) {
+    int window =
+        r.query().integer("window", RunEvidenceStore.DEFAULT_WINDOW, 1, MAX_EVIDENCE_WINDOW);
+    LoadedTask t = load(r);
+    Optional<Duration> current = t.definition().map(TaskDefinition::timeout);
+    List<Duration> durations = plane.evidence().recentSuccesses(t.id(), window);
+    Optional<TimeoutAdvice> advice = TimeoutAdvice.from(durations);
+    return Reply.ok(
+        new TimeoutSuggestionView(
+            t.id(),
+            window,
+            durations.size(),
+            TimeoutAdvice.MIN_SAMPLES,
+            advice.map(a -> a.p99().toString()).orElse(null),
+            TimeoutAdvice.FACTOR,
+            advice.map(a -> a.suggested().toString()).orElse(null),
+            current.map(Duration::toString).orElse(null),
+            advice.isPresent() && current.isPresent() && advice.get().isAbove(current.get())));
   }
 
   /**
@@ -279,7 +325,8 @@ public final class TaskRoutes {
         trigger.schedule().fireTimesDetailed(plane.clock().instant(), Instant.MAX, count).stream()
             .map(f -> Views.fire(f, d))
             .toList();
-    return Reply.ok(new NextFiresView(null, d.zone().getId(), cron, false, fires));
+    return Reply.ok(
+        new NextFiresView(null, d.zone().getId(), cron, trigger.describe(), false, fires));
   }
 
   private Reply setPaused(ApiRequest r, boolean paused) {
@@ -436,13 +483,14 @@ public final class TaskRoutes {
   private Reply backfill(ApiRequest r) {
     BackfillRequest body = r.requireBody(BackfillRequest.class);
     TaskDefinition d = valid(load(r));
-    if (!(d.trigger() instanceof CronTrigger)) {
+    if (!(d.trigger() instanceof TimeTrigger)) {
       throw ApiException.conflict(
           "id",
           d.id(),
           "has a "
               + d.triggerKind()
-              + " trigger; backfill needs cron fire times (re-run its windows instead)");
+              + " trigger; backfill needs fire times from the clock, cron or at (re-run its"
+              + " windows instead)");
     }
     if (body.from() == null) {
       throw ApiException.badRequest("from", null, "is required");

@@ -19,11 +19,13 @@ import dev.carillon.model.resume.EffectRecord;
 import dev.carillon.model.resume.SavedCheckpoint;
 import dev.carillon.model.schedule.FireTime;
 import dev.carillon.model.schedule.WindowKind;
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.ConditionTrigger;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.DependencyTrigger;
 import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TimeTrigger;
 import dev.carillon.spec.RetryPolicyJson;
 import dev.carillon.store.LoadedTask;
 import dev.carillon.store.TaskStore;
@@ -47,7 +49,7 @@ final class Views {
   static List<InstanceView> instances(List<Instance> rows, TaskStore tasks) {
     Map<String, ZoneId> zones =
         tasks.zones(rows.stream().map(Instance::taskId).collect(Collectors.toSet()));
-    return rows.stream().map(i -> instance(i, zones.get(i.taskId()), null, null)).toList();
+    return rows.stream().map(i -> instance(i, zones.get(i.taskId()), null, null, null)).toList();
   }
 
   /** One instance as a list shows it: its times also on its task's clock, no checkpoints. */
@@ -57,9 +59,13 @@ final class Views {
 
   /** One instance with its attempts' checkpoints and effects ({@code GET /instances/{id}}). */
   static InstanceView instance(
-      Instance i, TaskStore tasks, List<SavedCheckpoint> checkpoints, List<EffectRecord> effects) {
+      Instance i,
+      TaskStore tasks,
+      List<SavedCheckpoint> checkpoints,
+      List<EffectRecord> effects,
+      Instant archivedAt) {
     ZoneId zone = tasks.zones(java.util.Set.of(i.taskId())).get(i.taskId());
-    return instance(i, zone, checkpoints, effects);
+    return instance(i, zone, checkpoints, effects, archivedAt);
   }
 
   /**
@@ -68,7 +74,11 @@ final class Views {
    * @param effects every attempt's effect records, or null to leave them out (lists)
    */
   static InstanceView instance(
-      Instance i, ZoneId zone, List<SavedCheckpoint> checkpoints, List<EffectRecord> effects) {
+      Instance i,
+      ZoneId zone,
+      List<SavedCheckpoint> checkpoints,
+      List<EffectRecord> effects,
+      Instant archivedAt) {
     Map<String, String> local = new LinkedHashMap<>();
     if (zone != null) {
       putLocal(local, "windowStart", i.windowStart(), zone);
@@ -112,7 +122,8 @@ final class Views {
         zone == null ? null : zone.getId(),
         local,
         checkpoints == null ? null : checkpoints.stream().map(Views::checkpoint).toList(),
-        effects == null ? null : effects.stream().map(Views::effect).toList());
+        effects == null ? null : effects.stream().map(Views::effect).toList(),
+        archivedAt);
   }
 
   private static void putLocal(Map<String, String> out, String field, Instant at, ZoneId zone) {
@@ -209,8 +220,8 @@ final class Views {
     }
     TaskDefinition d = t.definition().get();
     FireView next = null;
-    if (d.trigger() instanceof CronTrigger cron && !d.paused()) {
-      List<FireTime> fires = cron.schedule().fireTimesDetailed(now, Instant.MAX, 1);
+    if (d.trigger() instanceof TimeTrigger time && !d.paused()) {
+      List<FireTime> fires = time.fireTimesDetailed(now, Instant.MAX, 1);
       next = fires.isEmpty() ? null : fire(fires.get(0), d);
     }
     return new TaskView(
@@ -233,22 +244,27 @@ final class Views {
 
   static TriggerView trigger(TaskDefinition d) {
     if (d.trigger() instanceof CronTrigger cron) {
-      return new TriggerView(
-          "CRON", cron.cron(), null, "cron " + cron.cron() + " in " + cron.zone());
+      return new TriggerView("CRON", cron.cron(), null, null, cron.describe());
+    }
+    if (d.trigger() instanceof AtTrigger at) {
+      return new TriggerView("AT", null, at.at(), null, at.describe());
     }
     if (d.trigger() instanceof DependencyTrigger dep) {
       return new TriggerView(
           "DEPENDENCY",
           null,
+          null,
           dep.upstreams(),
           "after " + String.join(", ", dep.upstreams()) + " succeed in the same window");
     }
     if (d.trigger() instanceof EventTrigger event) {
-      return new TriggerView("EVENT", null, null, "each record on Kafka topic " + event.topic());
+      return new TriggerView(
+          "EVENT", null, null, null, "each record on Kafka topic " + event.topic());
     }
     ConditionTrigger condition = (ConditionTrigger) d.trigger();
     return new TriggerView(
         "CONDITION",
+        null,
         null,
         null,
         "condition " + condition.type() + " polled every " + Durations.format(condition.every()));

@@ -145,6 +145,13 @@ public final class ApiHandler extends Handler.Abstract {
               request.getComponents().getExecutor());
       return true;
     } catch (ApiException e) {
+      if (hasBody(request)) {
+        // Refused before its body was read: the rest of the body may still be on its way, so this
+        // connection cannot carry another request. Saying so keeps a client from sending its next
+        // request on a connection the server is about to close (seen as "header parser received no
+        // bytes" by the JDK client).
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      }
       fail(request, response, callback, principal, null, e, start);
       return true;
     }

@@ -2,6 +2,7 @@ package dev.carillon.retry.archive;
 
 import dev.carillon.retry.RetryMetrics;
 import dev.carillon.store.ArchiveStore;
+import dev.carillon.store.Fence;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -27,9 +28,9 @@ public final class ArchiveScanner {
     this.batchSize = batchSize;
   }
 
-  /** One batch; returns how many instances moved. */
-  public int scan() {
-    List<Long> moved = store.archiveFinished(retention, batchSize);
+  /** One batch under the leader's {@code fence}; returns how many instances moved. */
+  public int scan(Fence fence) {
+    List<Long> moved = store.archiveFinished(retention, batchSize, fence);
     if (!moved.isEmpty()) {
       log.info(
           "Archived {} instance(s) finished more than {} ago, with their events",

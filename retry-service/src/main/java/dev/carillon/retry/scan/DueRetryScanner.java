@@ -5,6 +5,7 @@ import dev.carillon.retry.RetryMetrics;
 import dev.carillon.retry.ratelimit.RepublishLimiter;
 import dev.carillon.retry.ratelimit.RepublishLimiter.Verdict;
 import dev.carillon.retry.ratelimit.ScanBudget;
+import dev.carillon.store.Fence;
 import dev.carillon.store.RetryStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +46,10 @@ public final class DueRetryScanner {
     this.actor = actor;
   }
 
-  /** One batch within {@code budget}. */
-  public Result scan(ScanBudget budget) {
+  /** One batch within {@code budget}, under the leader's {@code fence}. */
+  public Result scan(ScanBudget budget, Fence fence) {
     int room = Math.min(batchSize, Math.min(budget.left(), limiter.globalAvailable()));
-    List<Instance> promoted = store.promoteDueRetries(room, actor);
+    List<Instance> promoted = store.promoteDueRetries(room, actor, fence);
     metrics.scanned(promoted.size());
     List<Instance> go = new ArrayList<>(promoted.size());
     int held = 0;
@@ -69,7 +70,7 @@ public final class DueRetryScanner {
       }
     }
     List<Long> acked = republisher.publish(go);
-    store.markDispatched(acked);
+    store.markDispatched(acked, fence);
     return new Result(promoted.size(), acked.size(), held);
   }
 }

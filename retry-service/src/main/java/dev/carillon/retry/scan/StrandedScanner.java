@@ -5,6 +5,7 @@ import dev.carillon.retry.RetryMetrics;
 import dev.carillon.retry.ratelimit.RepublishLimiter;
 import dev.carillon.retry.ratelimit.RepublishLimiter.Verdict;
 import dev.carillon.retry.ratelimit.ScanBudget;
+import dev.carillon.store.Fence;
 import dev.carillon.store.RetryStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,8 +48,8 @@ public final class StrandedScanner {
     this.strandedAfter = strandedAfter;
   }
 
-  /** One batch within {@code budget}. */
-  public Result scan(ScanBudget budget) {
+  /** One batch within {@code budget}, under the leader's {@code fence}. */
+  public Result scan(ScanBudget budget, Fence fence) {
     List<Instance> candidates = store.stranded(undispatchedAfter, strandedAfter, batchSize);
     metrics.scanned(candidates.size());
     List<Long> admitted = new ArrayList<>();
@@ -62,12 +63,13 @@ public final class StrandedScanner {
         metrics.heldBack(v);
       }
     }
-    List<Instance> claimed = store.claimForDispatch(admitted, undispatchedAfter, strandedAfter);
+    List<Instance> claimed =
+        store.claimForDispatch(admitted, undispatchedAfter, strandedAfter, fence);
     List<Long> acked = republisher.publish(claimed);
     Set<Long> lost = new HashSet<>();
     claimed.forEach(i -> lost.add(i.id()));
     acked.forEach(lost::remove);
-    store.unmarkDispatched(lost);
+    store.unmarkDispatched(lost, fence);
     return new Result(acked.size(), held);
   }
 }

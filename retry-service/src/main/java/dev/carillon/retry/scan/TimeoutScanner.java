@@ -1,7 +1,9 @@
 package dev.carillon.retry.scan;
 
+import dev.carillon.logging.InstanceMdc;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.retry.RetryMetrics;
+import dev.carillon.store.Fence;
 import dev.carillon.store.RetryStore;
 import java.util.List;
 import org.slf4j.Logger;
@@ -26,17 +28,19 @@ public final class TimeoutScanner {
     this.actor = actor;
   }
 
-  /** One batch; returns how many instances timed out. */
-  public int scan() {
-    List<Instance> moved = store.expireLeases(batchSize, actor);
+  /** One batch under the leader's {@code fence}; returns how many instances timed out. */
+  public int scan(Fence fence) {
+    List<Instance> moved = store.expireLeases(batchSize, actor, fence);
     for (Instance i : moved) {
-      log.warn(
-          "Instance {} of task {} window {} timed out: lease of attempt {} held by {} expired",
-          i.id(),
-          i.taskId(),
-          i.windowKey(),
-          i.attempt(),
-          i.workerId());
+      try (InstanceMdc mdc = InstanceMdc.instance(i.taskId(), i.windowKey(), i.id(), i.attempt())) {
+        log.warn(
+            "Instance {} of task {} window {} timed out: lease of attempt {} held by {} expired",
+            i.id(),
+            i.taskId(),
+            i.windowKey(),
+            i.attempt(),
+            i.workerId());
+      }
     }
     metrics.scanned(moved.size());
     metrics.timedOut(moved.size());

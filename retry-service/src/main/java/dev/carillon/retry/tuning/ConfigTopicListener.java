@@ -1,27 +1,23 @@
 package dev.carillon.retry.tuning;
 
 import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.model.tuning.ConfigSigner;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -65,36 +61,6 @@ public final class ConfigTopicListener implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
-  /**
-   * Creates {@code topic} compacted with one partition if it does not exist; an existing topic is
-   * left as it is.
-   */
-  public static void ensureTopic(KafkaSettings settings, String topic, short replication) {
-    try (Admin admin = Admin.create(settings.adminProps())) {
-      admin
-          .createTopics(
-              List.of(
-                  new NewTopic(topic, 1, replication)
-                      .configs(
-                          Map.of(
-                              TopicConfig.CLEANUP_POLICY_CONFIG,
-                              TopicConfig.CLEANUP_POLICY_COMPACT))))
-          .all()
-          .get(METADATA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      log.info("Created config topic {}", topic);
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw new IllegalStateException("cannot create config topic " + topic, e.getCause());
-      }
-    } catch (TimeoutException e) {
-      throw new IllegalStateException(
-          "Kafka did not create config topic " + topic + " within " + METADATA_TIMEOUT, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating " + topic, e);
-    }
-  }
-
   /** Starts reading on the listener's own thread. */
   public void start() {
     if (!started.compareAndSet(false, true)) {
@@ -130,7 +96,14 @@ public final class ConfigTopicListener implements AutoCloseable {
         try {
           for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
             String value = r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8);
-            tuning.apply(r.key(), value, r.offset());
+            Header signature = r.headers().lastHeader(ConfigSigner.HEADER);
+            tuning.apply(
+                r.key(),
+                value,
+                signature == null || signature.value() == null
+                    ? null
+                    : new String(signature.value(), StandardCharsets.UTF_8),
+                r.offset());
           }
         } catch (WakeupException e) {
           break;

@@ -2,6 +2,7 @@ package dev.carillon.retry.tuning;
 
 import dev.carillon.model.retry.RetryPolicy;
 import dev.carillon.model.task.Problem;
+import dev.carillon.model.tuning.ConfigSigner;
 import dev.carillon.model.tuning.EffectivePolicy;
 import dev.carillon.model.tuning.InvalidTuningException;
 import dev.carillon.model.tuning.RateLimitSettings;
@@ -43,14 +44,27 @@ public final class Tuning {
   private final RateLimitSettings base;
   private final Consumer<RateLimitSettings> onRateChange;
   private final RetryMetrics metrics;
+  private final Optional<ConfigSigner> signer;
   private volatile Snapshot snapshot;
+
+  /** Tuning that applies records without checking signatures. */
+  public Tuning(
+      RateLimitSettings base, Consumer<RateLimitSettings> onRateChange, RetryMetrics metrics) {
+    this(base, onRateChange, metrics, Optional.empty());
+  }
 
   /**
    * @param base the rate limits from the service configuration, in force until overridden
    * @param onRateChange told the new limits after every rate change (on the applying thread)
+   * @param signer when present, only records signed with one of its secrets are applied; an
+   *     unsigned or wrongly signed record is rejected like an invalid one
    */
   public Tuning(
-      RateLimitSettings base, Consumer<RateLimitSettings> onRateChange, RetryMetrics metrics) {
+      RateLimitSettings base,
+      Consumer<RateLimitSettings> onRateChange,
+      RetryMetrics metrics,
+      Optional<ConfigSigner> signer) {
+    this.signer = Objects.requireNonNull(signer, "signer");
     this.base = Objects.requireNonNull(base, "base");
     this.onRateChange = Objects.requireNonNull(onRateChange, "onRateChange");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -101,8 +115,22 @@ public final class Tuning {
    * @param offset the record offset, the version of what it sets
    * @return whether the record changed the state
    */
-  public synchronized boolean apply(String key, String value, long offset) {
+  public boolean apply(String key, String value, long offset) {
+    return apply(key, value, null, offset);
+  }
+
+  /**
+   * Applies one record that carries {@code signature} (the {@link ConfigSigner#HEADER} header, null
+   * when absent). With signing on, a record whose signature is missing or wrong is rejected before
+   * its value is even parsed.
+   */
+  public synchronized boolean apply(String key, String value, String signature, long offset) {
     Snapshot s = snapshot;
+    Optional<String> unsigned = signer.flatMap(v -> v.problem(key, value, signature));
+    if (unsigned.isPresent()) {
+      reject(s, key, unsigned.get(), offset);
+      return false;
+    }
     TuningKey k;
     TuningValue v = null;
     try {

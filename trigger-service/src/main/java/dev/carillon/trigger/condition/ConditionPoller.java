@@ -2,6 +2,7 @@ package dev.carillon.trigger.condition;
 
 import dev.carillon.api.AgentCondition;
 import dev.carillon.api.ConditionContext;
+import dev.carillon.election.Fencing;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
@@ -12,6 +13,8 @@ import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.ConditionStore.State;
 import dev.carillon.store.Decision;
+import dev.carillon.store.Fence;
+import dev.carillon.store.FencedException;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.DefinitionCache;
@@ -58,6 +61,7 @@ public final class ConditionPoller {
   private final Clock clock;
   private final Consumer<List<Instance>> dispatch;
   private final BooleanSupplier mayCommit;
+  private final Fencing fencing;
   private final Set<String> reportedMissing = new HashSet<>();
   private final Object lock = new Object();
 
@@ -66,6 +70,7 @@ public final class ConditionPoller {
    * @param clock the poll instants
    * @param dispatch receives created instances; must not block
    * @param mayCommit asked before writing; false (leadership lost) drops the pass
+   * @param fencing the leader's fence for each pass, and where a fenced write is reported
    */
   public ConditionPoller(
       TriggerQueries queries,
@@ -75,7 +80,8 @@ public final class ConditionPoller {
       String actor,
       Clock clock,
       Consumer<List<Instance>> dispatch,
-      BooleanSupplier mayCommit) {
+      BooleanSupplier mayCommit,
+      Fencing fencing) {
     this.tasks = new DefinitionCache(queries);
     this.windows = Objects.requireNonNull(windows, "windows");
     this.states = Objects.requireNonNull(states, "states");
@@ -84,35 +90,49 @@ public final class ConditionPoller {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
     this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
+    this.fencing = Objects.requireNonNull(fencing, "fencing");
   }
 
   /**
    * Evaluates every condition task whose current slot has not been evaluated yet.
    *
    * @return the instances created by this pass
+   * @throws dev.carillon.election.NotLeaderException if this instance does not lead
+   * @throws FencedException if another leader took over (reported to {@link Fencing#fenced})
    */
   public List<Instance> pollOnce() {
     synchronized (lock) {
-      Instant now = clock.instant();
-      Map<String, State> all = null;
-      List<Instance> created = new ArrayList<>();
-      for (TaskDefinition t : tasks.refresh()) {
-        if (!(t.trigger() instanceof ConditionTrigger c) || t.paused()) {
-          continue;
-        }
-        if (all == null) {
-          all = states.all();
-        }
-        poll(t, c, all.get(t.id()), now).ifPresent(created::add);
+      Fence fence = fencing.fence();
+      try {
+        return pollAll(fence);
+      } catch (FencedException e) {
+        fencing.fenced(e);
+        throw e;
       }
-      if (!created.isEmpty()) {
-        dispatch.accept(created);
-      }
-      return created;
     }
   }
 
-  private Optional<Instance> poll(TaskDefinition t, ConditionTrigger c, State state, Instant now) {
+  private List<Instance> pollAll(Fence fence) {
+    Instant now = clock.instant();
+    Map<String, State> all = null;
+    List<Instance> created = new ArrayList<>();
+    for (TaskDefinition t : tasks.refresh()) {
+      if (!(t.trigger() instanceof ConditionTrigger c) || t.paused()) {
+        continue;
+      }
+      if (all == null) {
+        all = states.all();
+      }
+      poll(t, c, all.get(t.id()), now, fence).ifPresent(created::add);
+    }
+    if (!created.isEmpty()) {
+      dispatch.accept(created);
+    }
+    return created;
+  }
+
+  private Optional<Instance> poll(
+      TaskDefinition t, ConditionTrigger c, State state, Instant now, Fence fence) {
     Window window = t.window().windowOf(now, t.zone());
     long everyMs = c.every().toMillis();
     long sinceStart = Math.max(0, now.toEpochMilli() - window.start().toEpochMilli());
@@ -170,13 +190,15 @@ public final class ConditionPoller {
                           Origin.CONDITION,
                           t.timeout(),
                           t.retry().maxRetries())),
-                  actor)
+                  actor,
+                  fence)
               .stream()
               .filter(i -> i.status() == InstanceStatus.PENDING)
               .findFirst();
     }
-    windows.recordDecisions(List.of(new Decision(t.id(), window.key(), null, actor, reason)));
-    states.save(t.id(), new State(window.key(), slot, run));
+    windows.recordDecisions(
+        List.of(new Decision(t.id(), window.key(), null, actor, reason)), fence);
+    states.save(t.id(), new State(window.key(), slot, run), fence);
     return created;
   }
 }

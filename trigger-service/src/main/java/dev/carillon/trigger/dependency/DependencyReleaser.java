@@ -1,5 +1,6 @@
 package dev.carillon.trigger.dependency;
 
+import dev.carillon.election.Fencing;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
@@ -10,6 +11,8 @@ import dev.carillon.model.task.TaskGraph;
 import dev.carillon.store.Decision;
 import dev.carillon.store.DependencyQueries;
 import dev.carillon.store.DependencyQueries.Completion;
+import dev.carillon.store.Fence;
+import dev.carillon.store.FencedException;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.DefinitionCache;
@@ -81,6 +84,7 @@ public final class DependencyReleaser {
   private final Clock clock;
   private final Consumer<List<Instance>> dispatch;
   private final BooleanSupplier mayCommit;
+  private final Fencing fencing;
 
   private final Object lock = new Object();
   private boolean loaded;
@@ -107,6 +111,7 @@ public final class DependencyReleaser {
    * @param clock the scheduled time of created instances
    * @param dispatch receives new and re-run PENDING instances; must not block
    * @param mayCommit asked before writing; false (leadership lost) drops the pass
+   * @param fencing the leader's fence for each pass, and where a fenced write is reported
    */
   public DependencyReleaser(
       TriggerQueries queries,
@@ -115,7 +120,8 @@ public final class DependencyReleaser {
       String actor,
       Clock clock,
       Consumer<List<Instance>> dispatch,
-      BooleanSupplier mayCommit) {
+      BooleanSupplier mayCommit,
+      Fencing fencing) {
     this.queries = Objects.requireNonNull(queries, "queries");
     this.tasks = new DefinitionCache(queries);
     this.windows = Objects.requireNonNull(windows, "windows");
@@ -124,6 +130,7 @@ public final class DependencyReleaser {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
     this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
+    this.fencing = Objects.requireNonNull(fencing, "fencing");
   }
 
   /** Forgets the in-memory position; the next pass starts at the stored offset. */
@@ -134,61 +141,77 @@ public final class DependencyReleaser {
     }
   }
 
-  /** Handles every completion not yet handled, in batches, then moves the stored offset. */
+  /**
+   * Handles every completion not yet handled, in batches, then moves the stored offset; under the
+   * leader's fence.
+   *
+   * @throws dev.carillon.election.NotLeaderException if this instance does not lead
+   * @throws FencedException if another leader took over (reported to {@link Fencing#fenced})
+   */
   public Pass releaseOnce() {
     synchronized (lock) {
-      if (!loaded) {
-        offset = deps.offset(OFFSET);
-        handled.clear();
-        tasks.clear();
-        loaded = true;
+      Fence fence = fencing.fence();
+      try {
+        return release(fence);
+      } catch (FencedException e) {
+        fencing.fenced(e);
+        throw e;
       }
-      List<TaskDefinition> defs = tasks.refresh();
-      if (defs != graphOf) {
-        // The cache hands back the same list while no task changed; 20,000 tasks take a while to
-        // walk, so the graph is rebuilt only on a change.
-        graph = TaskGraph.of(defs);
-        graphOf = defs;
-      }
-      if (!graph.hasDependencies()) {
-        return skipAll();
-      }
-      int read = 0;
-      List<Instance> created = new ArrayList<>();
-      List<Instance> rerun = new ArrayList<>();
-      // Two reads: first the completions that committed late below the highest handled id (rare;
-      // the handled ids are left out), then everything above it, a cheap range on the index.
-      boolean late = !handled.isEmpty();
-      while (true) {
-        List<Completion> batch =
-            late
-                ? deps.lateCompletions(offset, handled.lastKey(), handled.keySet(), BATCH)
-                : deps.completionsAfter(handled.isEmpty() ? offset : handled.lastKey(), BATCH);
-        if (!batch.isEmpty()) {
-          if (!mayCommit.getAsBoolean()) {
-            log.warn("Dependency pass dropped: no longer the leader");
-            return new Pass(read, created, rerun, offset);
-          }
-          read += batch.size();
-          handle(graph, batch, created, rerun);
-          batch.forEach(c -> handled.put(c.eventId(), c.at()));
-        }
-        if (batch.size() < BATCH) {
-          if (!late) {
-            break;
-          }
-          late = false;
-        }
-      }
-      advance();
-      List<Instance> pending = new ArrayList<>();
-      created.stream().filter(i -> i.status() == InstanceStatus.PENDING).forEach(pending::add);
-      pending.addAll(rerun);
-      if (!pending.isEmpty()) {
-        dispatch.accept(pending);
-      }
-      return new Pass(read, created, rerun, offset);
     }
+  }
+
+  private Pass release(Fence fence) {
+    if (!loaded) {
+      offset = deps.offset(OFFSET);
+      handled.clear();
+      tasks.clear();
+      loaded = true;
+    }
+    List<TaskDefinition> defs = tasks.refresh();
+    if (defs != graphOf) {
+      // The cache hands back the same list while no task changed; 20,000 tasks take a while to
+      // walk, so the graph is rebuilt only on a change.
+      graph = TaskGraph.of(defs);
+      graphOf = defs;
+    }
+    if (!graph.hasDependencies()) {
+      return skipAll(fence);
+    }
+    int read = 0;
+    List<Instance> created = new ArrayList<>();
+    List<Instance> rerun = new ArrayList<>();
+    // Two reads: first the completions that committed late below the highest handled id (rare;
+    // the handled ids are left out), then everything above it, a cheap range on the index.
+    boolean late = !handled.isEmpty();
+    while (true) {
+      List<Completion> batch =
+          late
+              ? deps.lateCompletions(offset, handled.lastKey(), handled.keySet(), BATCH)
+              : deps.completionsAfter(handled.isEmpty() ? offset : handled.lastKey(), BATCH);
+      if (!batch.isEmpty()) {
+        if (!mayCommit.getAsBoolean()) {
+          log.warn("Dependency pass dropped: no longer the leader");
+          return new Pass(read, created, rerun, offset);
+        }
+        read += batch.size();
+        handle(graph, batch, created, rerun, fence);
+        batch.forEach(c -> handled.put(c.eventId(), c.at()));
+      }
+      if (batch.size() < BATCH) {
+        if (!late) {
+          break;
+        }
+        late = false;
+      }
+    }
+    advance(fence);
+    List<Instance> pending = new ArrayList<>();
+    created.stream().filter(i -> i.status() == InstanceStatus.PENDING).forEach(pending::add);
+    pending.addAll(rerun);
+    if (!pending.isEmpty()) {
+      dispatch.accept(pending);
+    }
+    return new Pass(read, created, rerun, offset);
   }
 
   /**
@@ -196,7 +219,7 @@ public final class DependencyReleaser {
    * the newest completion. Reading completions only to drop them would cost database time and a
    * mapped row per completion on every pass.
    */
-  private Pass skipAll() {
+  private Pass skipAll(Fence fence) {
     handled.clear();
     long newest = deps.newestCompletion();
     if (newest > offset) {
@@ -204,14 +227,14 @@ public final class DependencyReleaser {
         log.warn("Dependency pass dropped: no longer the leader");
         return new Pass(0, List.of(), List.of(), offset);
       }
-      deps.saveOffset(OFFSET, newest);
+      deps.saveOffset(OFFSET, newest, fence);
       offset = newest;
     }
     return new Pass(0, List.of(), List.of(), offset);
   }
 
   /** Moves the stored offset past the handled completions that can no longer be overtaken. */
-  private void advance() {
+  private void advance(Fence fence) {
     if (handled.isEmpty()) {
       return;
     }
@@ -221,7 +244,7 @@ public final class DependencyReleaser {
       next = handled.pollFirstEntry().getKey();
     }
     if (next != offset) {
-      deps.saveOffset(OFFSET, next);
+      deps.saveOffset(OFFSET, next, fence);
       offset = next;
     }
   }
@@ -229,7 +252,11 @@ public final class DependencyReleaser {
   private record Target(TaskDefinition task, String windowKey) {}
 
   private void handle(
-      TaskGraph graph, List<Completion> batch, List<Instance> created, List<Instance> rerun) {
+      TaskGraph graph,
+      List<Completion> batch,
+      List<Instance> created,
+      List<Instance> rerun,
+      Fence fence) {
     // The latest completion per downstream window decides; earlier ones in the batch add nothing.
     Map<String, Completion> byTarget = new LinkedHashMap<>();
     Map<String, Target> targets = new HashMap<>();
@@ -321,11 +348,11 @@ public final class DependencyReleaser {
     if (!mayCommit.getAsBoolean()) {
       return;
     }
-    created.addAll(windows.create(rows, actor));
-    windows.recordDecisions(decisions);
+    created.addAll(windows.create(rows, actor, fence));
+    windows.recordDecisions(decisions, fence);
     for (Instance i : toRerun) {
       String reason = "upstreams of window " + i.windowKey() + " succeeded again; re-run";
-      windows.rerun(i, actor, reason).ifPresent(rerun::add);
+      windows.rerun(i, actor, reason, fence).ifPresent(rerun::add);
     }
     if (!created.isEmpty() || !rerun.isEmpty()) {
       log.info(

@@ -1,11 +1,15 @@
 package dev.carillon.trigger.dispatch;
 
+import dev.carillon.election.Fencing;
+import dev.carillon.election.NotLeaderException;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.model.instance.Instance;
+import dev.carillon.store.Fence;
+import dev.carillon.store.FencedException;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.TriggerMetrics;
 import java.time.Clock;
@@ -17,6 +21,8 @@ import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +47,10 @@ import org.slf4j.LoggerFactory;
  * beyond that are logged, counted ({@code carillon.trigger.publish{result=deferred}}) and left
  * PENDING and undispatched for the sweep. A message may therefore be published twice; the workers'
  * claim is a compare-and-set, so that is harmless.
+ *
+ * <p>The stamp is a leader's write and carries its fence ({@link Fencing}); a dispatcher whose
+ * leadership ended drops the stamps it still owes, and the next leader's sweep publishes those
+ * instances again.
  *
  * <p>Lifecycle: {@link #start()} once, {@link #close()} once (idempotent). Thread-safe.
  */
@@ -70,8 +80,11 @@ public final class Dispatcher implements AutoCloseable {
   private final Duration redispatchAfter;
   private final Duration sweepEvery;
   private final BooleanSupplier active;
+  private final Fencing fencing;
   private final TriggerMetrics metrics;
   private final LinkedBlockingQueue<Instance> queue;
+  private final AtomicInteger highWater = new AtomicInteger();
+  private final AtomicLong deferredInStreak = new AtomicLong();
   private final PeriodicLoop loop;
   private final ArrayDeque<Acked> unstamped = new ArrayDeque<>();
   private final long stampDelayNanos;
@@ -86,6 +99,7 @@ public final class Dispatcher implements AutoCloseable {
    * @param redispatchAfter a PENDING instance dispatched longer ago than this is published again
    * @param sweepEvery how often to look for undispatched instances
    * @param active whether to sweep now (only the leader sweeps)
+   * @param fencing the leader's fence for the stamps
    * @param metrics counts publish results
    */
   public Dispatcher(
@@ -95,21 +109,39 @@ public final class Dispatcher implements AutoCloseable {
       Duration redispatchAfter,
       Duration sweepEvery,
       BooleanSupplier active,
+      Fencing fencing,
       TriggerMetrics metrics) {
-    this(publisher, store, clock, redispatchAfter, sweepEvery, active, metrics, MAX_BACKLOG);
+    this(
+        publisher,
+        store,
+        clock,
+        redispatchAfter,
+        sweepEvery,
+        active,
+        fencing,
+        metrics,
+        MAX_BACKLOG);
   }
 
-  /** As the public constructor, with the most instances the queue holds. */
-  Dispatcher(
+  /**
+   * As the constructor above, with the most instances the queue holds ({@code
+   * trigger.max-dispatch-backlog}).
+   */
+  public Dispatcher(
       InstancePublisher publisher,
       WindowStore store,
       Clock clock,
       Duration redispatchAfter,
       Duration sweepEvery,
       BooleanSupplier active,
+      Fencing fencing,
       TriggerMetrics metrics,
       int maxBacklog) {
+    if (maxBacklog < 1) {
+      throw new IllegalArgumentException("maxBacklog must be at least 1, was " + maxBacklog);
+    }
     this.queue = new LinkedBlockingQueue<>(maxBacklog);
+    metrics.registry().gauge("carillon.trigger.dispatch.backlog", queue, LinkedBlockingQueue::size);
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -120,6 +152,7 @@ public final class Dispatcher implements AutoCloseable {
     this.sweepEvery = sweepEvery;
     this.stampDelayNanos = Math.min(MAX_STAMP_DELAY.toNanos(), sweepEvery.toNanos() / 2);
     this.active = Objects.requireNonNull(active, "active");
+    this.fencing = Objects.requireNonNull(fencing, "fencing");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     // No pause between rounds: each round waits in the queue's poll until work arrives, a stamp is
     // due or the next sweep is. A failed round leaves its instances undispatched in the database,
@@ -144,15 +177,30 @@ public final class Dispatcher implements AutoCloseable {
         }
       }
     }
+    highWater.accumulateAndGet(queue.size(), Math::max);
     if (deferred > 0) {
       metrics.deferred(deferred);
-      log.warn(
-          "Dispatch queue full ({} waiting for Kafka); {} new instance(s) stay undispatched and are"
-              + " published by the sweep (every {})",
-          queue.size(),
-          deferred,
-          sweepEvery);
+      // Once per streak: a Kafka that is away for minutes fills the queue on every tick.
+      if (deferredInStreak.getAndAdd(deferred) == 0) {
+        log.warn(
+            "Dispatch queue full ({} waiting for Kafka); new instances stay undispatched and are"
+                + " published by the sweep (every {}) until it has room again",
+            queue.size(),
+            sweepEvery);
+      }
+    } else {
+      long streak = deferredInStreak.getAndSet(0);
+      if (streak > 0) {
+        log.info(
+            "Dispatch queue has room again; {} instance(s) were left to the sweep meanwhile",
+            streak);
+      }
     }
+  }
+
+  /** The most instances the queue has held at once since start; never above its bound. */
+  public int backlogHighWater() {
+    return highWater.get();
   }
 
   /** How long after Kafka's acknowledgement the rows still PENDING are stamped. */
@@ -187,21 +235,28 @@ public final class Dispatcher implements AutoCloseable {
   private int dispatchAndSweep(boolean stampAll) {
     int acked = 0;
     List<Instance> batch = new ArrayList<>();
-    while (drain(batch, BATCH) > 0) {
+    // What is queued now, not what keeps arriving: while Kafka is slow or away the ticks refill
+    // the queue as fast as it drains, and the sweep (and the backlog's age) must still come.
+    int queued = queue.size();
+    for (int taken = 0; taken < queued && drain(batch, BATCH) > 0; batch.clear()) {
+      taken += batch.size();
       acked += publish(batch);
-      batch.clear();
     }
     stamp(stampAll);
     if (active.getAsBoolean()) {
       // A row left unstamped for a whole sweep interval was not published by this dispatcher's
       // queue (Kafka refused it, or it was created by a leader that died); younger ones are still
       // on their way.
+      metrics.oldestUndispatched(store.oldestUndispatchedAge().orElse(Duration.ZERO));
       List<Instance> stranded = store.undispatched(sweepEvery, redispatchAfter, BATCH);
       if (!stranded.isEmpty()) {
         log.info("Publishing {} undispatched PENDING instance(s)", stranded.size());
         acked += publish(stranded);
         stamp(stampAll);
       }
+    } else {
+      // The backlog is the leader's to report; a former leader's last reading would alert forever.
+      metrics.oldestUndispatched(Duration.ZERO);
     }
     return acked;
   }
@@ -222,8 +277,24 @@ public final class Dispatcher implements AutoCloseable {
         due.addAll(unstamped.pollFirst().ids());
       }
     }
-    if (!due.isEmpty()) {
-      store.markDispatched(due);
+    if (due.isEmpty()) {
+      return;
+    }
+    Fence fence;
+    try {
+      fence = fencing.fence();
+    } catch (NotLeaderException e) {
+      log.info(
+          "{} published instance(s) left unstamped ({}); the next leader's sweep publishes them"
+              + " again",
+          due.size(),
+          e.getMessage());
+      return;
+    }
+    try {
+      store.markDispatched(due, fence);
+    } catch (FencedException e) {
+      fencing.fenced(e);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.carillon.trigger.event;
 
+import dev.carillon.election.Fencing;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
@@ -9,6 +10,8 @@ import dev.carillon.model.ratelimit.TokenBucket;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.store.Fence;
+import dev.carillon.store.FencedException;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.DefinitionCache;
@@ -66,6 +69,7 @@ public final class EventConsumer {
   private final Clock clock;
   private final Consumer<List<Instance>> dispatch;
   private final BooleanSupplier mayCommit;
+  private final Fencing fencing;
   private final MeterRegistry registry;
   private final Map<String, TokenBucket> limiters = new HashMap<>();
   private final Object lock = new Object();
@@ -92,6 +96,8 @@ public final class EventConsumer {
    *     the committed offsets
    * @param dispatch receives the new PENDING instances; must not block
    * @param mayCommit asked before writing; false (leadership lost) drops the poll uncommitted
+   * @param fencing the leader's fence for each poll's inserts, and where a fenced insert is
+   *     reported
    * @param taskRefresh how long the event tasks read from the database are reused; the loop polls
    *     every few milliseconds when idle, and each refresh reads a fingerprint of the whole task
    *     table, so a tick's worth of reuse keeps an idle trigger with many tasks cheap
@@ -105,6 +111,7 @@ public final class EventConsumer {
       Clock clock,
       Consumer<List<Instance>> dispatch,
       BooleanSupplier mayCommit,
+      Fencing fencing,
       MeterRegistry registry,
       Duration taskRefresh) {
     this.kafka = Objects.requireNonNull(kafka, "kafka");
@@ -115,7 +122,11 @@ public final class EventConsumer {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
     this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
+    this.fencing = Objects.requireNonNull(fencing, "fencing");
     this.registry = Objects.requireNonNull(registry, "registry");
+    for (String outcome : new String[] {"created", "coalesced", "malformed", "deferred"}) {
+      counter(registry, outcome);
+    }
     this.taskRefreshNanos = taskRefresh.toNanos();
   }
 
@@ -142,9 +153,18 @@ public final class EventConsumer {
     return fresh;
   }
 
-  /** Polls once (waiting at most {@code timeout}), writes the instances, then commits offsets. */
+  /**
+   * Polls once (waiting at most {@code timeout}), writes the instances under the leader's fence,
+   * then commits offsets.
+   *
+   * @throws dev.carillon.election.NotLeaderException if this instance does not lead (nothing
+   *     polled)
+   * @throws FencedException if another leader took over before the insert (reported to {@link
+   *     Fencing#fenced}); the consumer is closed uncommitted, so the records go to the next leader
+   */
   public Poll pollOnce(Duration timeout) {
     synchronized (lock) {
+      Fence fence = fencing.fence();
       Map<String, List<TaskDefinition>> byTopic = eventTasks();
       if (!byTopic.keySet().equals(subscribed)) {
         closeConsumer();
@@ -162,12 +182,20 @@ public final class EventConsumer {
       if (records.isEmpty()) {
         return new Poll(0, 0, 0, 0, 0);
       }
-      return handle(records, byTopic);
+      try {
+        return handle(records, byTopic, fence);
+      } catch (FencedException e) {
+        closeConsumer();
+        fencing.fenced(e);
+        throw e;
+      }
     }
   }
 
   private Poll handle(
-      ConsumerRecords<String, byte[]> records, Map<String, List<TaskDefinition>> byTopic) {
+      ConsumerRecords<String, byte[]> records,
+      Map<String, List<TaskDefinition>> byTopic,
+      Fence fence) {
     Map<String, NewInstance> planned = new LinkedHashMap<>();
     Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
     Map<TopicPartition, Long> rewind = new HashMap<>();
@@ -222,7 +250,8 @@ public final class EventConsumer {
     List<NewInstance> rows = new ArrayList<>(planned.values());
     List<Instance> created = new ArrayList<>();
     for (int i = 0; i < rows.size(); i += CHUNK) {
-      created.addAll(windows.create(rows.subList(i, Math.min(rows.size(), i + CHUNK)), actor));
+      created.addAll(
+          windows.create(rows.subList(i, Math.min(rows.size(), i + CHUNK)), actor, fence));
     }
     coalesced += rows.size() - created.size();
     // Only now that the instances are committed may Kafka forget the records.
@@ -285,9 +314,16 @@ public final class EventConsumer {
   }
 
   private void count(String outcome, int n) {
-    if (n > 0) {
-      registry.counter("carillon.trigger.events", "outcome", outcome).increment(n);
-    }
+    counter(registry, outcome).increment(n);
+  }
+
+  private static io.micrometer.core.instrument.Counter counter(
+      MeterRegistry registry, String outcome) {
+    return io.micrometer.core.instrument.Counter.builder("carillon.trigger.events")
+        .description(
+            "event-trigger records read: created, coalesced (window existed), malformed, deferred")
+        .tag("outcome", outcome)
+        .register(registry);
   }
 
   /** Closes the Kafka consumer (on loss of leadership); the next poll opens a new one. */

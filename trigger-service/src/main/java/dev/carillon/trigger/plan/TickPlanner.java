@@ -7,9 +7,11 @@ import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.CronSchedule;
 import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.schedule.Window;
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TimeTrigger;
 import dev.carillon.store.Decision;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,10 +32,14 @@ import java.util.TreeMap;
  * <p>For each task, in id order:
  *
  * <ol>
- *   <li>A task without a cursor starts it at {@code now}: history is not back-filled. Cursors come
- *       in as instants valid under the zone rules in force (the caller moves a cursor whose
- *       recorded offset the rules no longer give, {@link TriggerCursor#underRulesOf}); each new
- *       cursor goes out with its zone's offset.
+ *   <li>A task without a cursor starts it at {@code now}: history is not back-filled. A one-shot
+ *       ({@link AtTrigger}) is the exception: it starts just before its instant when that has
+ *       passed, and is evaluated in the same tick, so however late the trigger first sees it (an
+ *       apply a moment before the instant, a failover) its one fire time is decided by the rules
+ *       below: run, late (CATCHUP) within the catch-up window, or recorded SKIPPED beyond it.
+ *       Cursors come in as instants valid under the zone rules in force (the caller moves a cursor
+ *       whose recorded offset the rules no longer give, {@link TriggerCursor#underRulesOf}); each
+ *       new cursor goes out with its zone's offset.
  *   <li>The fire times in {@code (cursor, now]}, at most {@link
  *       PlannerSettings#maxWindowsPerTask()}, oldest first; the cursor moves to {@code now}, or to
  *       the last fire time taken when the cap was hit. A cursor at or after {@code now} (the clock
@@ -88,9 +94,12 @@ public final class TickPlanner {
     for (TaskDefinition task : ordered) {
       Instant cursor = cursors.get(task.id());
       if (cursor == null) {
-        acc.cursors.put(task.id(), TriggerCursor.at(now, task.trigger().zone()));
         acc.started++;
-        continue;
+        cursor = startOf(task, now);
+        if (!cursor.isBefore(now)) {
+          acc.cursors.put(task.id(), TriggerCursor.at(now, task.trigger().zone()));
+          continue;
+        }
       }
       if (!now.isAfter(cursor)) {
         continue;
@@ -118,6 +127,18 @@ public final class TickPlanner {
 
   private record FireQuery(CronSchedule schedule, Instant cursor) {}
 
+  /**
+   * Where a task seen for the first time starts: now, or, for a one-shot whose instant has passed,
+   * the second before it.
+   */
+  private static Instant startOf(TaskDefinition task, Instant now) {
+    if (task.trigger() instanceof AtTrigger at) {
+      Instant before = at.at().minusSeconds(1);
+      return before.isBefore(now) ? before : now;
+    }
+    return now;
+  }
+
   private void planTask(
       TaskDefinition task,
       Instant cursor,
@@ -126,13 +147,15 @@ public final class TickPlanner {
       Acc acc,
       Map<FireQuery, List<Instant>> fireMemo) {
     int cap = settings.maxWindowsPerTask();
-    if (!(task.trigger() instanceof CronTrigger cron)) {
-      throw new IllegalArgumentException("task '" + task.id() + "' has no cron trigger to plan");
+    if (!(task.trigger() instanceof TimeTrigger time)) {
+      throw new IllegalArgumentException("task '" + task.id() + "' has no time trigger to plan");
     }
-    CronSchedule schedule = cron.schedule();
     List<Instant> fires =
-        fireMemo.computeIfAbsent(
-            new FireQuery(schedule, cursor), q -> schedule.fireTimes(cursor, now, cap));
+        time instanceof CronTrigger cron
+            ? fireMemo.computeIfAbsent(
+                new FireQuery(cron.schedule(), cursor),
+                q -> q.schedule().fireTimes(cursor, now, cap))
+            : time.fireTimes(cursor, now, cap);
     Instant newCursor = now;
     if (fires.size() == cap) {
       // The backlog may go on; evaluate the rest on the next ticks, oldest first.
@@ -159,7 +182,7 @@ public final class TickPlanner {
     Summaries summaries = new Summaries(task.id());
 
     for (Instant fire : fires) {
-      Window window = cron.window().windowOf(fire, cron.zone());
+      Window window = time.window().windowOf(fire, time.zone());
       if (!seen.add(window.key())) {
         continue; // an earlier fire time of this tick already decided this window
       }

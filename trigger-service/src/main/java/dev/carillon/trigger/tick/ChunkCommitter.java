@@ -4,6 +4,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.store.Decision;
+import dev.carillon.store.Fence;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.plan.TickPlan;
 import java.util.ArrayList;
@@ -108,24 +109,26 @@ final class ChunkCommitter {
   }
 
   /** Commits the plan and returns the instances created, in chunk order. */
-  List<Instance> commit(TickPlan plan) {
-    return commit(plan, created -> {});
+  List<Instance> commit(TickPlan plan, Fence fence) {
+    return commit(plan, fence, created -> {});
   }
 
   /**
    * Commits the plan and returns the instances created, in chunk order.
    *
+   * @param fence the leader's fence, which every chunk's statements carry
    * @param committed called with each chunk's created instances as soon as that chunk committed, on
    *     the committing thread (chunks may commit in any order and at the same time); it must not
    *     block. The tick hands them to the dispatcher this way, so that workers start on the first
    *     chunk while the last is still being written.
-   * @throws RuntimeException the first chunk's failure (typically {@code DataAccessException});
-   *     {@code committed} has been called for every chunk that committed
+   * @throws RuntimeException the first chunk's failure (typically {@code DataAccessException}, or
+   *     {@link dev.carillon.store.FencedException} when another leader took over); {@code
+   *     committed} has been called for every chunk that committed
    */
-  List<Instance> commit(TickPlan plan, Consumer<List<Instance>> committed) {
+  List<Instance> commit(TickPlan plan, Fence fence, Consumer<List<Instance>> committed) {
     List<Chunk> chunks = split(plan, maxChunk, parallelFrom, threads);
     if (chunks.size() == 1) {
-      List<Instance> created = commit(chunks.get(0));
+      List<Instance> created = commit(chunks.get(0), fence);
       committed.accept(created);
       return created;
     }
@@ -139,7 +142,7 @@ final class ChunkCommitter {
                   return List.<Instance>of();
                 }
                 try {
-                  List<Instance> created = commit(c);
+                  List<Instance> created = commit(c, fence);
                   committed.accept(created);
                   return created;
                 } catch (RuntimeException | Error e) {
@@ -168,8 +171,8 @@ final class ChunkCommitter {
     return created;
   }
 
-  private List<Instance> commit(Chunk c) {
-    return windows.commitTick(c.rows(), c.decisions(), c.cursors(), actor);
+  private List<Instance> commit(Chunk c, Fence fence) {
+    return windows.commitTick(c.rows(), c.decisions(), c.cursors(), actor, fence);
   }
 
   /**

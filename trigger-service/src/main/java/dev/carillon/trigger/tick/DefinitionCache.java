@@ -1,5 +1,6 @@
 package dev.carillon.trigger.tick;
 
+import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.LoadedTask;
 import dev.carillon.store.TriggerQueries;
@@ -9,8 +10,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +37,7 @@ public final class DefinitionCache {
   private final TriggerQueries queries;
   private final Map<String, Entry> entries = new TreeMap<>();
   private final Set<String> reported = new HashSet<>();
+  private final Set<String> movedOneShots = new TreeSet<>();
   private TaskFingerprint fingerprint;
   private List<TaskDefinition> valid = List.of();
   private int invalid;
@@ -67,7 +71,10 @@ public final class DefinitionCache {
       }
     }
     for (StampedTask s : queries.loadTasks(changed)) {
-      entries.put(s.task().id(), new Entry(s.task(), s.stamp()));
+      Entry before = entries.put(s.task().id(), new Entry(s.task(), s.stamp()));
+      if (before != null && movedOneShot(before.task(), s.task())) {
+        movedOneShots.add(s.task().id());
+      }
       s.task().error().ifPresent(e -> reportInvalid(s.task(), e.getMessage()));
     }
     List<TaskDefinition> defs = new ArrayList<>(entries.size());
@@ -93,6 +100,30 @@ public final class DefinitionCache {
     return valid;
   }
 
+  /**
+   * The one-shot tasks whose instant a reload found changed (a new instant, or a task that became a
+   * one-shot) since the last call, and forgets them. A change of its window kind or zone alone is
+   * not a move: the one fire already decided stays decided.
+   */
+  List<String> takeMovedOneShots() {
+    if (movedOneShots.isEmpty()) {
+      return List.of();
+    }
+    List<String> out = List.copyOf(movedOneShots);
+    movedOneShots.clear();
+    return out;
+  }
+
+  private static boolean movedOneShot(LoadedTask before, LoadedTask after) {
+    Optional<TaskDefinition> now = after.definition();
+    return now.isPresent()
+        && now.get().trigger() instanceof AtTrigger at
+        && !before
+            .definition()
+            .map(d -> d.trigger() instanceof AtTrigger was && was.at().equals(at.at()))
+            .orElse(false);
+  }
+
   /** The ids of every task row known at the last refresh, valid or not (deleted ones are not). */
   Set<String> known() {
     return entries.keySet();
@@ -106,6 +137,7 @@ public final class DefinitionCache {
   /** Forgets everything, so the next refresh reloads every row (e.g. when leadership changes). */
   public void clear() {
     entries.clear();
+    movedOneShots.clear();
     fingerprint = null;
     valid = List.of();
   }

@@ -1,5 +1,8 @@
 package dev.carillon.trigger.tick;
 
+import dev.carillon.election.Fencing;
+import dev.carillon.election.NotLeaderException;
+import dev.carillon.logging.InstanceMdc;
 import dev.carillon.loop.Pace;
 import dev.carillon.loop.PeriodicLoop;
 import dev.carillon.loop.PeriodicLoop.StopMode;
@@ -10,10 +13,15 @@ import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.task.CronTrigger;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.model.task.TimeTrigger;
 import dev.carillon.store.Decision;
+import dev.carillon.store.Fence;
+import dev.carillon.store.FencedException;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
+import dev.carillon.trace.Tracing;
+import dev.carillon.trigger.clock.DatabaseClock;
 import dev.carillon.trigger.plan.DecisionKind;
 import dev.carillon.trigger.plan.SkipReason;
 import dev.carillon.trigger.plan.TaskTickSummary;
@@ -33,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -53,14 +62,20 @@ import org.slf4j.LoggerFactory;
  * instance per window.
  *
  * <p>Cursors and next fire times are cached in memory and re-read from the database on the first
- * tick and after {@link #resync()} (called when leadership is granted), so a new leader continues
- * from the stored cursors.
+ * tick, after {@link #resync()} (called when leadership is granted) and after a tick that failed,
+ * so a new leader continues from the stored cursors and a tick lost to a database failure is
+ * planned again from what the database kept.
  *
  * <p>A cursor records the offset its zone had there. Every tick, a cursor whose zone's rules now
  * give another offset there (a tzdata update installed after the change it brings took effect) is
  * moved to where its local time is under the new rules ({@link TriggerCursor#underRulesOf}), logged
  * once with both offsets and counted, so that no local time is evaluated twice or skipped. Next
  * fire times are cached per zone rules, so rules that change while the JVM runs are followed too.
+ *
+ * <p>A tick runs under the leader's {@link Fence}, taken at its start ({@link Fencing#fence()}):
+ * every statement of its commit is applied only while that fence is current, so a leader deposed
+ * between its last check ({@code mayCommit}) and its commit, however long it was frozen there,
+ * writes nothing ({@link FencedException}, reported to {@link Fencing#fenced}).
  */
 public final class TriggerLoop {
   private static final Logger log = LoggerFactory.getLogger(TriggerLoop.class);
@@ -77,6 +92,11 @@ public final class TriggerLoop {
   private final TriggerMetrics metrics;
   private final Consumer<List<Instance>> dispatch;
   private final BooleanSupplier mayCommit;
+  private final TickTelemetry telemetry;
+  private final Fencing fencing;
+
+  /** The most a tick waits for the database's clock to reach the multiple it was aligned to. */
+  static final Duration MAX_ALIGNMENT_WAIT = Duration.ofMillis(100);
 
   private final Object tickLock = new Object();
   private final Map<String, TriggerCursor> cursors = new HashMap<>();
@@ -84,6 +104,10 @@ public final class TriggerLoop {
   private volatile boolean cursorsLoaded;
   private final AtomicReference<TickResult> lastTick = new AtomicReference<>();
   private final PeriodicLoop ticker;
+  // Written by the tick thread before a commit starts; read by the committing threads it starts.
+  private volatile long tickStartNanos;
+  private volatile long commitStartNanos;
+  private final AtomicLong lastRoundEnded = new AtomicLong(System.nanoTime());
 
   /**
    * The next fire time after {@code cursor} for one definition object under one set of zone rules;
@@ -103,12 +127,14 @@ public final class TriggerLoop {
    * @param queries for task change detection, live instances and no-op windows
    * @param planner the rules
    * @param actor who the event log names, e.g. {@code trigger:host:42}
-   * @param clock the time source for "now"
+   * @param clock the time source for "now"; a {@link DatabaseClock} is synchronized with PostgreSQL
+   *     at the start of every tick
    * @param tickInterval time between ticks, at least 100 ms; ticks align to multiples of it
    * @param metrics where to count
    * @param dispatch receives the new PENDING instances after each commit (of each chunk, from the
    *     committing threads); must not block
    * @param mayCommit asked just before each commit; false (leadership lost) drops the tick
+   * @param fencing the leader's fence for each tick, and where a fenced commit is reported
    */
   public TriggerLoop(
       TaskStore taskStore,
@@ -120,7 +146,42 @@ public final class TriggerLoop {
       Duration tickInterval,
       TriggerMetrics metrics,
       Consumer<List<Instance>> dispatch,
-      BooleanSupplier mayCommit) {
+      BooleanSupplier mayCommit,
+      Fencing fencing) {
+    this(
+        taskStore,
+        windows,
+        queries,
+        planner,
+        actor,
+        clock,
+        tickInterval,
+        metrics,
+        dispatch,
+        mayCommit,
+        fencing,
+        TickTelemetry.off());
+  }
+
+  /**
+   * As the other constructor, with the spans and alerts of {@code telemetry}.
+   *
+   * @param telemetry traces new instances and alerts late fires and skipped windows
+   */
+  public TriggerLoop(
+      TaskStore taskStore,
+      WindowStore windows,
+      TriggerQueries queries,
+      TickPlanner planner,
+      String actor,
+      Clock clock,
+      Duration tickInterval,
+      TriggerMetrics metrics,
+      Consumer<List<Instance>> dispatch,
+      BooleanSupplier mayCommit,
+      Fencing fencing,
+      TickTelemetry telemetry) {
+    this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     this.tasks = new DefinitionCache(queries);
     this.taskStore = Objects.requireNonNull(taskStore, "taskStore");
     this.windows = Objects.requireNonNull(windows, "windows");
@@ -137,6 +198,7 @@ public final class TriggerLoop {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
     this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
+    this.fencing = Objects.requireNonNull(fencing, "fencing");
     // Aligned to the clock's multiples of the interval (the wall-clock second by default), so that
     // a fire time at hh:mm:ss is seen within a few milliseconds of it.
     this.ticker =
@@ -145,7 +207,7 @@ public final class TriggerLoop {
             Pace.alignedTo(tickInterval, clock),
             StopMode.INTERRUPT,
             this::resync,
-            this::tickOnce);
+            this::tickRound);
   }
 
   /** Drops the cached cursors and definitions; the next tick reads them from the database. */
@@ -162,92 +224,154 @@ public final class TriggerLoop {
    * Runs one tick at the clock's current instant.
    *
    * @return what it did
+   * @throws NotLeaderException if this instance does not lead (nothing was read or written)
+   * @throws FencedException if another leader took over before the commit; nothing was written, and
+   *     the refusal was reported to {@link Fencing#fenced}
    * @throws org.jooq.exception.DataAccessException if the database fails; nothing was committed and
    *     the next tick evaluates the same fire times again
    */
   public TickResult tickOnce() {
     synchronized (tickLock) {
-      long t0 = System.nanoTime();
-      Instant now = clock.instant();
-      if (!cursorsLoaded) {
-        tasks.clear();
-        cursors.clear();
-        nextFires.clear();
-        cursors.putAll(taskStore.cursors());
-        cursorsLoaded = true;
-      }
-      nextFireMemo.clear();
-      List<TaskDefinition> all = tasks.refresh();
-      // A deleted task leaves the cache and its cursor goes too (the store deleted its row), so a
-      // task revived later starts from the time it returns instead of catching up.
-      cursors.keySet().retainAll(tasks.known());
-      metrics.invalidTasks(tasks.invalidCount());
-      long tLoaded = System.nanoTime();
-
-      List<TaskDefinition> due = new ArrayList<>();
-      List<String> liveLookup = new ArrayList<>();
-      Map<String, Instant> dueCursors = new HashMap<>();
-      for (TaskDefinition t : all) {
-        if (!(t.trigger() instanceof CronTrigger cron)) {
-          continue; // dependency, event and condition tasks have their own loops
-        }
-        TriggerCursor stored = cursors.get(t.id());
-        if (stored == null) {
-          due.add(t);
-          continue;
-        }
-        ZoneRules rules = cron.zone().getRules();
-        Instant cursor = underCurrentRules(t, cron, stored).evaluatedUntil();
-        Instant next = nextFire(t, cron, cursor, rules);
-        if (next != null && !next.isAfter(now)) {
-          due.add(t);
-          dueCursors.put(t.id(), cursor);
-          // Only SKIP needs the live instances before planning: they block new windows. Under
-          // ALLOW they could only turn a window that exists into a decision, and the insert finds
-          // that window anyway (a no-op, logged by recordNoOps with the same reason), so the
-          // lookup (one query over every due task, before the first insert) is left out.
-          if (!t.paused() && t.overlap() == OverlapPolicy.SKIP) {
-            liveLookup.add(t.id());
-          }
-        }
-      }
-
-      Map<String, List<Instance>> live = new HashMap<>();
-      for (Instance i : queries.liveInstances(liveLookup)) {
-        live.computeIfAbsent(i.taskId(), k -> new ArrayList<>()).add(i);
-      }
-      long tLive = System.nanoTime();
-      TickPlan plan = planner.plan(due, dueCursors, live, now);
-      long tPlanned = System.nanoTime();
-
-      if (plan.cursors().isEmpty()) {
-        return finish(new TickResult(now, plan, List.of(), List.of(), true, since(t0)));
-      }
-      if (!mayCommit.getAsBoolean()) {
-        log.warn("Tick at {} dropped before its commit: no longer the leader", now);
-        return finish(new TickResult(now, plan, List.of(), List.of(), false, since(t0)));
-      }
-      List<Instance> created = committer.commit(plan, this::dispatchPending);
-      long tCommitted = System.nanoTime();
-      plan.cursors().forEach((id, c) -> cursors.merge(id, c, TriggerLoop::later));
-      List<Decision> existing = recordNoOps(plan.rows(), created);
-      TickResult result = new TickResult(now, plan, created, existing, true, since(t0));
-      count(result);
-      log(result);
-      log.info(
-          "Tick at {} phases: load {} ms, due+live {} ms, plan {} ms, commit {} ms, after {} ms",
-          now,
-          (tLoaded - t0) / 1_000_000,
-          (tLive - tLoaded) / 1_000_000,
-          (tPlanned - tLive) / 1_000_000,
-          (tCommitted - tPlanned) / 1_000_000,
-          (System.nanoTime() - tCommitted) / 1_000_000);
-      return finish(result);
+      Fence fence = fencing.fence();
+      return tickUnder(fence, now());
     }
+  }
+
+  /**
+   * A tick at the clock's current instant, or, when the clock (just synchronized with the database)
+   * has not reached {@code due} yet, once it has: the database clock's offset may have moved since
+   * the wait until {@code due} was computed.
+   */
+  private TickResult tickNotBefore(Instant due) throws InterruptedException {
+    synchronized (tickLock) {
+      Fence fence = fencing.fence();
+      Instant now = now();
+      // Only the jitter of a measured offset is waited out; a clock that was far off (the first
+      // measurement, or a host clock that stepped) ticks at once at the time it now reads.
+      for (int wait = 0;
+          now.isBefore(due)
+              && Duration.between(now, due).compareTo(MAX_ALIGNMENT_WAIT) <= 0
+              && wait < 3;
+          wait++) {
+        Thread.sleep(Math.max(1, Duration.between(now, due).toMillis()));
+        now = now();
+      }
+      return tickUnder(fence, now);
+    }
+  }
+
+  /** The tick at {@code now} under {@code fence}; a refused commit is reported, then thrown. */
+  private TickResult tickUnder(Fence fence, Instant now) {
+    try {
+      return tick(fence, now);
+    } catch (FencedException e) {
+      fencing.fenced(e);
+      throw e;
+    }
+  }
+
+  /** "Now": the database's time, measured afresh, when the clock is a {@link DatabaseClock}. */
+  private Instant now() {
+    return clock instanceof DatabaseClock db ? db.sync() : clock.instant();
+  }
+
+  private TickResult tick(Fence fence, Instant now) {
+    long t0 = System.nanoTime();
+    tickStartNanos = Tracing.now();
+    if (!cursorsLoaded) {
+      tasks.clear();
+      cursors.clear();
+      nextFires.clear();
+      cursors.putAll(taskStore.cursors());
+      cursorsLoaded = true;
+    }
+    nextFireMemo.clear();
+    List<TaskDefinition> all = tasks.refresh();
+    // A deleted task leaves the cache and its cursor goes too (the store deleted its row), so a
+    // task revived later starts from the time it returns instead of catching up.
+    cursors.keySet().retainAll(tasks.known());
+    // A one-shot given a new instant starts again from just before it (the apply deleted its
+    // stored cursor in the same transaction); the old cursor may already be past the new instant.
+    for (String id : tasks.takeMovedOneShots()) {
+      if (cursors.remove(id) != null) {
+        log.info("Task {}: its one-shot instant changed; evaluated again from before it", id);
+      }
+    }
+    metrics.invalidTasks(tasks.invalidCount());
+    long tLoaded = System.nanoTime();
+
+    List<TaskDefinition> due = new ArrayList<>();
+    List<String> liveLookup = new ArrayList<>();
+    Map<String, Instant> dueCursors = new HashMap<>();
+    for (TaskDefinition t : all) {
+      if (!(t.trigger() instanceof TimeTrigger time)) {
+        continue; // dependency, event and condition tasks have their own loops
+      }
+      TriggerCursor stored = cursors.get(t.id());
+      if (stored == null) {
+        due.add(t);
+        continue;
+      }
+      Instant cursor;
+      Instant next;
+      if (time instanceof CronTrigger cron) {
+        cursor = underCurrentRules(t, cron, stored).evaluatedUntil();
+        next = nextFire(t, cron, cursor, cron.zone().getRules());
+      } else {
+        // A one-shot's instant is absolute: no zone rule moves it or its cursor.
+        cursor = stored.evaluatedUntil();
+        next = time.nextAfter(cursor).orElse(null);
+      }
+      if (next != null && !next.isAfter(now)) {
+        due.add(t);
+        dueCursors.put(t.id(), cursor);
+        // Only SKIP needs the live instances before planning: they block new windows. Under
+        // ALLOW they could only turn a window that exists into a decision, and the insert finds
+        // that window anyway (a no-op, logged by recordNoOps with the same reason), so the
+        // lookup (one query over every due task, before the first insert) is left out.
+        if (!t.paused() && t.overlap() == OverlapPolicy.SKIP) {
+          liveLookup.add(t.id());
+        }
+      }
+    }
+
+    Map<String, List<Instance>> live = new HashMap<>();
+    for (Instance i : queries.liveInstances(liveLookup)) {
+      live.computeIfAbsent(i.taskId(), k -> new ArrayList<>()).add(i);
+    }
+    long tLive = System.nanoTime();
+    TickPlan plan = planner.plan(due, dueCursors, live, now);
+    long tPlanned = System.nanoTime();
+
+    if (plan.cursors().isEmpty()) {
+      return finish(new TickResult(now, plan, List.of(), List.of(), true, since(t0)));
+    }
+    if (!mayCommit.getAsBoolean()) {
+      log.warn("Tick at {} dropped before its commit: no longer the leader", now);
+      return finish(new TickResult(now, plan, List.of(), List.of(), false, since(t0)));
+    }
+    commitStartNanos = Tracing.now();
+    List<Instance> created = committer.commit(plan, fence, this::dispatchPending);
+    long tCommitted = System.nanoTime();
+    plan.cursors().forEach((id, c) -> cursors.merge(id, c, TriggerLoop::later));
+    List<Decision> existing = recordNoOps(plan.rows(), created, fence);
+    TickResult result = new TickResult(now, plan, created, existing, true, since(t0));
+    count(result);
+    log(result);
+    log.info(
+        "Tick at {} phases: load {} ms, due+live {} ms, plan {} ms, commit {} ms, after {} ms",
+        now,
+        (tLoaded - t0) / 1_000_000,
+        (tLive - tLoaded) / 1_000_000,
+        (tPlanned - tLive) / 1_000_000,
+        (tCommitted - tPlanned) / 1_000_000,
+        (System.nanoTime() - tCommitted) / 1_000_000);
+    return finish(result);
   }
 
   /** Hands a committed chunk's new PENDING instances to the dispatcher. */
   private void dispatchPending(List<Instance> created) {
+    telemetry.traced(created, tickStartNanos, commitStartNanos);
     List<Instance> pending =
         created.stream().filter(i -> i.status() == InstanceStatus.PENDING).toList();
     if (!pending.isEmpty()) {
@@ -322,7 +446,7 @@ public final class TriggerLoop {
    * Planned rows whose insert was a no-op: the window exists (finished, or created by another
    * trigger in a split brain). Logged as decisions with the window's current status.
    */
-  private List<Decision> recordNoOps(List<NewInstance> rows, List<Instance> created) {
+  private List<Decision> recordNoOps(List<NewInstance> rows, List<Instance> created, Fence fence) {
     if (rows.size() == created.size()) {
       return List.of();
     }
@@ -342,31 +466,31 @@ public final class TriggerLoop {
       decisions.add(
           new Decision(m.getKey(), m.getValue(), i == null ? null : i.id(), actor, reason));
     }
-    windows.recordDecisions(decisions);
+    windows.recordDecisions(decisions, fence);
     return decisions;
   }
 
+  private record Labels(String kind, String taskId) {}
+
   private void count(TickResult r) {
-    Map<String, Integer> created = new HashMap<>();
-    int outside = 0;
-    int overlap = 0;
+    Map<Labels, Integer> created = new HashMap<>();
+    Map<Labels, Integer> skipped = new HashMap<>();
     for (Instance i : r.created()) {
       if (i.status() == InstanceStatus.PENDING) {
-        created.merge(i.origin().name(), 1, Integer::sum);
-        metrics.fireLag(Duration.between(i.scheduledAt(), r.now()));
+        created.merge(new Labels(i.origin().name(), i.taskId()), 1, Integer::sum);
+        Duration lag = Duration.between(i.scheduledAt(), r.now());
+        metrics.fireLag(i.taskId(), lag);
+        try (InstanceMdc mdc = InstanceMdc.instance(i.taskId(), i.windowKey(), i.id())) {
+          telemetry.lateFire(i, lag, r.now(), metrics);
+        }
       } else if (i.failReason() != null && i.failReason().startsWith(TickPlanner.OUTSIDE_CATCHUP)) {
-        outside++;
+        skipped.merge(new Labels("catchup", i.taskId()), 1, Integer::sum);
       } else {
-        overlap++;
+        skipped.merge(new Labels("overlap", i.taskId()), 1, Integer::sum);
       }
     }
-    created.forEach(metrics::created);
-    if (outside > 0) {
-      metrics.skipped("catchup", outside);
-    }
-    if (overlap > 0) {
-      metrics.skipped("overlap", overlap);
-    }
+    created.forEach((l, n) -> metrics.inserted(l.kind(), l.taskId(), n));
+    skipped.forEach((l, n) -> metrics.skipped(l.kind(), l.taskId(), n));
     if (r.plan().counts().paused() > 0) {
       metrics.decisions("paused", r.plan().counts().paused());
     }
@@ -378,42 +502,23 @@ public final class TriggerLoop {
 
   private void log(TickResult r) {
     for (TaskTickSummary s : r.plan().summaries()) {
-      if (s.kind().equals(SkipReason.OUTSIDE_CATCHUP.name())
-          || s.kind().equals(SkipReason.OVERLAP.name())) {
-        log.warn(
-            "Task {}: {} window(s) skipped, {}; first {}: {}",
-            s.taskId(),
-            s.count(),
-            SkipReason.valueOf(s.kind()).text(),
-            s.firstWindow(),
-            s.reason());
-      } else if (s.kind().equals(DecisionKind.TASK_PAUSED.name())
-          || s.kind().equals(DecisionKind.WINDOW_EXISTS.name())) {
-        log.info(
-            "Task {}: {} window(s) not created; first {}: {}",
-            s.taskId(),
-            s.count(),
-            s.firstWindow(),
-            s.reason());
-      } else if (log.isDebugEnabled()) {
-        log.debug(
-            "Task {}: {} window(s) {}; first {}",
-            s.taskId(),
-            s.count(),
-            s.reason(),
-            s.firstWindow());
+      try (InstanceMdc mdc = InstanceMdc.task(s.taskId(), s.firstWindow())) {
+        logSummary(s, r.now());
       }
     }
     Map<String, List<Decision>> noOps = new HashMap<>();
     r.existing().forEach(d -> noOps.computeIfAbsent(d.taskId(), k -> new ArrayList<>()).add(d));
     noOps.forEach(
-        (task, ds) ->
+        (task, ds) -> {
+          try (InstanceMdc mdc = InstanceMdc.task(task, ds.get(0).windowKey())) {
             log.info(
                 "Task {}: {} window(s) not created; first {}: {}",
                 task,
                 ds.size(),
                 ds.get(0).windowKey(),
-                ds.get(0).reason()));
+                ds.get(0).reason());
+          }
+        });
     if (!r.created().isEmpty() || !r.plan().decisions().isEmpty()) {
       log.info(
           "Tick at {}: {} task(s) evaluated, {} instance(s) created, {} decision(s), in {} ms",
@@ -422,6 +527,33 @@ public final class TriggerLoop {
           r.created().size(),
           r.plan().decisions().size() + r.existing().size(),
           r.took().toMillis());
+    }
+  }
+
+  private void logSummary(TaskTickSummary s, Instant now) {
+    if (s.kind().equals(SkipReason.OUTSIDE_CATCHUP.name())
+        || s.kind().equals(SkipReason.OVERLAP.name())) {
+      log.warn(
+          "Task {}: {} window(s) skipped, {}; first {}: {}",
+          s.taskId(),
+          s.count(),
+          SkipReason.valueOf(s.kind()).text(),
+          s.firstWindow(),
+          s.reason());
+      if (s.kind().equals(SkipReason.OUTSIDE_CATCHUP.name())) {
+        telemetry.skippedByCatchUp(s, now);
+      }
+    } else if (s.kind().equals(DecisionKind.TASK_PAUSED.name())
+        || s.kind().equals(DecisionKind.WINDOW_EXISTS.name())) {
+      log.info(
+          "Task {}: {} window(s) not created; first {}: {}",
+          s.taskId(),
+          s.count(),
+          s.firstWindow(),
+          s.reason());
+    } else if (log.isDebugEnabled()) {
+      log.debug(
+          "Task {}: {} window(s) {}; first {}", s.taskId(), s.count(), s.reason(), s.firstWindow());
     }
   }
 
@@ -447,6 +579,39 @@ public final class TriggerLoop {
   /** Whether the ticking thread runs. */
   public boolean isTicking() {
     return ticker.isRunning();
+  }
+
+  /**
+   * How long ago the ticking thread last finished a round, whether the tick succeeded, failed (the
+   * database was down) or was not due to write (not the leader): a thread that makes no progress
+   * for long is stuck; one whose ticks fail is not.
+   */
+  public Duration sinceLastRound() {
+    return Duration.ofNanos(System.nanoTime() - lastRoundEnded.get());
+  }
+
+  /**
+   * One round of the ticking thread. Not leading, or fenced (reported by the tick), is not a
+   * failure; a failed tick is counted and makes the next one plan again from the cursors the
+   * database kept (a chunk that failed committed nothing), and the loop logs it.
+   */
+  private void tickRound() throws InterruptedException {
+    // The multiple of the interval the pace waited for, on this clock.
+    long intervalMs = tickInterval.toMillis();
+    Instant due = Instant.ofEpochMilli(Math.floorDiv(clock.millis(), intervalMs) * intervalMs);
+    try {
+      tickNotBefore(due);
+    } catch (NotLeaderException e) {
+      log.debug("Tick skipped: {}", e.getMessage());
+    } catch (FencedException e) {
+      log.debug("Tick fenced: {}", e.getMessage());
+    } catch (RuntimeException e) {
+      metrics.tickFailed();
+      resync();
+      throw e;
+    } finally {
+      lastRoundEnded.set(System.nanoTime());
+    }
   }
 
   private static Duration since(long t0) {

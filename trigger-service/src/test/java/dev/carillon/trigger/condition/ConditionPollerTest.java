@@ -3,6 +3,7 @@ package dev.carillon.trigger.condition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.carillon.devstack.DevStackExtension;
+import dev.carillon.election.Fencing;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.Origin;
@@ -11,6 +12,8 @@ import dev.carillon.model.task.ConditionTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.ConditionStore;
 import dev.carillon.store.Database;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
@@ -34,6 +37,7 @@ class ConditionPollerTest {
   private static final Instant H08 = Instant.parse("2026-11-29T08:00:00Z");
 
   private Database db;
+  private Fence fence;
   private OperatorStore instances;
   private final SettableClock clock = new SettableClock(H08);
   private final List<Instance> dispatched = new CopyOnWriteArrayList<>();
@@ -42,6 +46,7 @@ class ConditionPollerTest {
   void open() {
     db = TestDatabase.fresh("conditions");
     instances = new OperatorStore(db.dsl());
+    fence = new EpochStore(db.dsl()).begin("trigger", "test");
     new TaskStore(db.dsl())
         .applyAll(
             List.of(
@@ -72,7 +77,8 @@ class ConditionPollerTest {
         actor,
         clock,
         dispatched::addAll,
-        () -> true);
+        () -> true,
+        Fencing.fixed(fence));
   }
 
   private List<String> decisions(String window) {

@@ -4,6 +4,7 @@ import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.carillon.devstack.DevStackExtension;
+import dev.carillon.election.Fencing;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
@@ -14,6 +15,8 @@ import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.store.AttemptEnd;
 import dev.carillon.store.Database;
 import dev.carillon.store.DependencyQueries;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
@@ -50,6 +53,8 @@ class DependencyChainTest {
   private static final List<String> DAYS = List.of("2026-11-27", "2026-11-28", "2026-11-29");
 
   private Database db;
+  private Fence fence;
+  private Fence retryFence;
   private OperatorStore instances;
   private WindowStore windows;
   private LeaseStore leases;
@@ -65,6 +70,9 @@ class DependencyChainTest {
     windows = new WindowStore(db.dsl());
     leases = new LeaseStore(db.dsl());
     retries = new RetryStore(db.dsl());
+    EpochStore epochs = new EpochStore(db.dsl());
+    fence = epochs.begin("trigger", "test");
+    retryFence = epochs.begin("retry", "test");
     tasks = new TaskStore(db.dsl());
     tasks.applyAll(
         List.of(
@@ -86,7 +94,8 @@ class DependencyChainTest {
         actor,
         clock,
         dispatched::addAll,
-        () -> true);
+        () -> true,
+        Fencing.fixed(fence));
   }
 
   /** Claims and completes one PENDING instance as a worker would. */
@@ -114,9 +123,14 @@ class DependencyChainTest {
       assertThat(releaser.releaseOnce().created()).isEmpty();
       assertThat(
               retries.scheduleRetry(
-                  failed, new DependencyQueries(db.dsl()).dbNow(), null, "retry", "retry 1 of 2"))
+                  failed,
+                  new DependencyQueries(db.dsl()).dbNow(),
+                  null,
+                  "retry",
+                  "retry 1 of 2",
+                  retryFence))
           .isTrue();
-      assertThat(retries.promoteDueRetries(10, "retry")).hasSize(1);
+      assertThat(retries.promoteDueRetries(10, "retry", retryFence)).hasSize(1);
       assertThat(releaser.releaseOnce().created()).isEmpty();
       assertThat(instances.findByWindow("b", day)).isEmpty();
 
@@ -159,7 +173,8 @@ class DependencyChainTest {
     String day = DAYS.get(0);
     windows.create(List.of(Tasks.pending("a", day, TIMEOUT)), "test");
     Instance failed = run(window("a", day), Outcome.failure("bad input", true));
-    assertThat(retries.markDead(failed, null, "retry", "not retryable")).isTrue();
+    assertThat(retries.markDead(failed, null, "retry", "not retryable", false, retryFence))
+        .isTrue();
 
     releaser.releaseOnce(); // b skipped
     releaser.releaseOnce(); // the skip of b cascades to c

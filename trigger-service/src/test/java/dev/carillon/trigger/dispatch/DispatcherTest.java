@@ -5,11 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.carillon.devstack.DevStack;
 import dev.carillon.devstack.DevStackExtension;
+import dev.carillon.election.Fencing;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.Database;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
@@ -32,6 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Timeout(120)
 class DispatcherTest {
   private static Database db;
+  private static Fence fence;
   private static OperatorStore instances;
   private static WindowStore windows;
 
@@ -40,6 +44,7 @@ class DispatcherTest {
     db = TestDatabase.fresh("dispatch");
     instances = new OperatorStore(db.dsl());
     windows = new WindowStore(db.dsl());
+    fence = new EpochStore(db.dsl()).begin("trigger", "test");
     new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily("stamped").build()));
   }
 
@@ -71,6 +76,7 @@ class DispatcherTest {
                 Duration.ofMinutes(1),
                 Duration.ofMinutes(10),
                 () -> true,
+                Fencing.fixed(fence),
                 new TriggerMetrics(new SimpleMeterRegistry()))) {
       dispatcher.start();
       long submitted = System.nanoTime();
@@ -117,6 +123,7 @@ class DispatcherTest {
                 Duration.ofMinutes(1),
                 Duration.ofMinutes(10),
                 () -> true,
+                Fencing.fixed(fence),
                 new TriggerMetrics(registry),
                 2)) {
       dispatcher.submit(created);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.carillon.devstack.DevStack;
 import dev.carillon.devstack.DevStackExtension;
+import dev.carillon.election.Fencing;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.Origin;
@@ -13,6 +14,7 @@ import dev.carillon.model.task.EventKey;
 import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
+import dev.carillon.store.EpochStore;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
@@ -65,6 +67,7 @@ class EventConsumerTest {
             new SettableClock(T0),
             dispatched::addAll,
             () -> true,
+            Fencing.fixed(new EpochStore(db.dsl()).begin("trigger", "test")),
             registry,
             Duration.ZERO);
   }

@@ -11,6 +11,8 @@ import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.Decision;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
@@ -45,6 +47,7 @@ class ChunkCommitterTest {
       new TriggerCursor(Instant.parse("2026-11-29T08:00:00Z"), ZoneOffset.UTC);
 
   private Database db;
+  private Fence fence;
   private TaskStore tasks;
   private OperatorStore instances;
   private WindowStore windows;
@@ -55,6 +58,7 @@ class ChunkCommitterTest {
     tasks = new TaskStore(db.dsl());
     instances = new OperatorStore(db.dsl());
     windows = new WindowStore(db.dsl());
+    fence = new EpochStore(db.dsl()).begin("trigger", "test");
   }
 
   @AfterEach
@@ -100,7 +104,7 @@ class ChunkCommitterTest {
     ChunkCommitter committer = new ChunkCommitter(windows, "trigger:a", 7, 1, 2);
 
     List<List<Instance>> handedOver = new CopyOnWriteArrayList<>();
-    List<Instance> created = committer.commit(plan(ids, 1), handedOver::add);
+    List<Instance> created = committer.commit(plan(ids, 1), fence, handedOver::add);
 
     assertThat(created).extracting(Instance::taskId).containsExactlyElementsOf(ids);
     assertThat(handedOver)
@@ -127,8 +131,8 @@ class ChunkCommitterTest {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     List<Instance> created = new ArrayList<>();
     try {
-      Future<List<Instance>> fa = pool.submit(() -> a.commit(plan));
-      Future<List<Instance>> fb = pool.submit(() -> b.commit(plan));
+      Future<List<Instance>> fa = pool.submit(() -> a.commit(plan, fence));
+      Future<List<Instance>> fb = pool.submit(() -> b.commit(plan, fence));
       created.addAll(fa.get());
       created.addAll(fb.get());
     } finally {
@@ -156,7 +160,7 @@ class ChunkCommitterTest {
     ChunkCommitter committer = new ChunkCommitter(windows, "trigger:a", 4, 1, 2);
 
     List<Instance> handedOver = new CopyOnWriteArrayList<>();
-    assertThatThrownBy(() -> committer.commit(plan(withGhost, 1), handedOver::addAll))
+    assertThatThrownBy(() -> committer.commit(plan(withGhost, 1), fence, handedOver::addAll))
         .isInstanceOf(DataAccessException.class);
     // Exactly the committed chunks were handed over (to be published).
     assertThat(handedOver)

@@ -1,8 +1,11 @@
 package dev.carillon.trigger.tick;
 
+import dev.carillon.election.Fencing;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
+import dev.carillon.store.EpochStore;
+import dev.carillon.store.Fence;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
@@ -24,13 +27,31 @@ final class LoopFixture {
   final LeaseStore leases;
   final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   final List<Instance> dispatched = new CopyOnWriteArrayList<>();
+  final Fence fence;
   final TriggerLoop loop;
 
+  /** A loop that leads: it takes the next trigger epoch, fencing out every fixture before it. */
   LoopFixture(Database db, Clock clock, String actor) {
+    this(db, clock, actor, TickTelemetry.off());
+  }
+
+  /** A leading loop with the spans and alerts of {@code telemetry}. */
+  LoopFixture(Database db, Clock clock, String actor, TickTelemetry telemetry) {
+    this(db, clock, actor, new EpochStore(db.dsl()).begin("trigger", actor), telemetry);
+  }
+
+  /** A loop that writes under {@code fence}. */
+  LoopFixture(Database db, Clock clock, String actor, Fence fence) {
+    this(db, clock, actor, fence, TickTelemetry.off());
+  }
+
+  private LoopFixture(
+      Database db, Clock clock, String actor, Fence fence, TickTelemetry telemetry) {
     this.db = db;
     this.tasks = new TaskStore(db.dsl());
     this.instances = new OperatorStore(db.dsl());
     this.leases = new LeaseStore(db.dsl());
+    this.fence = fence;
     this.loop =
         new TriggerLoop(
             tasks,
@@ -42,15 +63,19 @@ final class LoopFixture {
             Duration.ofSeconds(1),
             new TriggerMetrics(registry),
             dispatched::addAll,
-            () -> true);
+            () -> true,
+            Fencing.fixed(fence),
+            telemetry);
   }
 
   void apply(TaskDefinition.Builder... defs) {
     tasks.applyAll(java.util.Arrays.stream(defs).map(TaskDefinition.Builder::build).toList());
   }
 
+  /** The sum of the counters named {@code name} with {@code tags}, whatever their other tags. */
   double counter(String name, String... tags) {
-    var c = registry.find(name).tags(tags).counter();
-    return c == null ? 0 : c.count();
+    return registry.find(name).tags(tags).counters().stream()
+        .mapToDouble(io.micrometer.core.instrument.Counter::count)
+        .sum();
   }
 }

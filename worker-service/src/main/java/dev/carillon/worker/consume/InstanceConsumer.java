@@ -4,10 +4,18 @@ import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstanceMessageCodec;
 import dev.carillon.kafka.MalformedMessageException;
 import dev.carillon.model.instance.ClaimedInstance;
+import dev.carillon.model.worker.Serves;
 import dev.carillon.store.LeaseStore;
+import dev.carillon.trace.Tracing;
 import dev.carillon.worker.DaemonThreads;
+import dev.carillon.worker.DatabaseWatch;
+import dev.carillon.worker.LoopProgress;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.run.RunPool;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -22,6 +30,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,21 +39,28 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.UnreleasedInstanceIdException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's only Kafka consumer, on its own thread. Records are taken in order, as many valid
- * messages at a time as the {@link RunPool} has free capacity, and each such group is handled as
- * one unit:
+ * The worker's only Kafka consumer, on its own thread, subscribed to the instances topics of the
+ * queues it serves, as a static member of the workers' group ({@code group.instance.id} is the
+ * worker id, so a worker restarted under its id takes its partitions back at once instead of after
+ * the dead member's session timeout). Records are taken in order, as many valid messages at a time
+ * as the {@link RunPool} has free capacity, and each such group is handled as one unit:
  *
  * <ol>
  *   <li>a malformed record is logged with its partition and offset, counted and passed over;
- *   <li>the valid ids are claimed in one compare-and-set ({@link LeaseStore#claimForRun}; a group
- *       of {@value #SPLIT_FROM} or more as two halves at once, each started as soon as it is
- *       claimed); an id whose claim is lost is dropped, counted and logged with the instance's
- *       current state;
+ *   <li>the valid ids are claimed in one compare-and-set ({@link LeaseStore#claimForRun}, which
+ *       leaves alone the instances of a queue or handler this worker does not serve; a group of
+ *       {@value #SPLIT_FROM} or more as two halves at once, each started as soon as it is claimed);
+ *       an id whose claim is lost is dropped, counted and logged with the instance's current state
+ *       (one of a queue or handler not served here stays PENDING for a worker that serves it:
+ *       counted apart, see {@link WorkerMetrics#notServed});
  *   <li>the claimed instances go to the {@link RunPool}, which reads their task definitions in one
  *       query and starts them as run slots free ({@code worker.prefetch} lets a claim take more
  *       than the free slots);
@@ -58,39 +75,85 @@ import org.slf4j.LoggerFactory;
  * nothing new. When no capacity is free the consumer waits for it, polling without a timeout only
  * to stay in the group. When a claim itself fails (database down), nothing is committed and its
  * records are taken again after a pause.
+ *
+ * <p>A worker that cannot reach the database cannot claim, and the records on its partitions would
+ * wait for it. So when every statement of this worker (claims, lease renewals, presence refreshes,
+ * see {@link DatabaseWatch}) has failed for {@link #LEAVE_AFTER}, the consumer leaves the group:
+ * its partitions move to the other workers, and their uncommitted records with them. It joins
+ * again, with a new consumer, once a statement works again.
+ *
+ * <p>Each round of the loop {@linkplain LoopProgress#touch touches} its progress, which {@code
+ * /health/live} reads. Stopping leaves the group (also for a static member, which would otherwise
+ * keep its partitions until its session times out); a member fenced by another process using the
+ * same worker id stops and reports it as fatal.
+ *
+ * <p>Each message's {@code claim} span (from the claim statement's start to its end, with whether
+ * this worker won) continues the trace context of its {@code traceparent} header, and so does the
+ * run it starts; a message without a usable header continues its instance's derived root. Claims
+ * are timed ({@code carillon.worker.claim.duration}) and so is each instance's wait since its
+ * publication ({@code carillon.worker.claim.latency}).
  */
 public final class InstanceConsumer implements Runnable {
+  /** How long every database statement must have failed before the consumer leaves the group. */
+  public static final Duration LEAVE_AFTER = Duration.ofSeconds(5);
+
   private static final Logger log = LoggerFactory.getLogger(InstanceConsumer.class);
 
-  private final Consumer<String, byte[]> consumer;
-  private final String topic;
+  private final Supplier<Consumer<String, byte[]>> consumers;
+  private volatile Consumer<String, byte[]> consumer;
+  private final DatabaseWatch database;
+  private final List<String> topics;
   private final LeaseStore store;
   private final RunPool pool;
   private final WorkerMetrics metrics;
   private final String workerId;
   private final Duration pollTimeout;
   private final Duration errorBackoff;
+  private final Serves serves;
+  private final LoopProgress progress;
+  private final java.util.function.Consumer<String> onFatal;
   private final ArrayDeque<ConsumerRecord<String, byte[]>> waiting = new ArrayDeque<>();
   private final ExecutorService claimer;
+  private final Tracing tracing;
+  private final Clock clock;
   private volatile boolean stopping;
 
   /**
-   * @param consumer a consumer with manual commits (see {@code KafkaSettings.consumerProps}); this
-   *     object owns and closes it
+   * @param consumers makes a consumer with manual commits (see {@code KafkaSettings.consumerProps})
+   *     at start and on each rejoin; this object owns and closes them
+   * @param database whether the worker's statements reach the database
+   * @param topics the instances topics of the queues served
+   * @param serves the queues and handlers this worker claims
    * @param pollTimeout the longest one poll blocks, which bounds how late a freed slot is noticed
    * @param errorBackoff the pause after a failed claim before the batch is read again
+   * @param progress touched on every round of the loop
+   * @param onFatal told why when the consumer cannot go on (another process took its member id)
+   * @param tracing where the claim spans go
+   * @param clock what the claim latency is read on
    */
   public InstanceConsumer(
-      Consumer<String, byte[]> consumer,
-      String topic,
+      Supplier<Consumer<String, byte[]>> consumers,
+      DatabaseWatch database,
+      List<String> topics,
       LeaseStore store,
       RunPool pool,
       WorkerMetrics metrics,
       String workerId,
+      Serves serves,
       Duration pollTimeout,
-      Duration errorBackoff) {
-    this.consumer = consumer;
-    this.topic = topic;
+      Duration errorBackoff,
+      LoopProgress progress,
+      java.util.function.Consumer<String> onFatal,
+      Tracing tracing,
+      Clock clock) {
+    this.consumers = consumers;
+    this.database = database;
+    this.topics = List.copyOf(topics);
+    this.serves = serves;
+    this.progress = progress;
+    this.onFatal = onFatal;
+    this.tracing = tracing;
+    this.clock = clock;
     this.store = store;
     this.pool = pool;
     this.metrics = metrics;
@@ -107,35 +170,108 @@ public final class InstanceConsumer implements Runnable {
   @Override
   public void run() {
     try {
-      consumer.subscribe(List.of(topic), new Rebalances());
+      join();
       while (!stopping) {
+        progress.touch();
+        if (database.failingFor().compareTo(LEAVE_AFTER) >= 0) {
+          leaveWhileTheDatabaseIsLost();
+          continue;
+        }
         try {
           step();
         } catch (WakeupException e) {
           // stop() was called
+        } catch (UnreleasedInstanceIdException e) {
+          // The consumer protocol keeps a static member's id for its session after its process
+          // died, and a consumer refused with this error stays failed: make a new one.
+          log.warn(
+              "Kafka still holds the member id {} of a previous process (released when that"
+                  + " process's session times out, group.consumer.session.timeout.ms on the"
+                  + " broker); joining again in {}: {}",
+              workerId,
+              errorBackoff,
+              e.getMessage());
+          leave();
+          backoff();
+          if (!stopping) {
+            join();
+          }
+        } catch (FencedInstanceIdException e) {
+          stopping = true;
+          onFatal.accept(
+              "another worker process joined the group with this worker's id "
+                  + workerId
+                  + " (instance.id must be unique per running worker): "
+                  + e.getMessage());
         } catch (KafkaException e) {
-          log.warn("Kafka error while consuming {}; continuing: {}", topic, e.toString());
+          log.warn("Kafka error while consuming {}; continuing: {}", topics, e.toString());
           backoff();
         }
       }
     } catch (RuntimeException | Error e) {
-      log.error("Consumer of {} stopped unexpectedly", topic, e);
+      log.error("Consumer of {} stopped unexpectedly", topics, e);
       throw e;
     } finally {
       claimer.shutdown();
-      try {
-        consumer.close(Duration.ofSeconds(5));
-      } catch (RuntimeException e) {
-        log.warn("Closing the consumer failed: {}", e.toString());
-      }
-      log.info("Stopped consuming {}", topic);
+      leave();
+      log.info("Stopped consuming {} and left the group", topics);
+    }
+  }
+
+  private void join() {
+    Consumer<String, byte[]> c = consumers.get();
+    c.subscribe(topics, new Rebalances());
+    consumer = c;
+  }
+
+  /**
+   * Closes the consumer, leaving the group: a static member does not leave on a plain close, and
+   * its partitions would wait for its session to time out.
+   */
+  private void leave() {
+    Consumer<String, byte[]> c = consumer;
+    consumer = null;
+    waiting.clear();
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close(
+          CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+              .withTimeout(Duration.ofSeconds(5)));
+    } catch (RuntimeException e) {
+      log.warn("Closing the consumer failed: {}", e.toString());
+    }
+  }
+
+  /**
+   * Leaves the group until a statement of this worker reaches the database again, then joins with a
+   * new consumer; each wait is a round of the loop.
+   */
+  private void leaveWhileTheDatabaseIsLost() {
+    log.warn(
+        "Worker {} has not reached the database for {}: leaving the group so that the other"
+            + " workers take its partitions; it joins again when the database answers",
+        workerId,
+        database.failingFor());
+    leave();
+    while (!stopping && !database.failingFor().isZero()) {
+      progress.touch();
+      backoff();
+    }
+    if (!stopping) {
+      log.info("Worker {} reaches the database again; joining the group", workerId);
+      join();
     }
   }
 
   /** Stops polling; the consumer thread leaves the group and ends soon after. */
   public void stop() {
     stopping = true;
-    consumer.wakeup();
+    Consumer<String, byte[]> c = consumer;
+    if (c != null) {
+      c.wakeup();
+    }
   }
 
   private void step() {
@@ -164,7 +300,15 @@ public final class InstanceConsumer implements Runnable {
     }
   }
 
-  private record Candidate(ConsumerRecord<String, byte[]> record, InstanceMessage message) {}
+  private record Candidate(
+      ConsumerRecord<String, byte[]> record, InstanceMessage message, Context trace) {}
+
+  private Context traceOf(ConsumerRecord<String, byte[]> r, long instanceId) {
+    Header h = r.headers().lastHeader(Tracing.TRACEPARENT);
+    String value =
+        h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    return tracing.parentOf(value, instanceId);
+  }
 
   private void handle(int free) {
     Map<TopicPartition, Long> next = new HashMap<>();
@@ -173,7 +317,8 @@ public final class InstanceConsumer implements Runnable {
       ConsumerRecord<String, byte[]> r = waiting.pollFirst();
       next.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
       try {
-        candidates.add(new Candidate(r, InstanceMessageCodec.decode(r.value())));
+        InstanceMessage m = InstanceMessageCodec.decode(r.value());
+        candidates.add(new Candidate(r, m, traceOf(r, m.instanceId())));
       } catch (MalformedMessageException e) {
         metrics.malformed.increment();
         log.warn(
@@ -217,7 +362,7 @@ public final class InstanceConsumer implements Runnable {
         continue;
       }
       metrics.claimed.increment(claimed.size());
-      pool.startAll(claimed, definitions, claimedNanos);
+      pool.startAll(claimed, definitions, claimedNanos, traces(part, claimed));
       reportLostClaims(part, claimed);
     }
     if (failure != null) {
@@ -239,7 +384,49 @@ public final class InstanceConsumer implements Runnable {
   private List<ClaimedInstance> claim(List<Candidate> part) {
     Set<Long> ids = new LinkedHashSet<>();
     part.forEach(c -> ids.add(c.message().instanceId()));
-    return store.claimForRun(ids, workerId);
+    long started = System.nanoTime();
+    long startedAt = Tracing.now();
+    List<ClaimedInstance> claimed;
+    try {
+      claimed = store.claimForRun(ids, workerId, serves);
+      database.succeeded();
+    } catch (RuntimeException e) {
+      database.failed();
+      throw e;
+    }
+    metrics.claimTook(Duration.ofNanos(System.nanoTime() - started));
+    Set<Long> won = new HashSet<>();
+    claimed.forEach(i -> won.add(i.id()));
+    var now = clock.instant();
+    for (Candidate c : part) {
+      boolean mine = won.contains(c.message().instanceId());
+      if (mine) {
+        metrics.claimLatency(Duration.between(c.message().publishedAt(), now));
+      }
+      tracing
+          .tracer()
+          .spanBuilder("claim")
+          .setParent(c.trace())
+          .setSpanKind(SpanKind.CONSUMER)
+          .setStartTimestamp(startedAt, java.util.concurrent.TimeUnit.NANOSECONDS)
+          .setAttribute(Tracing.INSTANCE, c.message().instanceId())
+          .setAttribute(Tracing.TASK, c.message().taskId())
+          .setAttribute("carillon.claim.won", mine)
+          .setAttribute("carillon.worker", workerId)
+          .setAttribute("messaging.kafka.offset", c.record().offset())
+          .startSpan()
+          .end();
+    }
+    return claimed;
+  }
+
+  /** The trace context of each claimed instance's message. */
+  private static Map<Long, Context> traces(List<Candidate> part, List<ClaimedInstance> claimed) {
+    Map<Long, Context> byId = new HashMap<>();
+    part.forEach(c -> byId.putIfAbsent(c.message().instanceId(), c.trace()));
+    Map<Long, Context> out = new HashMap<>();
+    claimed.forEach(i -> out.put(i.id(), byId.get(i.id())));
+    return out;
   }
 
   private static List<ClaimedInstance> joinUnwrapped(CompletableFuture<List<ClaimedInstance>> f) {
@@ -265,7 +452,6 @@ public final class InstanceConsumer implements Runnable {
     if (lost.isEmpty()) {
       return;
     }
-    metrics.lostClaims.increment(lost.size());
     Map<Long, LeaseStore.ClaimState> states;
     try {
       states = store.claimStates(lost.stream().map(c -> c.message().instanceId()).toList());
@@ -278,8 +464,33 @@ public final class InstanceConsumer implements Runnable {
       String why;
       if (won.contains(id)) {
         why = "the same id appeared earlier in this batch and was claimed there";
+      } else if (s != null
+          && s.status().equals("PENDING")
+          && s.queue() != null
+          && !serves.covers(s.queue(), s.handler())) {
+        metrics.notServed.increment();
+        log.info(
+            "Leaving record {}-{} at offset {} for instance {} of task {}: the task is in queue {}"
+                + " with handler {}, and this worker serves queues {} with handlers {}; it stays"
+                + " PENDING for a worker that serves it",
+            c.record().topic(),
+            c.record().partition(),
+            c.record().offset(),
+            id,
+            c.message().taskId(),
+            s.queue(),
+            s.handler(),
+            serves.sortedQueues(),
+            serves.sortedHandlers());
+        continue;
       } else if (s == null) {
         why = "no instance has this id (deleted, archived, or published to the wrong database)";
+      } else if (s.notDueUntil() != null && s.status().equals("PENDING")) {
+        why =
+            "it is not due until "
+                + s.notDueUntil()
+                + " by the database's clock (published early; a dispatch sweep publishes it"
+                + " again)";
       } else {
         why =
             "it is "
@@ -289,6 +500,7 @@ public final class InstanceConsumer implements Runnable {
                 + (s.workerId() == null ? "" : " (worker " + s.workerId() + ")")
                 + ", not PENDING: a duplicate or late delivery";
       }
+      metrics.lostClaims.increment();
       log.info(
           "Dropping record {}-{} at offset {} for instance {} of task {}: {}",
           c.record().topic(),

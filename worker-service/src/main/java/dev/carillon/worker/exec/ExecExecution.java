@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Map.Entry;
@@ -78,6 +79,15 @@ final class ExecExecution implements AgentExecution {
   @Override
   public boolean endsWhenStopped() {
     return true;
+  }
+
+  @Override
+  public Duration stopAllowance() {
+    // SIGTERM, the task's grace, SIGKILL, then the wait for the tree and for the output readers.
+    return command
+        .grace()
+        .plus(agents.limits().killWait())
+        .plus(Duration.ofMillis(READER_WAIT_MILLIS));
   }
 
   @Override

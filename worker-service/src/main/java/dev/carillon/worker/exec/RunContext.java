@@ -22,16 +22,19 @@ import java.util.TreeMap;
  *  "windowStart":"...","windowEnd":"...","scheduledAt":"...","startedAt":"...",
  *  "deadline":"2026-12-01T10:05:00Z","attempt":2,"retryCount":1,
  *  "idempotencyKey":"file-summary/2026-12-01T10:00:00Z",
- *  "previousFailure":"exit 75 (EX_TEMPFAIL, retryable): input not ready","params":{...},
+ *  "previousFailure":"exit 75 (EX_TEMPFAIL, retryable): input not ready",
+ *  "traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","params":{...},
  *  "resume":{"lastCheckpoint":{"state":{"done":3},"attempt":1,"savedAt":"..."},
  *            "effects":{"post":{"done":true,"result":"msg-17","attempt":1}},
  *            "effectKeyPrefix":"file-summary/2026-12-01T10:00:00Z/"}}
  * </pre>
  *
- * Times are ISO-8601 instants in UTC; {@code previousFailure} is {@code null} on a first attempt.
- * {@code resume} ({@link #resume}) is what earlier attempts of the window left: the last checkpoint
- * ({@code null} when none) and the effects recorded so far, by key ({@code "done": false} means
- * started and never recorded: in doubt). Thread-safe.
+ * Times are ISO-8601 instants in UTC; {@code previousFailure} is {@code null} on a first attempt;
+ * {@code traceparent} is the run span's W3C trace context ({@link AgentContext#traceparent()}), to
+ * pass on to the services the agent calls. {@code resume} ({@link #resume}) is what earlier
+ * attempts of the window left: the last checkpoint ({@code null} when none) and the effects
+ * recorded so far, by key ({@code "done": false} means started and never recorded: in doubt).
+ * Thread-safe.
  */
 public final class RunContext {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -102,6 +105,7 @@ public final class RunContext {
     o.put("retryCount", c.retryCount());
     o.put("idempotencyKey", c.idempotencyKey());
     o.put("previousFailure", c.previousFailureReason().orElse(null));
+    o.put("traceparent", c.traceparent().orElse(null));
     o.set("params", tree(c.paramsJson()));
     return o;
   }
@@ -111,9 +115,10 @@ public final class RunContext {
    * {@code CARILLON_WINDOW_KEY}, {@code CARILLON_WINDOW_START}, {@code CARILLON_WINDOW_END}, {@code
    * CARILLON_SCHEDULED_AT}, {@code CARILLON_STARTED_AT}, {@code CARILLON_DEADLINE}, {@code
    * CARILLON_ATTEMPT}, {@code CARILLON_RETRY_COUNT}, {@code CARILLON_IDEMPOTENCY_KEY}, {@code
-   * CARILLON_PARAMS} (the params as JSON) and, after a failed attempt, {@code
-   * CARILLON_PREVIOUS_FAILURE}. The exec execution adds {@code CARILLON_RESUME_FILE}, a file
-   * holding the context's {@code resume} object.
+   * CARILLON_PARAMS} (the params as JSON), after a failed attempt {@code
+   * CARILLON_PREVIOUS_FAILURE}, and {@code TRACEPARENT}, the run span's W3C trace context under the
+   * name OpenTelemetry's SDKs read in a child process. The exec execution adds {@code
+   * CARILLON_RESUME_FILE}, a file holding the context's {@code resume} object.
    */
   public static Map<String, String> env(AgentContext c) {
     Map<String, String> env = new LinkedHashMap<>();
@@ -130,6 +135,8 @@ public final class RunContext {
     env.put("CARILLON_IDEMPOTENCY_KEY", c.idempotencyKey());
     env.put("CARILLON_PARAMS", c.paramsJson());
     c.previousFailureReason().ifPresent(r -> env.put("CARILLON_PREVIOUS_FAILURE", r));
+    // The W3C name, which OpenTelemetry's SDKs read to continue a trace in a child process.
+    c.traceparent().ifPresent(t -> env.put("TRACEPARENT", t));
     return env;
   }
 

@@ -130,6 +130,8 @@ final class HttpExecution implements AgentExecution {
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
+    // The run's trace continues in the endpoint's spans.
+    context.traceparent().ifPresent(t -> request.header("traceparent", t));
     CompletableFuture<HttpResponse<BoundedBody.Body>> response =
         client.sendAsync(request.build(), info -> new BoundedBody(maxBodyBytes));
     stopped.thenRun(() -> response.cancel(true));

@@ -6,6 +6,8 @@ import dev.carillon.loop.PeriodicLoop.StopMode;
 import dev.carillon.model.instance.Progress;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
+import dev.carillon.worker.DatabaseWatch;
+import dev.carillon.worker.LoopProgress;
 import dev.carillon.worker.WorkerMetrics;
 import java.time.Duration;
 import java.util.HashMap;
@@ -38,7 +40,7 @@ public final class Heartbeater implements AutoCloseable {
   public static final Duration MIN_ADAPTIVE = Duration.ofMillis(100);
 
   /** How often the loop checks whether a lease is due. */
-  static final Duration TICK = Duration.ofMillis(50);
+  public static final Duration TICK = Duration.ofMillis(50);
 
   private static final Logger log = LoggerFactory.getLogger(Heartbeater.class);
 
@@ -48,6 +50,8 @@ public final class Heartbeater implements AutoCloseable {
   private final String workerId;
   private final Optional<Duration> fixedInterval;
   private final LongSupplier nanoTime;
+  private final LoopProgress progress;
+  private final DatabaseWatch database;
   private final PeriodicLoop loop;
 
   private boolean failing;
@@ -56,19 +60,25 @@ public final class Heartbeater implements AutoCloseable {
    * Starts the loop at once.
    *
    * @param fixedInterval a fixed interval, or empty for the adaptive one
+   * @param progress touched on every round of the loop (a failed beat is a round too)
+   * @param database told whether each beat's statement worked
    */
   public Heartbeater(
       LeaseStore store,
       LeaseHolder holder,
       WorkerMetrics metrics,
       String workerId,
-      Optional<Duration> fixedInterval) {
+      Optional<Duration> fixedInterval,
+      LoopProgress progress,
+      DatabaseWatch database) {
     this.store = store;
     this.holder = holder;
     this.metrics = metrics;
     this.workerId = workerId;
     this.fixedInterval = fixedInterval;
     this.nanoTime = System::nanoTime;
+    this.progress = progress;
+    this.database = database;
     // Not interrupting on stop: a beat in progress finishes its statement.
     this.loop =
         new PeriodicLoop(
@@ -80,6 +90,7 @@ public final class Heartbeater implements AutoCloseable {
   }
 
   private void tick() {
+    progress.touch();
     try {
       List<LiveLease> live = holder.liveLeases();
       long now = nanoTime.getAsLong();
@@ -89,6 +100,7 @@ public final class Heartbeater implements AutoCloseable {
         beat(live, now);
       }
     } catch (Throwable t) {
+      database.failed();
       // Keep beating: a database blip must not stop renewals for good. Log once per outage.
       if (!failing) {
         log.warn("Heartbeat failed, retrying: {}", t.toString());
@@ -107,6 +119,7 @@ public final class Heartbeater implements AutoCloseable {
     }
     Set<Long> renewed = store.heartbeat(workerId, leases, progress);
     metrics.heartbeats.increment();
+    database.succeeded();
     if (failing) {
       log.info("Heartbeats work again");
       failing = false;
@@ -131,6 +144,14 @@ public final class Heartbeater implements AutoCloseable {
 
   /** How long after its last renewal a lease of {@code timeout} is due again. */
   Duration interval(Duration timeout) {
+    return intervalFor(fixedInterval, timeout);
+  }
+
+  /**
+   * How long after its last renewal a lease of {@code timeout} is due again: {@code fixedInterval}
+   * when set, else a third of the lease, between {@link #MIN_ADAPTIVE} and {@link #MAX_ADAPTIVE}.
+   */
+  public static Duration intervalFor(Optional<Duration> fixedInterval, Duration timeout) {
     if (fixedInterval.isPresent()) {
       return fixedInterval.get();
     }

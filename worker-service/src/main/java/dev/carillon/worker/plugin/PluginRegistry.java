@@ -52,7 +52,22 @@ public final class PluginRegistry implements AutoCloseable {
    *     invalid or a plugin cannot be instantiated
    */
   public static PluginRegistry load(ClassLoader parent, Optional<Path> pluginDir) {
-    URLClassLoader pluginLoader = pluginDir.map(dir -> jarLoader(dir, parent)).orElse(null);
+    return load(parent, pluginDir, Optional.empty());
+  }
+
+  /**
+   * Like {@link #load(ClassLoader, Optional)}, loading from {@code pluginDir} only jars whose
+   * SHA-256 is on {@code allowlist} ({@link PluginAllowlist}).
+   *
+   * @param allowlist a file of {@code sha256sum} lines, or empty to load every jar
+   * @throws PluginException as above, and naming each jar (and its SHA-256) that is not on the
+   *     allowlist: nothing is loaded then
+   */
+  public static PluginRegistry load(
+      ClassLoader parent, Optional<Path> pluginDir, Optional<Path> allowlist) {
+    Optional<PluginAllowlist> allowed = allowlist.map(PluginAllowlist::read);
+    URLClassLoader pluginLoader =
+        pluginDir.map(dir -> jarLoader(dir, parent, allowed)).orElse(null);
     try {
       ServiceLoader<AgentTask> loader =
           ServiceLoader.load(AgentTask.class, pluginLoader == null ? parent : pluginLoader);
@@ -131,13 +146,18 @@ public final class PluginRegistry implements AutoCloseable {
     return byType;
   }
 
-  private static URLClassLoader jarLoader(Path dir, ClassLoader parent) {
+  private static URLClassLoader jarLoader(
+      Path dir, ClassLoader parent, Optional<PluginAllowlist> allowlist) {
     if (!Files.isDirectory(dir)) {
       throw new PluginException("worker.plugin-dir " + dir + " is not a directory");
     }
     List<URL> jars = new ArrayList<>();
     try (Stream<Path> files = Files.list(dir)) {
-      for (Path jar : files.filter(f -> f.toString().endsWith(".jar")).sorted().toList()) {
+      List<Path> found = files.filter(f -> f.toString().endsWith(".jar")).sorted().toList();
+      if (allowlist.isPresent()) {
+        allowlist.get().check(found);
+      }
+      for (Path jar : found) {
         jars.add(jar.toUri().toURL());
       }
     } catch (MalformedURLException e) {

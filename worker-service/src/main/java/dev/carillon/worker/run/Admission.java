@@ -1,6 +1,7 @@
 package dev.carillon.worker.run;
 
 import dev.carillon.api.AgentTask;
+import dev.carillon.logging.InstanceMdc;
 import dev.carillon.model.agent.BuiltInHandler;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.task.InvalidTaskException;
@@ -9,6 +10,7 @@ import dev.carillon.spec.ParamsOverride;
 import dev.carillon.store.Outcome;
 import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.plugin.PluginRegistry;
+import io.opentelemetry.context.Context;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -41,6 +43,7 @@ final class Admission implements AutoCloseable {
   private final Set<BuiltInHandler> builtIns;
   private final String workerId;
   private final ExecutorService definitionReader;
+  private final Optional<TimeoutAdvisor> advisor;
 
   Admission(
       Runs runs,
@@ -49,7 +52,9 @@ final class Admission implements AutoCloseable {
       RunSpecCache specs,
       PluginRegistry plugins,
       Set<BuiltInHandler> builtIns,
-      String workerId) {
+      String workerId,
+      Optional<TimeoutAdvisor> advisor) {
+    this.advisor = advisor;
     this.runs = runs;
     this.queue = queue;
     this.ends = ends;
@@ -71,7 +76,8 @@ final class Admission implements AutoCloseable {
   void admitAll(
       List<ClaimedInstance> claimed,
       CompletableFuture<Map<String, Optional<RunSpec>>> read,
-      long claimedNanos) {
+      long claimedNanos,
+      Map<Long, Context> traces) {
     if (claimed.isEmpty()) {
       return;
     }
@@ -104,22 +110,26 @@ final class Admission implements AutoCloseable {
       return;
     }
     for (ClaimedInstance i : claimed) {
-      admit(i, defs.getOrDefault(i.taskId(), Optional.empty()), claimedNanos);
+      try (InstanceMdc mdc = InstanceMdc.instance(i.taskId(), i.windowKey(), i.id(), i.attempt())) {
+        admit(i, defs.getOrDefault(i.taskId(), Optional.empty()), claimedNanos, traces.get(i.id()));
+      }
     }
     queue.startWaiting();
   }
 
-  private void admit(ClaimedInstance claimed, Optional<RunSpec> def, long claimedNanos) {
+  private void admit(
+      ClaimedInstance claimed, Optional<RunSpec> def, long claimedNanos, Context trace) {
     if (def.isEmpty()) {
       failAtOnce(
           claimed,
+          trace,
           "task '"
               + claimed.taskId()
               + "' has no runnable definition (deleted, or its handler or params edited into an"
               + " invalid state); retryable");
       return;
     }
-    Optional<RunSpec> spec = withOverride(claimed, def.get());
+    Optional<RunSpec> spec = withOverride(claimed, def.get(), trace);
     if (spec.isEmpty()) {
       return;
     }
@@ -128,12 +138,13 @@ final class Admission implements AutoCloseable {
     Optional<BuiltInHandler> builtIn = BuiltInHandler.of(handler);
     if (builtIn.isPresent() && builtIns.contains(builtIn.get())) {
       // No plugin: the Runner runs it by its kind.
-      queue(Run.queued(claimed, run, null, claimedNanos));
+      queue(claimed, run, null, claimedNanos, trace);
       return;
     }
     if (builtIn.isPresent()) {
       failAtOnce(
           claimed,
+          trace,
           "the built-in handler '"
               + handler
               + "' is not offered by worker "
@@ -145,6 +156,7 @@ final class Admission implements AutoCloseable {
     if (task.isEmpty()) {
       failAtOnce(
           claimed,
+          trace,
           "no plugin for handler '"
               + handler
               + "' on worker "
@@ -154,10 +166,13 @@ final class Admission implements AutoCloseable {
               + "; retryable, since a worker with that plugin may run it");
       return;
     }
-    queue(Run.queued(claimed, run, task.get(), claimedNanos));
+    queue(claimed, run, task.get(), claimedNanos, trace);
   }
 
-  private void queue(Run run) {
+  private void queue(
+      ClaimedInstance claimed, RunSpec spec, AgentTask task, long claimedNanos, Context trace) {
+    advisor.ifPresent(a -> a.check(claimed.taskId(), spec.version(), claimed.timeout()));
+    Run run = Run.queued(claimed, spec, task, claimedNanos, trace);
     runs.add(run);
     queue.add(run);
   }
@@ -167,7 +182,7 @@ final class Admission implements AutoCloseable {
    * params ({@link ParamsOverride#merge}). Empty, with the instance failed, when the merged params
    * break a rule (the task's params grew past the limit since the run was asked for).
    */
-  private Optional<RunSpec> withOverride(ClaimedInstance claimed, RunSpec def) {
+  private Optional<RunSpec> withOverride(ClaimedInstance claimed, RunSpec def, Context trace) {
     if (claimed.paramsOverride() == null) {
       return Optional.of(def);
     }
@@ -181,6 +196,7 @@ final class Admission implements AutoCloseable {
     } catch (InvalidTaskException | IllegalArgumentException e) {
       failAtOnce(
           claimed,
+          trace,
           "the run's params override merged over task '"
               + claimed.taskId()
               + "''s params is not valid: "
@@ -189,9 +205,9 @@ final class Admission implements AutoCloseable {
     }
   }
 
-  private void failAtOnce(ClaimedInstance claimed, String reason) {
+  private void failAtOnce(ClaimedInstance claimed, Context trace, String reason) {
     log.warn("Instance {} attempt {} cannot run here: {}", claimed.id(), claimed.attempt(), reason);
-    Run run = Run.unrunnable(claimed, System.nanoTime());
+    Run run = Run.unrunnable(claimed, System.nanoTime(), trace);
     runs.add(run);
     ends.record(run, Outcome.failure(reason, false));
   }

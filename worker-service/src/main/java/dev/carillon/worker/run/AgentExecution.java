@@ -1,6 +1,7 @@
 package dev.carillon.worker.run;
 
 import dev.carillon.store.Outcome;
+import java.time.Duration;
 
 /**
  * One execution of an agent for one run: the seam where the kind of agent lives. The {@link Runner}
@@ -33,6 +34,16 @@ public interface AgentExecution {
    */
   default boolean endsWhenStopped() {
     return false;
+  }
+
+  /**
+   * How long the agent may take, by design, to end after {@link #stop}: for a process tree, its
+   * SIGTERM grace plus the wait after SIGKILL. The worker's stop grace comes on top before a run
+   * counts as abandoned, and a worker that cannot renew a lease stops such a run this much earlier
+   * (see {@code LeaseFence}), so that it has ended before the lease can expire.
+   */
+  default Duration stopAllowance() {
+    return Duration.ZERO;
   }
 
   /**

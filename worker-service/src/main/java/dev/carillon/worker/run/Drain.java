@@ -23,13 +23,21 @@ final class Drain {
   private final LeaseStore store;
   private final WorkerMetrics metrics;
   private final String workerId;
+  private final Stopper stopper;
 
-  Drain(Runs runs, StartQueue queue, LeaseStore store, WorkerMetrics metrics, String workerId) {
+  Drain(
+      Runs runs,
+      StartQueue queue,
+      LeaseStore store,
+      WorkerMetrics metrics,
+      String workerId,
+      Stopper stopper) {
     this.runs = runs;
     this.queue = queue;
     this.store = store;
     this.metrics = metrics;
     this.workerId = workerId;
+    this.stopper = stopper;
   }
 
   /** See {@link RunPool#releaseWaiting}. */
@@ -54,7 +62,7 @@ final class Drain {
       if (waiting) {
         queue.withdraw(run);
       } else {
-        run.stop();
+        stopper.stop(run);
       }
       try {
         if (store.release(run.lease, workerId, reason)) {

@@ -4,6 +4,8 @@ import dev.carillon.api.AgentTask;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.Lease;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
@@ -41,6 +43,12 @@ final class Run {
   /** What the agent last said it is doing, and whether the heartbeat wrote it. */
   final RunProgress progress = new RunProgress();
 
+  /**
+   * The trace context its spans continue: the one its message carried, or its instance's derived
+   * root; {@code null} for runs made without one (tests), whose spans start at the derived root.
+   */
+  final Context trace;
+
   // When the lease was last known to be renewed (the claim, then each heartbeat that renewed it, as
   // System.nanoTime() before the statement was sent): it holds at least until this plus the
   // timeout. The heartbeat's schedule and the start check both read it.
@@ -50,16 +58,28 @@ final class Run {
   private volatile AgentExecution execution;
   private volatile Instant startedAt;
   private volatile ScheduledFuture<?> deadlineTimer;
+  private volatile ScheduledFuture<?> fenceTimer;
+  private volatile Span span = Span.getInvalid();
+  private volatile long startedNanos;
 
   // Guarded by this: whether a thread is done with this run, whether an end write is outstanding,
-  // and whether the run left the pool.
+  // whether the run left the pool, whether a stop was asked for and whether the run was abandoned
+  // (stopped, and still not ended after its grace).
   private boolean threadDone;
   private boolean endPending;
   private boolean retired;
+  private boolean stopAsked;
+  private boolean abandoned;
 
   private Run(
-      ClaimedInstance instance, RunSpec spec, AgentTask task, RunState initial, long renewedNanos) {
+      ClaimedInstance instance,
+      RunSpec spec,
+      AgentTask task,
+      RunState initial,
+      long renewedNanos,
+      Context trace) {
     this.instance = instance;
+    this.trace = trace;
     this.lease = new Lease(instance.id(), instance.attempt());
     this.timeout = instance.timeout();
     this.spec = spec;
@@ -74,7 +94,13 @@ final class Run {
    * @param claimedNanos {@link System#nanoTime()} taken before the claim was sent
    */
   static Run queued(ClaimedInstance instance, RunSpec spec, AgentTask task, long claimedNanos) {
-    return new Run(instance, spec, task, RunState.QUEUED, claimedNanos);
+    return queued(instance, spec, task, claimedNanos, null);
+  }
+
+  /** A run waiting for a thread, whose spans continue {@code trace}. */
+  static Run queued(
+      ClaimedInstance instance, RunSpec spec, AgentTask task, long claimedNanos, Context trace) {
+    return new Run(instance, spec, task, RunState.QUEUED, claimedNanos, trace);
   }
 
   /**
@@ -82,7 +108,12 @@ final class Run {
    * thread ever takes it, and its failure is written at once.
    */
   static Run unrunnable(ClaimedInstance instance, long nowNanos) {
-    Run run = new Run(instance, null, null, RunState.COMPLETING, nowNanos);
+    return unrunnable(instance, nowNanos, null);
+  }
+
+  /** As {@link #unrunnable(ClaimedInstance, long)}, whose spans continue {@code trace}. */
+  static Run unrunnable(ClaimedInstance instance, long nowNanos, Context trace) {
+    Run run = new Run(instance, null, null, RunState.COMPLETING, nowNanos, trace);
     synchronized (run) {
       run.threadDone = true;
       run.endPending = true;
@@ -126,6 +157,21 @@ final class Run {
   void prepare(AgentExecution execution, Instant startedAt) {
     this.execution = execution;
     this.startedAt = startedAt;
+    this.startedNanos = System.nanoTime();
+  }
+
+  /** The run's span once it started (else the invalid span). */
+  Span span() {
+    return span;
+  }
+
+  void span(Span span) {
+    this.span = span;
+  }
+
+  /** {@link System#nanoTime()} when the agent started, or 0 before {@link #prepare}. */
+  long startedNanos() {
+    return startedNanos;
   }
 
   /** The agent's execution, or {@code null} before {@link #prepare}. */
@@ -143,11 +189,20 @@ final class Run {
     this.deadlineTimer = timer;
   }
 
-  /** Cancels the deadline timer, if one was set. */
-  void cancelDeadline() {
+  /** The timer that stops a RUNNING run whose lease could not be renewed (see {@code Runner}). */
+  void fenceTimer(ScheduledFuture<?> timer) {
+    this.fenceTimer = timer;
+  }
+
+  /** Cancels the deadline and fence timers, if they were set. */
+  void cancelTimers() {
     ScheduledFuture<?> timer = deadlineTimer;
     if (timer != null) {
       timer.cancel(false);
+    }
+    ScheduledFuture<?> fence = fenceTimer;
+    if (fence != null) {
+      fence.cancel(false);
     }
   }
 
@@ -160,6 +215,32 @@ final class Run {
     if (e != null) {
       e.stop();
     }
+  }
+
+  /** Records that a stop was asked for; true the first time only. */
+  synchronized boolean stopAsked() {
+    if (stopAsked) {
+      return false;
+    }
+    stopAsked = true;
+    return true;
+  }
+
+  /**
+   * Marks the run abandoned if its thread is still busy with it (a stop was asked for and the grace
+   * passed); true when it was marked now.
+   */
+  synchronized boolean abandonIfBusy() {
+    if (threadDone || abandoned) {
+      return false;
+    }
+    abandoned = true;
+    return true;
+  }
+
+  /** Whether the run was abandoned (its thread may since have ended). */
+  synchronized boolean abandoned() {
+    return abandoned;
   }
 
   /** The thread is done with this run (or none will take it); whether it now leaves the pool. */

@@ -21,11 +21,13 @@ final class RunLeases implements LeaseHolder {
   private final Runs runs;
   private final StartQueue queue;
   private final WorkerMetrics metrics;
+  private final Stopper stopper;
 
-  RunLeases(Runs runs, StartQueue queue, WorkerMetrics metrics) {
+  RunLeases(Runs runs, StartQueue queue, WorkerMetrics metrics, Stopper stopper) {
     this.runs = runs;
     this.queue = queue;
     this.metrics = metrics;
+    this.stopper = stopper;
   }
 
   @Override
@@ -72,7 +74,7 @@ final class RunLeases implements LeaseHolder {
           "{} lost its lease ({}); cancelling the run, its result will not be written",
           run,
           reason);
-      run.stop();
+      stopper.stop(run);
     }
     runs.signal();
   }

@@ -6,8 +6,10 @@ import dev.carillon.model.task.RunSpec;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.ResumeStore;
 import dev.carillon.worker.WorkerMetrics;
+import dev.carillon.worker.lease.LeaseFence;
 import dev.carillon.worker.lease.LeaseHolder;
 import dev.carillon.worker.plugin.PluginRegistry;
+import io.opentelemetry.context.Context;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The runs of this worker: claimed instances waiting for a thread, runs in progress and ends being
@@ -38,6 +41,8 @@ import java.util.concurrent.CompletableFuture;
  *       ready at the same time in one transaction;
  *   <li>{@link RunLeases}: the lease bookkeeping the heartbeat reads and reports to ({@link
  *       #leases()});
+ *   <li>{@link Stopper}: every stop of a started run, and the watch that it ends (a run that does
+ *       not is abandoned and counted; too many at once and the worker gives up);
  *   <li>{@link Drain}: the releases of shutdown.
  * </ul>
  *
@@ -58,6 +63,7 @@ public final class RunPool implements AutoCloseable {
   private final ResumeStore resume;
   private final WorkerMetrics metrics;
   private final String workerId;
+  private final Stopper stopper;
 
   /**
    * @param store where claims are completed and released
@@ -71,6 +77,13 @@ public final class RunPool implements AutoCloseable {
    * @param maxSummaryBytes the most UTF-8 bytes of a summary kept
    * @param clock the worker's clock, for {@code startedAt} and {@code deadline}
    * @param builtIns the built-in handlers this worker offers and how their runs execute
+   * @param fence when a run whose lease is not renewed is stopped, and how long a stopped run may
+   *     take to end
+   * @param heartbeatInterval the fixed lease renewal interval, or empty for the adaptive one
+   * @param maxAbandonedRuns abandoned runs at once that make the worker give up
+   * @param onGiveUp told why, once, when {@code maxAbandonedRuns} runs are abandoned
+   * @param telemetry where run spans go, and the timeout advisor
+   * @param virtualThreads run on virtual threads where the JDK has them ({@link RunThreads})
    */
   public RunPool(
       LeaseStore store,
@@ -83,23 +96,45 @@ public final class RunPool implements AutoCloseable {
       int prefetch,
       int maxSummaryBytes,
       Clock clock,
-      Map<BuiltInHandler, AgentKind> builtIns) {
+      Map<BuiltInHandler, AgentKind> builtIns,
+      LeaseFence fence,
+      Optional<Duration> heartbeatInterval,
+      int maxAbandonedRuns,
+      Consumer<String> onGiveUp,
+      RunTelemetry telemetry,
+      boolean virtualThreads) {
     this.resume = resume;
     this.metrics = metrics;
     this.workerId = workerId;
+    this.stopper = new Stopper(metrics, fence, maxAbandonedRuns, onGiveUp, workerId);
     this.runs = new Runs(concurrency + prefetch);
     this.ends =
         new EndRecorder(
             new CompletionWriter(store, metrics, workerId, MAX_END_BATCH, concurrency + prefetch),
             runs,
-            metrics);
+            metrics,
+            telemetry.tracing());
     this.runner =
         new Runner(
-            runs, ends, metrics, workerId, maxSummaryBytes, clock, builtIns, this::resumeRecordsOf);
-    this.queue = new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs);
-    this.admission = new Admission(runs, queue, ends, specs, plugins, builtIns.keySet(), workerId);
-    this.leases = new RunLeases(runs, queue, metrics);
-    this.drain = new Drain(runs, queue, store, metrics, workerId);
+            runs,
+            ends,
+            metrics,
+            workerId,
+            maxSummaryBytes,
+            clock,
+            builtIns,
+            fence,
+            heartbeatInterval,
+            stopper,
+            this::resumeRecordsOf,
+            telemetry.tracing());
+    this.queue =
+        new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs, virtualThreads);
+    this.admission =
+        new Admission(
+            runs, queue, ends, specs, plugins, builtIns.keySet(), workerId, telemetry.advisor());
+    this.leases = new RunLeases(runs, queue, metrics, stopper);
+    this.drain = new Drain(runs, queue, store, metrics, workerId, stopper);
   }
 
   /**
@@ -158,7 +193,27 @@ public final class RunPool implements AutoCloseable {
       List<ClaimedInstance> claimed,
       CompletableFuture<Map<String, Optional<RunSpec>>> read,
       long claimedNanos) {
-    admission.admitAll(claimed, read, claimedNanos);
+    startAll(claimed, read, claimedNanos, Map.of());
+  }
+
+  /**
+   * As {@link #startAll(List, CompletableFuture, long)}, each run's spans continuing the trace
+   * context of its message.
+   *
+   * @param traces the context each instance's message carried, by instance id; an instance without
+   *     one starts at its derived root
+   */
+  public void startAll(
+      List<ClaimedInstance> claimed,
+      CompletableFuture<Map<String, Optional<RunSpec>>> read,
+      long claimedNanos,
+      Map<Long, Context> traces) {
+    admission.admitAll(claimed, read, claimedNanos, traces);
+  }
+
+  /** Runs abandoned now: asked to stop, not ended after their grace; they keep their slots. */
+  public int abandoned() {
+    return stopper.abandoned();
   }
 
   /** The leases of this pool's runs, for the heartbeat. */
@@ -212,6 +267,7 @@ public final class RunPool implements AutoCloseable {
    */
   @Override
   public void close() {
+    stopper.close();
     runner.close();
     admission.close();
     ends.close();

@@ -1,9 +1,7 @@
 package dev.carillon.worker.run;
 
-import dev.carillon.worker.DaemonThreads;
 import java.util.ArrayDeque;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
@@ -35,13 +33,13 @@ final class StartQueue implements AutoCloseable {
    * @param threadName the name of the run threads
    * @param runner runs one run on the calling thread
    * @param runs where a run that never starts leaves the pool
+   * @param virtualThreads run on virtual threads where the JDK has them ({@link RunThreads})
    */
-  StartQueue(int concurrency, String threadName, Runner runner, Runs runs) {
+  StartQueue(int concurrency, String threadName, Runner runner, Runs runs, boolean virtualThreads) {
     this.threadSlots = new Semaphore(concurrency);
-    // Daemon, so that a plugin that never ends does not keep the JVM alive after shutdown.
     // Unbounded only in principle: at most `concurrency` run at once, plus the threads of stopped
     // plugins that ignore interrupts.
-    this.threads = Executors.newCachedThreadPool(DaemonThreads.named(threadName));
+    this.threads = RunThreads.executor(threadName, virtualThreads);
     this.runner = runner;
     this.runs = runs;
   }

@@ -22,6 +22,7 @@ final class WorkerAgentContext implements AgentContext {
   private final String paramsJson;
   private final Instant startedAt;
   private final Instant deadline;
+  private final String traceparent;
   private final RunProgress progress;
   private final Clock clock;
   private final ResumeRecords resume;
@@ -35,6 +36,22 @@ final class WorkerAgentContext implements AgentContext {
       RunProgress progress,
       Clock clock,
       ResumeRecords resume) {
+    this(instance, paramsJson, startedAt, deadline, progress, clock, resume, null);
+  }
+
+  /**
+   * @param traceparent the run span's W3C context, or {@code null}
+   */
+  WorkerAgentContext(
+      ClaimedInstance instance,
+      String paramsJson,
+      Instant startedAt,
+      Instant deadline,
+      RunProgress progress,
+      Clock clock,
+      ResumeRecords resume,
+      String traceparent) {
+    this.traceparent = traceparent;
     this.instance = instance;
     this.paramsJson = paramsJson == null || paramsJson.isBlank() ? "{}" : paramsJson;
     this.startedAt = startedAt;
@@ -124,6 +141,11 @@ final class WorkerAgentContext implements AgentContext {
   @Override
   public String once(String key, Effect effect) throws Exception {
     return resume.once(key, effect);
+  }
+
+  @Override
+  public Optional<String> traceparent() {
+    return Optional.ofNullable(traceparent);
   }
 
   @Override

@@ -164,7 +164,8 @@ class ExecExecutionTest {
             "CARILLON_ATTEMPT=2",
             "CARILLON_RETRY_COUNT=1",
             "CARILLON_IDEMPOTENCY_KEY=exec-test/2026-12-01",
-            "CARILLON_DEADLINE=2026-12-01T10:01:00Z")
+            "CARILLON_DEADLINE=2026-12-01T10:01:00Z",
+            "TRACEPARENT=" + FixedContext.TRACEPARENT)
         .anyMatch(l -> l.startsWith("CARILLON_RESUME_FILE="))
         .noneMatch(l -> l.startsWith("DB_PASSWORD="))
         .noneMatch(l -> l.startsWith("NOT_SET="));
@@ -186,6 +187,7 @@ class ExecExecutionTest {
     assertThat(ctx.get("deadline").asText()).isEqualTo("2026-12-01T10:01:00Z");
     assertThat(ctx.get("previousFailure").asText()).isEqualTo("exit 75 (EX_TEMPFAIL)");
     assertThat(ctx.get("params").get("exec").get("shell").asBoolean()).isTrue();
+    assertThat(ctx.get("traceparent").asText()).isEqualTo(FixedContext.TRACEPARENT);
   }
 
   @Test

@@ -73,6 +73,14 @@ final class FixedContext implements AgentContext {
     return Optional.ofNullable(previousFailure);
   }
 
+  /** A run span's context, as the worker's context gives one. */
+  static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+  @Override
+  public Optional<String> traceparent() {
+    return Optional.of(TRACEPARENT);
+  }
+
   @Override
   public Instant deadline() {
     return STARTED.plus(timeout);

@@ -59,6 +59,9 @@ class HttpExecutionTest {
   private record Reply(int status, String body, boolean block) {}
 
   /** What the endpoint received. */
+  private static final String TRACEPARENT =
+      "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
   private record Seen(Map<String, String> headers, String body) {}
 
   @BeforeEach
@@ -129,8 +132,10 @@ class HttpExecutionTest {
         .containsEntry("carillon-attempt", "3")
         .containsEntry("carillon-deadline", "2026-12-01T10:01:00Z")
         .containsEntry("authorization", "Bearer t0ken")
-        .containsEntry("content-type", "application/json");
+        .containsEntry("content-type", "application/json")
+        .containsEntry("traceparent", TRACEPARENT);
     JsonNode ctx = JSON.readTree(s.body());
+    assertThat(ctx.get("traceparent").asText()).isEqualTo(TRACEPARENT);
     assertThat(ctx.get("idempotencyKey").asText()).isEqualTo("http-test/2026-12-01");
     assertThat(ctx.get("attempt").asInt()).isEqualTo(3);
     assertThat(ctx.get("params").get("who").asText()).isEqualTo("http");
@@ -310,6 +315,11 @@ class HttpExecutionTest {
     @Override
     public Optional<String> previousFailureReason() {
       return Optional.empty();
+    }
+
+    @Override
+    public Optional<String> traceparent() {
+      return Optional.of(TRACEPARENT);
     }
 
     @Override

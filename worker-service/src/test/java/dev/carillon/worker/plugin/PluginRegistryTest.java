@@ -39,7 +39,7 @@ class PluginRegistryTest {
   @Test
   void the_class_path_plugins_are_found_by_type() {
     try (PluginRegistry r = PluginRegistry.load(getClass().getClassLoader(), Optional.empty())) {
-      assertThat(r.types()).containsExactly("counting", "resuming");
+      assertThat(r.types()).containsExactly("counting", "ledger-probe", "resuming");
       assertThat(r.find("counting")).get().isInstanceOf(CountingAgent.class);
       assertThat(r.find("nope")).isEmpty();
     }

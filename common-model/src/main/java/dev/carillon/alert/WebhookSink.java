@@ -1,14 +1,16 @@
-package dev.carillon.retry.alert;
+package dev.carillon.alert;
 
 import dev.carillon.model.retry.ExponentialBackoff;
-import dev.carillon.retry.RetryMetrics;
-import dev.carillon.retry.RetrySettings;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -17,18 +19,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends alerts as an HTTP POST of a JSON body to one webhook, on its own thread, so a slow or dead
- * webhook never blocks scanning. A failed call (an exception or a non-2xx answer) is tried again
- * after {@code firstBackoff}, doubling, at most {@link #MAX_BACKOFF} apart, up to {@code
- * maxAttempts} calls in all; then the alert is given up with an ERROR line (the DEAD instance
- * itself was already logged). At most {@link #MAX_QUEUED} alerts wait; beyond that new ones are
- * dropped with a WARN.
+ * Sends alerts as an HTTP POST of their JSON body ({@link Alert#json()}) to one webhook, on its own
+ * thread, so a slow or dead webhook never blocks the loop that raised them. A failed call (an
+ * exception or a non-2xx answer) is tried again after {@code firstBackoff}, doubling, at most
+ * {@link #MAX_BACKOFF} apart, up to {@code maxAttempts} calls in all; then the alert is given up
+ * with an ERROR line (what it was about was already logged where it was raised). At most {@link
+ * #MAX_QUEUED} alerts wait; beyond that new ones are dropped with a WARN.
  *
- * <p>The URL is never logged in full: its path often holds the webhook's secret.
+ * <p>The URL is never logged in full: its path often holds the webhook's secret ({@link #maskUrl}).
+ *
+ * <p>Meters: {@code carillon.alerts.webhook{kind, result}}, {@code result} = {@code sent}, {@code
+ * failed} (given up after retries) or {@code dropped} (too many waiting, or closed).
  *
  * <p>Thread-safe. {@link #close()} stops at once; alerts still waiting are dropped.
  */
-public final class WebhookAlerter implements AutoCloseable {
+public final class WebhookSink implements AlertSink {
   /** Alerts allowed to wait at once. */
   public static final int MAX_QUEUED = 1_000;
 
@@ -44,14 +49,14 @@ public final class WebhookAlerter implements AutoCloseable {
   /** Longest one call may take. */
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
-  private static final Logger log = LoggerFactory.getLogger(WebhookAlerter.class);
+  private static final Logger log = LoggerFactory.getLogger(WebhookSink.class);
 
   private final URI url;
   private final String shownUrl;
   private final HttpClient client;
   private final int maxAttempts;
   private final ExponentialBackoff backoff;
-  private final RetryMetrics metrics;
+  private final MeterRegistry registry;
   private final ScheduledExecutorService executor;
   private final AtomicInteger queued = new AtomicInteger();
 
@@ -60,25 +65,33 @@ public final class WebhookAlerter implements AutoCloseable {
    * @param maxAttempts calls per alert, at least 1
    * @param firstBackoff pause before the second call, at least 1 ms; doubles after each failure, up
    *     to {@link #MAX_BACKOFF}
+   * @param threadName the name of the sending thread, e.g. {@code retry-alert-webhook}
+   * @param registry where deliveries are counted
    */
-  public WebhookAlerter(URI url, int maxAttempts, Duration firstBackoff, RetryMetrics metrics) {
+  public WebhookSink(
+      URI url, int maxAttempts, Duration firstBackoff, String threadName, MeterRegistry registry) {
     this.url = Objects.requireNonNull(url, "url");
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
     }
-    this.shownUrl = RetrySettings.maskUrl(url.toString());
+    this.shownUrl = maskUrl(url.toString());
     this.maxAttempts = maxAttempts;
     Objects.requireNonNull(firstBackoff, "firstBackoff");
     this.backoff =
         ExponentialBackoff.doubling(
             firstBackoff, firstBackoff.compareTo(MAX_BACKOFF) > 0 ? firstBackoff : MAX_BACKOFF);
-    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.registry = Objects.requireNonNull(registry, "registry");
+    for (AlertKind k : AlertKind.values()) {
+      for (String result : new String[] {"sent", "failed", "dropped"}) {
+        counter(k, result);
+      }
+    }
     this.client = HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT).build();
     ScheduledThreadPoolExecutor ex =
         new ScheduledThreadPoolExecutor(
             1,
             r -> {
-              Thread t = new Thread(r, "retry-alert-webhook");
+              Thread t = new Thread(r, threadName);
               t.setDaemon(true);
               return t;
             });
@@ -86,28 +99,28 @@ public final class WebhookAlerter implements AutoCloseable {
     this.executor = ex;
   }
 
-  /**
-   * Queues one alert and returns at once.
-   *
-   * @return false when the queue is full or the alerter is closed (the alert is dropped)
-   */
-  public boolean submit(String json) {
+  @Override
+  public CompletableFuture<Boolean> send(Alert alert) {
+    CompletableFuture<Boolean> done = new CompletableFuture<>();
     if (queued.incrementAndGet() > MAX_QUEUED) {
       queued.decrementAndGet();
       log.warn("Alert webhook {} has {} alerts waiting; dropping one", shownUrl, MAX_QUEUED);
-      metrics.alertFailed();
-      return false;
+      counter(alert.kind(), "dropped").increment();
+      done.complete(false);
+      return done;
     }
+    String json = alert.json();
     try {
-      executor.execute(() -> attempt(json, 1));
-      return true;
+      executor.execute(() -> attempt(alert, json, 1, done));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       queued.decrementAndGet();
-      return false;
+      counter(alert.kind(), "dropped").increment();
+      done.complete(false);
     }
+    return done;
   }
 
-  private void attempt(String json, int n) {
+  private void attempt(Alert alert, String json, int n, CompletableFuture<Boolean> done) {
     String failure;
     try {
       HttpResponse<Void> response =
@@ -120,7 +133,8 @@ public final class WebhookAlerter implements AutoCloseable {
               HttpResponse.BodyHandlers.discarding());
       if (response.statusCode() / 100 == 2) {
         queued.decrementAndGet();
-        metrics.alertSent();
+        counter(alert.kind(), "sent").increment();
+        done.complete(true);
         return;
       }
       failure = "HTTP " + response.statusCode();
@@ -129,25 +143,38 @@ public final class WebhookAlerter implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       queued.decrementAndGet();
+      done.complete(false);
       return;
     }
     if (n >= maxAttempts) {
       queued.decrementAndGet();
-      metrics.alertFailed();
+      counter(alert.kind(), "failed").increment();
       log.error(
-          "Alert webhook {} failed {} times, giving up this alert; last failure: {}",
+          "Alert webhook {} failed {} times, giving up this {} alert; last failure: {}",
           shownUrl,
           n,
+          alert.kind().event(),
           failure);
+      done.complete(false);
       return;
     }
     Duration wait = backoff.delay(n - 1);
     log.warn("Alert webhook {} failed ({}); call {} in {}", shownUrl, failure, n + 1, wait);
     try {
-      executor.schedule(() -> attempt(json, n + 1), wait.toMillis(), TimeUnit.MILLISECONDS);
+      executor.schedule(
+          () -> attempt(alert, json, n + 1, done), wait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       queued.decrementAndGet();
+      done.complete(false);
     }
+  }
+
+  private Counter counter(AlertKind kind, String result) {
+    return Counter.builder("carillon.alerts.webhook")
+        .description("alerts handed to the webhook, by kind and result (sent, failed, dropped)")
+        .tag("kind", kind.label())
+        .tag("result", result)
+        .register(registry);
   }
 
   /** Alerts waiting or in flight. */
@@ -158,5 +185,30 @@ public final class WebhookAlerter implements AutoCloseable {
   @Override
   public void close() {
     executor.shutdownNow();
+  }
+
+  @Override
+  public String toString() {
+    return "webhook " + shownUrl;
+  }
+
+  /**
+   * A webhook URL safe to log: scheme, host and port only. Webhook paths and queries often carry
+   * the secret (Slack, Teams), so they are never printed.
+   */
+  public static String maskUrl(String url) {
+    try {
+      URI u = new URI(url);
+      if (u.getScheme() == null || u.getHost() == null) {
+        return "****";
+      }
+      return u.getScheme()
+          + "://"
+          + u.getHost()
+          + (u.getPort() < 0 ? "" : ":" + u.getPort())
+          + "/****";
+    } catch (URISyntaxException e) {
+      return "****";
+    }
   }
 }

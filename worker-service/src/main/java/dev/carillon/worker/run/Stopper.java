@@ -1,0 +1,125 @@
+package dev.carillon.worker.run;
+
+import dev.carillon.worker.DaemonThreads;
+import dev.carillon.worker.WorkerMetrics;
+import dev.carillon.worker.lease.LeaseFence;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stops running agents and watches that they end. Every stop of a run that had started (its
+ * deadline passed, its lease was lost or could not be renewed, the worker shuts down) goes through
+ * {@link #stop}; a run whose thread is still busy with it {@link LeaseFence#graceFor its grace}
+ * later is <em>abandoned</em>: logged once, counted ({@code carillon.worker.runs.abandoned}), and
+ * it keeps its slot until its thread really ends ({@link #threadEnded}), so such runs cannot pile
+ * up threads. When {@code maxAbandoned} runs are abandoned at once, the worker can no longer trust
+ * its slots or its stops, and {@code onGiveUp} is told, once.
+ *
+ * <p>Thread-safe; the checks run on the stopper's own timer thread.
+ */
+final class Stopper implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Stopper.class);
+
+  private final WorkerMetrics metrics;
+  private final LeaseFence fence;
+  private final int maxAbandoned;
+  private final Consumer<String> onGiveUp;
+  private final ScheduledExecutorService timer;
+  private final AtomicInteger abandoned = new AtomicInteger();
+  private final AtomicBoolean gaveUp = new AtomicBoolean();
+
+  /**
+   * @param fence gives each run's grace
+   * @param maxAbandoned abandoned runs at once that make the worker give up
+   * @param onGiveUp told why, once, when {@code maxAbandoned} is reached
+   */
+  Stopper(
+      WorkerMetrics metrics,
+      LeaseFence fence,
+      int maxAbandoned,
+      Consumer<String> onGiveUp,
+      String workerId) {
+    this.metrics = metrics;
+    this.fence = fence;
+    this.maxAbandoned = maxAbandoned;
+    this.onGiveUp = onGiveUp;
+    ScheduledThreadPoolExecutor t =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("carillon-stops-" + workerId));
+    t.setRemoveOnCancelPolicy(true);
+    this.timer = t;
+  }
+
+  /**
+   * Asks {@code run}'s agent to stop (see {@link AgentExecution#stop}) and, the first time, checks
+   * after its grace that it ended. Returns at once.
+   */
+  void stop(Run run) {
+    run.stop();
+    if (run.stopAsked()) {
+      AgentExecution execution = run.execution();
+      Duration grace =
+          fence
+              .graceFor(run.timeout)
+              .plus(execution == null ? Duration.ZERO : execution.stopAllowance());
+      try {
+        timer.schedule(() -> check(run, grace), grace.toNanos(), TimeUnit.NANOSECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // Closed: the worker is stopping; its exit ends whatever still runs.
+      }
+    }
+  }
+
+  private void check(Run run, Duration grace) {
+    if (!run.abandonIfBusy()) {
+      return;
+    }
+    int now = abandoned.incrementAndGet();
+    metrics.abandoned.increment();
+    log.warn(
+        "{} was asked to stop {} ago ({}) and has not ended: abandoned; it keeps its slot until its"
+            + " thread ends ({} of {} abandoned runs before this worker gives up)",
+        run,
+        grace,
+        run.state(),
+        now,
+        maxAbandoned);
+    if (now >= maxAbandoned && gaveUp.compareAndSet(false, true)) {
+      onGiveUp.accept(
+          now
+              + " run(s) were asked to stop and did not end within their grace (at most "
+              + fence.stopGrace()
+              + "); worker.max-abandoned-runs is "
+              + maxAbandoned);
+    }
+  }
+
+  /** {@code run}'s thread is done with it; an abandoned run gives its count back. */
+  void threadEnded(Run run) {
+    if (run.abandoned()) {
+      abandoned.decrementAndGet();
+      log.info("Abandoned {} ended after all; its slot is free again", run);
+    }
+  }
+
+  /** Runs abandoned now (stopped, grace passed, thread still busy). */
+  int abandoned() {
+    return abandoned.get();
+  }
+
+  /** Whether {@code onGiveUp} was told. */
+  boolean gaveUp() {
+    return gaveUp.get();
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}
