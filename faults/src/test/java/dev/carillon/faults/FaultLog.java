@@ -28,14 +28,26 @@ final class FaultLog {
     /** A worker's namespace cut from Kafka: its consumer's partitions move to the others. */
     PARTITION_WORKER_KAFKA,
     /** The end of a partition: the cut port reachable again. */
-    HEAL_PARTITION;
+    HEAL_PARTITION,
+    /** The trigger leader SIGSTOPped past its ZooKeeper session. */
+    FREEZE_TRIGGER_LEADER,
+    /** SIGCONT to a frozen leader. */
+    RESUME_LEADER,
+    /** PostgreSQL crashed: SIGKILL to the postmaster (synchronous_commit on), started again. */
+    POSTGRES_CRASH,
+    /** A trigger whose clock is off (CARILLON_CLOCK_OFFSET) for the whole run. */
+    CLOCK_SKEW,
+    /** PostgreSQL up again after a crash (crash recovery done). */
+    POSTGRES_STARTED;
 
     /** Whether this kind is a fault rather than the recovery that follows one. */
     boolean isFault() {
       return this != RESTART_WORKER
           && this != RESTART_SERVICE
           && this != RESUME_WORKER
-          && this != HEAL_PARTITION;
+          && this != HEAL_PARTITION
+          && this != RESUME_LEADER
+          && this != POSTGRES_STARTED;
     }
 
     /**
@@ -53,6 +65,7 @@ final class FaultLog {
     Kind endedBy() {
       return switch (this) {
         case FREEZE_WORKER -> RESUME_WORKER;
+        case POSTGRES_CRASH -> POSTGRES_STARTED;
         case PARTITION_TRIGGER_ZK,
             PARTITION_WORKER_PG,
             PARTITION_RETRY_KAFKA,

@@ -74,6 +74,15 @@ class FaultSuiteIT {
   /** How long a fault aimed at a leader waits for one. */
   private static final Duration LEADER_WAIT = Duration.ofSeconds(30);
 
+  /** Past the trigger's ZooKeeper session (4 s): the standby takes over while it is stopped. */
+  private static final Duration LEADER_FREEZE_FOR = Duration.ofSeconds(12);
+
+  /** How long a resumed leader is watched for writes. */
+  private static final Duration LEADER_WATCH = Duration.ofSeconds(10);
+
+  private static final String SKEWED_TRIGGER = "trigger-2";
+  private static final String SKEW = "30s";
+
   /** Set (by {@code .ci/run}) where partitions must run: the suite fails if it cannot make them. */
   static final String REQUIRE_NAMESPACES = "CARILLON_FAULTS_REQUIRE_NETNS";
 
@@ -89,6 +98,8 @@ class FaultSuiteIT {
   private final List<String> harnessErrors = Collections.synchronizedList(new ArrayList<>());
   private final List<Invariants.Zombie> zombies = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> frozen = Collections.synchronizedSet(new HashSet<>());
+  private final List<Invariants.FrozenLeader> frozenLeaders =
+      Collections.synchronizedList(new ArrayList<>());
   private StackProcess.Endpoints endpoints;
   private NetworkNamespaces lab;
 
@@ -130,13 +141,16 @@ class FaultSuiteIT {
             StackProcess.start(
                 Files.createDirectories(runDir.resolve("stack")),
                 runDir.resolve("devstack.log"),
-                lab == null ? List.of() : List.of("--listen-address", lab.serverAddress()));
+                stackOptions(lab));
         Services services = new Services(root, runDir, pluginDir, stack.endpoints(), lab)) {
       endpoints = stack.endpoints();
       this.lab = lab;
       // The deploy steps, as in production: the services neither migrate nor create topics.
       services.runStep(Role.TRIGGER, "migrate");
       services.runStep(Role.TRIGGER, "create-topics");
+      // trigger-2's clock runs fast all along; it leads after each kill or cut of trigger-1.
+      services.environment(SKEWED_TRIGGER, Map.of("CARILLON_CLOCK_OFFSET", SKEW));
+      faults.add(FaultLog.Kind.CLOCK_SKEW, SKEWED_TRIGGER, "clock " + SKEW + " fast, whole run");
       for (String name : List.of("trigger-1", "trigger-2")) {
         services.start(name, Role.TRIGGER);
       }
@@ -209,7 +223,9 @@ class FaultSuiteIT {
       settle(tasks, end);
       Invariants.Report report;
       try (Connection c = connect()) {
-        report = Invariants.check(c, tasks, start, end, faults, zombies, GRACE);
+        report =
+            Invariants.check(c, tasks, start, end, faults, zombies, GRACE)
+                .plus(frozenLeaders.stream().map(Invariants::frozenLeader).toList());
       }
 
       List<BadInputs.Outcome> bad =
@@ -250,6 +266,8 @@ class FaultSuiteIT {
                   FaultLog.Kind.FREEZE_WORKER,
                   FaultLog.Kind.KAFKA_RESTART,
                   FaultLog.Kind.POSTGRES_RESTART));
+      required.add(FaultLog.Kind.FREEZE_TRIGGER_LEADER);
+      required.add(FaultLog.Kind.POSTGRES_CRASH);
       if (lab != null) {
         required.addAll(PARTITIONS);
       }
@@ -287,9 +305,10 @@ class FaultSuiteIT {
     // One cycle, in hundredths (leaders and standbys must be in place when a fault needs them):
     //  8-26 a worker frozen        12-27 trigger leader cut from ZooKeeper (the other takes over)
     // 30-45 a worker cut from PostgreSQL (the busiest: work flows again by then)
+    // 30-42 trigger leader frozen, watched until 52 (no trigger kill before 55)
     // 45 retry leader killed      55 trigger leader killed (restarted, ready before 80)
     // 60 Kafka stopped for 5 s    66-81 retry leader cut from Kafka     70 PostgreSQL restarted
-    // 80 trigger leader killed    84-99 a worker cut from Kafka
+    // 80 trigger leader killed    84-99 a worker cut from Kafka   93 PostgreSQL crashed (5 s)
     Duration cycle = d.dividedBy(cycles);
     for (int i = 0; i < cycles; i++) {
       long c = base + cycle.toMillis() * i;
@@ -305,6 +324,8 @@ class FaultSuiteIT {
             faults.add(FaultLog.Kind.POSTGRES_RESTART, "postgres", "same port, same data");
           });
       at(scheduler, c + fraction(cycle, 0.80), () -> killLeader(services, scheduler, Role.TRIGGER));
+      at(scheduler, c + fraction(cycle, 0.30), () -> freezeLeader(services, scheduler));
+      at(scheduler, c + fraction(cycle, 0.93), () -> crashPostgres(stack, scheduler));
       if (lab != null) {
         at(
             scheduler,
@@ -504,6 +525,104 @@ class FaultSuiteIT {
         .pollInterval(Duration.ofMillis(500))
         .until(() -> services.leader(role), Optional::isPresent)
         .orElseThrow();
+  }
+
+  /**
+   * SIGSTOP of the trigger leader for {@link #LEADER_FREEZE_FOR} (past its ZooKeeper session of 4
+   * s), then SIGCONT. The epoch and the events it wrote are read at the freeze, just before SIGCONT
+   * and {@link #LEADER_WATCH} after it, for {@link Invariants#frozenLeader}: once resumed it must
+   * write nothing (the successor's epoch fences it).
+   */
+  private void freezeLeader(Services services, ScheduledExecutorService scheduler)
+      throws SQLException {
+    Service leader = awaitLeader(services, Role.TRIGGER);
+    // A standby that answers (started, in the election) takes over while the leader is stopped.
+    await("a trigger standby beside " + leader.name())
+        .atMost(LEADER_WAIT)
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () ->
+                services.of(Role.TRIGGER).stream()
+                    .filter(s -> !s.name().equals(leader.name()))
+                    .anyMatch(s -> s.process().isAlive() && services.health(s).isPresent()));
+    long epochAtFreeze = triggerEpoch();
+    services.freeze(leader);
+    Instant frozenAt = Instant.now();
+    faults.add(
+        FaultLog.Kind.FREEZE_TRIGGER_LEADER,
+        leader.name(),
+        "for " + LEADER_FREEZE_FOR + " at epoch " + epochAtFreeze);
+    at(
+        scheduler,
+        LEADER_FREEZE_FOR.toMillis(),
+        () -> {
+          long epochAtResume = triggerEpoch();
+          long writesAtResume = eventsBy(leader.name());
+          services.resume(leader);
+          Instant resumedAt = Instant.now();
+          faults.add(FaultLog.Kind.RESUME_LEADER, leader.name(), "SIGCONT");
+          at(
+              scheduler,
+              LEADER_WATCH.toMillis(),
+              () ->
+                  frozenLeaders.add(
+                      new Invariants.FrozenLeader(
+                          leader.name(),
+                          frozenAt,
+                          resumedAt,
+                          epochAtFreeze,
+                          epochAtResume,
+                          triggerEpoch(),
+                          writesAtResume,
+                          eventsBy(leader.name()),
+                          LEADER_WATCH)));
+        });
+  }
+
+  private long triggerEpoch() throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement st =
+            c.prepareStatement(
+                "SELECT coalesce(max(epoch), 0) FROM leader_epoch WHERE service = ?")) {
+      st.setString(1, "trigger");
+      return single(st);
+    }
+  }
+
+  private long eventsBy(String trigger) throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement st =
+            c.prepareStatement("SELECT count(*) FROM instance_event WHERE actor = ?")) {
+      st.setString(1, "trigger:" + trigger);
+      return single(st);
+    }
+  }
+
+  /**
+   * SIGKILL to PostgreSQL's postmaster (the stack runs with synchronous_commit on, so nothing
+   * acknowledged may be lost), started again through crash recovery after {@link #RESTART_PAUSE}.
+   */
+  private void crashPostgres(StackProcess stack, ScheduledExecutorService scheduler) {
+    stack.command("kill-postgres");
+    faults.add(
+        FaultLog.Kind.POSTGRES_CRASH,
+        "postgres",
+        "SIGKILL to the postmaster, synchronous_commit on, down for " + RESTART_PAUSE);
+    at(
+        scheduler,
+        RESTART_PAUSE.toMillis(),
+        () -> {
+          stack.command("start-postgres");
+          faults.add(FaultLog.Kind.POSTGRES_STARTED, "postgres", "after crash recovery");
+        });
+  }
+
+  private static List<String> stackOptions(NetworkNamespaces lab) {
+    List<String> options = new ArrayList<>(List.of("--synchronous-commit"));
+    if (lab != null) {
+      options.addAll(List.of("--listen-address", lab.serverAddress()));
+    }
+    return options;
   }
 
   private void restartKafka(StackProcess stack, ScheduledExecutorService scheduler) {

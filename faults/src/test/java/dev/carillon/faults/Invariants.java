@@ -51,6 +51,22 @@ final class Invariants {
     boolean ok() {
       return checks.stream().allMatch(Check::ok);
     }
+
+    /** This report with {@code more} checks after its own. */
+    Report plus(List<Check> more) {
+      List<Check> all = new ArrayList<>(checks);
+      all.addAll(more);
+      return new Report(
+          windowsExpected,
+          windowsCreated,
+          succeeded,
+          dead,
+          skipped,
+          ledgerRuns,
+          reexecutions,
+          effects,
+          List.copyOf(all));
+    }
   }
 
   /**
@@ -656,11 +672,15 @@ final class Invariants {
         Instant lostAt = end.map(Event::at).orElse(upTo);
         Optional<FaultLog.Entry> cause =
             faults.entries().stream()
-                .filter(f -> f.kind().losesWorkerLeases())
-                .filter(f -> f.target().equals(run.worker()))
                 .filter(
                     f ->
-                        !f.at().isBefore(run.startedAt().minusSeconds(1))
+                        f.kind().losesWorkerLeases() && f.target().equals(run.worker())
+                            || f.kind() == FaultLog.Kind.POSTGRES_CRASH)
+                // The fault acted (a kill at once; a freeze, cut or crash until it ended) between
+                // the run's start and the loss of its lease.
+                .filter(
+                    f ->
+                        !faultEnd(f, faults).isBefore(run.startedAt().minusSeconds(1))
                             && !f.at().isAfter(lostAt))
                 .findFirst();
         LedgerRow next = runs.get(i + 1);
@@ -695,7 +715,8 @@ final class Invariants {
                 + none(ledger.isEmpty(), "the ledger is empty")));
     checks.add(
         new Check(
-            "every repeated execution followed a lost lease explained by a kill, freeze or partition",
+            "every repeated execution followed a lost lease explained by a kill, freeze or cut of its"
+                + " worker, or a PostgreSQL crash",
             unexplained.isEmpty() && !ledger.isEmpty(),
             ledger.size()
                 + " executions, "
@@ -707,6 +728,7 @@ final class Invariants {
                 + none(ledger.isEmpty(), "the ledger is empty")));
 
     checks.add(ledgerPerSuccess(inRun, events, ledger));
+    checks.add(notEarly(inRun, events, faults));
     checks.add(timeoutsAfterLease(events, rowsById, ledger, specs));
 
     EffectVerdict effects = effectChecks(calls, effectRecords, faults);
@@ -763,8 +785,10 @@ final class Invariants {
         // before its call and calling after the resume is explained by it too.
         boolean explained =
             faults.entries().stream()
-                .filter(f -> f.kind().losesWorkerLeases())
-                .filter(f -> callers.contains(f.target()))
+                .filter(
+                    f ->
+                        f.kind().losesWorkerLeases() && callers.contains(f.target())
+                            || f.kind() == FaultLog.Kind.POSTGRES_CRASH)
                 .anyMatch(
                     f ->
                         !faultEnd(f, faults).isBefore(first.minusSeconds(1))
@@ -852,7 +876,8 @@ final class Invariants {
                 + none(effectRecords.isEmpty(), "no effect record")));
     checks.add(
         new Check(
-            "every repeated call of an effect followed a kill or freeze of a worker that called it",
+            "every repeated call of an effect followed a kill, freeze or cut of a worker that called it,"
+                + " or a PostgreSQL crash",
             repeatedUnexplained.isEmpty() && !calls.isEmpty(),
             calls.size()
                 + " calls, "
@@ -867,7 +892,7 @@ final class Invariants {
 
   /**
    * When a fault stops acting: a kill at once, a freeze at its worker's next resume, a partition at
-   * its target's next heal.
+   * its target's next heal, a PostgreSQL crash when the server is up again.
    */
   private static Instant faultEnd(FaultLog.Entry f, FaultLog faults) {
     FaultLog.Kind end = f.kind().endedBy();
@@ -991,6 +1016,110 @@ final class Invariants {
             + " early"
             + sample(early)
             + none(timeouts == 0, "no TIMEOUT: no lease was lost, the faults proved nothing"));
+  }
+
+  /**
+   * No window created or started before its fire time, by the database's clock (every event's time
+   * is the database's): a creation (the event with no from-status) and every claim come at or after
+   * the row's {@code scheduled_at}. With a trigger whose clock was skewed ({@code CLOCK_SKEW} in
+   * the fault log), that trigger must have created windows itself, or the skew proved nothing.
+   */
+  private static Check notEarly(List<Row> inRun, Map<Long, List<Event>> events, FaultLog faults) {
+    List<String> early = new ArrayList<>();
+    int creations = 0;
+    int claims = 0;
+    Map<String, Integer> bySkewed = new TreeMap<>();
+    Set<String> skewed =
+        faults.entries().stream()
+            .filter(f -> f.kind() == FaultLog.Kind.CLOCK_SKEW)
+            .map(f -> "trigger:" + f.target())
+            .collect(Collectors.toSet());
+    skewed.forEach(a -> bySkewed.put(a, 0));
+    for (Row r : inRun) {
+      for (Event v : events.getOrDefault(r.id(), List.of())) {
+        boolean creation = v.from() == null && v.to() != null;
+        boolean claim = "PENDING".equals(v.from()) && "RUNNING".equals(v.to());
+        if (creation) {
+          creations++;
+          bySkewed.computeIfPresent(v.actor(), (k, n) -> n + 1);
+        }
+        if (claim) {
+          claims++;
+        }
+        if ((creation || claim) && v.at().isBefore(r.scheduledAt())) {
+          early.add(
+              key(r)
+                  + (creation ? " created" : " claimed")
+                  + " by "
+                  + v.actor()
+                  + " at "
+                  + v.at()
+                  + ", before its fire time "
+                  + r.scheduledAt());
+        }
+      }
+    }
+    boolean skewIdle = bySkewed.values().stream().anyMatch(n -> n == 0);
+    return new Check(
+        "no window created or started before its fire time (database clock)",
+        early.isEmpty() && creations > 0 && !skewIdle,
+        creations
+            + " creations, "
+            + claims
+            + " claims"
+            + (bySkewed.isEmpty() ? "" : ", created by skewed triggers " + bySkewed)
+            + ", "
+            + early.size()
+            + " early"
+            + sample(early)
+            + none(creations == 0, "no window created")
+            + none(skewIdle, "a skewed trigger created no window"));
+  }
+
+  /**
+   * A trigger leader SIGSTOPped past its ZooKeeper session and resumed: what the harness read from
+   * the database around it. Epochs are {@code leader_epoch}'s for the trigger; writes are the
+   * events the frozen trigger wrote (actor {@code trigger:NAME}), counted just before SIGCONT and
+   * after a watch.
+   */
+  record FrozenLeader(
+      String name,
+      Instant frozenAt,
+      Instant resumedAt,
+      long epochAtFreeze,
+      long epochAtResume,
+      long epochAfterWatch,
+      long writesAtResume,
+      long writesAfterWatch,
+      Duration watch) {}
+
+  /**
+   * The frozen leader wrote nothing after it resumed: a successor took a newer epoch while it was
+   * stopped (or the freeze proved nothing), no newer term began during the watch (or the check is
+   * inconclusive, which fails too), and its writes did not grow.
+   */
+  static Check frozenLeader(FrozenLeader f) {
+    boolean deposed = f.epochAtResume() > f.epochAtFreeze();
+    boolean sameTerm = f.epochAfterWatch() == f.epochAtResume();
+    long after = f.writesAfterWatch() - f.writesAtResume();
+    return new Check(
+        "frozen trigger leader " + f.name() + " wrote nothing after SIGCONT (fencing)",
+        deposed && sameTerm && after == 0,
+        "epoch "
+            + f.epochAtFreeze()
+            + " at the freeze, "
+            + f.epochAtResume()
+            + " at SIGCONT, "
+            + f.epochAfterWatch()
+            + " "
+            + f.watch().toSeconds()
+            + " s later; "
+            + f.writesAtResume()
+            + " events by it before SIGCONT, "
+            + after
+            + " written after"
+            + (deposed ? "" : " (no successor took over: the freeze proved nothing)")
+            + (sameTerm ? "" : " (a new term began during the watch: inconclusive)"));
   }
 
   /** The note a check adds when it saw no input, and fails for it. */

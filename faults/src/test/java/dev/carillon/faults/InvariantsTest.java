@@ -180,7 +180,7 @@ class InvariantsTest {
 
     assertThat(w.windows).hasSize(3);
     assertThat(r.checks()).allSatisfy(c -> assertThat(c.ok()).as(c.toString()).isTrue());
-    assertThat(r.checks()).hasSize(14);
+    assertThat(r.checks()).hasSize(15);
     assertThat(check(r, "every SUCCESS has a ledger row").detail())
         .startsWith("3 SUCCESS writes, 0 without");
     assertThat(check(r, "every TIMEOUT came after").detail()).startsWith("1 TIMEOUT writes, 0");
@@ -205,7 +205,7 @@ class InvariantsTest {
             List.of(new Zombie("worker-2", FROM, UP_TO, Set.of(), "frozen")),
             GRACE);
 
-    assertThat(r.checks()).hasSize(14);
+    assertThat(r.checks()).hasSize(15);
     assertThat(r.checks()).allSatisfy(c -> assertThat(c.ok()).as(c.toString()).isFalse());
     assertThat(r.checks())
         .filteredOn(c -> !c.name().startsWith("every window in the run"))
@@ -363,6 +363,106 @@ class InvariantsTest {
     leader.add(ms(f, 150), FaultLog.Kind.PARTITION_TRIGGER_ZK, "worker-2", "from ZooKeeper");
     assertFails(
         Invariants.verdict(w.observed(), List.of(OK), FROM, UP_TO, leader, List.of(), GRACE),
+        "every repeated execution",
+        "1 unexplained");
+  }
+
+  @Test
+  void a_window_created_or_claimed_before_its_fire_time_fails() {
+    World created = new World();
+    Instant f = created.fires.get(1);
+    created.events(
+        2,
+        "PENDING",
+        e ->
+            e.from() == null
+                ? new Event(
+                    e.id(), 2, e.kind(), null, e.to(), null, e.actor(), f.minusSeconds(30), null)
+                : e);
+    assertFails(created.verdict(), "no window created or started before", "1 early");
+
+    World claimed = new World();
+    claimed.events(
+        2,
+        "RUNNING",
+        e ->
+            new Event(e.id(), 2, e.kind(), e.from(), e.to(), 1, e.actor(), f.minusMillis(1), null));
+    assertFails(claimed.verdict(), "no window created or started before", "claimed by worker-1");
+  }
+
+  @Test
+  void a_skewed_trigger_that_created_no_window_proves_nothing() {
+    World w = new World();
+    w.faults.add(FROM, FaultLog.Kind.CLOCK_SKEW, "trigger-2", "30s fast");
+    assertFails(w.verdict(), "no window created or started before", "a skewed trigger created");
+
+    World led = new World();
+    led.faults.add(FROM, FaultLog.Kind.CLOCK_SKEW, "trigger-2", "30s fast");
+    led.events.replaceAll(
+        e ->
+            e.from() == null
+                ? new Event(
+                    e.id(),
+                    e.instanceId(),
+                    e.kind(),
+                    null,
+                    e.to(),
+                    null,
+                    "trigger:trigger-2",
+                    e.at(),
+                    null)
+                : e);
+    assertThat(check(led.verdict(), "no window created or started before").ok()).isTrue();
+  }
+
+  @Test
+  void a_frozen_leader_that_wrote_after_sigcont_or_was_never_deposed_fails() {
+    Duration watch = Duration.ofSeconds(10);
+    Instant at = FROM;
+    Invariants.Check fenced =
+        Invariants.frozenLeader(
+            new Invariants.FrozenLeader("trigger-1", at, at, 3, 4, 4, 120, 120, watch));
+    assertThat(fenced.ok()).as(fenced.toString()).isTrue();
+
+    Invariants.Check wrote =
+        Invariants.frozenLeader(
+            new Invariants.FrozenLeader("trigger-1", at, at, 3, 4, 4, 120, 121, watch));
+    assertThat(wrote.ok()).isFalse();
+    assertThat(wrote.detail()).contains("1 written after");
+
+    Invariants.Check notDeposed =
+        Invariants.frozenLeader(
+            new Invariants.FrozenLeader("trigger-1", at, at, 3, 3, 3, 120, 120, watch));
+    assertThat(notDeposed.ok()).isFalse();
+    assertThat(notDeposed.detail()).contains("proved nothing");
+
+    Invariants.Check newTerm =
+        Invariants.frozenLeader(
+            new Invariants.FrozenLeader("trigger-1", at, at, 3, 4, 5, 120, 120, watch));
+    assertThat(newTerm.ok()).isFalse();
+    assertThat(newTerm.detail()).contains("inconclusive");
+  }
+
+  @Test
+  void a_postgres_crash_during_the_run_explains_its_repeat_and_one_before_it_does_not() {
+    World w = new World();
+    Instant f = w.fires.get(0);
+    FaultLog during = new FaultLog();
+    during.add(ms(f, 2_000), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
+    during.add(ms(f, 9_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
+    assertThat(
+            check(
+                    Invariants.verdict(
+                        w.observed(), List.of(OK), FROM, UP_TO, during, List.of(), GRACE),
+                    "every repeated execution")
+                .ok())
+        .isTrue();
+
+    FaultLog before = new FaultLog();
+    before.add(ms(f, -9_000), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
+    before.add(ms(f, -4_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
+    assertFails(
+        Invariants.verdict(w.observed(), List.of(OK), FROM, UP_TO, before, List.of(), GRACE),
         "every repeated execution",
         "1 unexplained");
   }

@@ -60,6 +60,7 @@ final class Services implements AutoCloseable {
   private final Map<String, Service> byName = new ConcurrentHashMap<>();
   private final Map<String, Integer> restarts = new ConcurrentHashMap<>();
   private final Map<String, Long> peakRssKb = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, String>> extraEnv = new ConcurrentHashMap<>();
 
   /**
    * @param lab when not null, every service runs in a network namespace of its own (the same one
@@ -95,6 +96,11 @@ final class Services implements AutoCloseable {
           jar + " is missing: build with ./mvnw -B -pl faults -am verify");
     }
     return jar;
+  }
+
+  /** Environment that {@code name} gets on every start, on top of the defaults below. */
+  void environment(String name, Map<String, String> env) {
+    extraEnv.put(name, Map.copyOf(env));
   }
 
   /**
@@ -170,6 +176,7 @@ final class Services implements AutoCloseable {
         env.put("CARILLON_API_INSECURE_LOCAL", "true");
       }
     }
+    env.putAll(extraEnv.getOrDefault(name, Map.of()));
     Path log = runDir.resolve(name + ".log");
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBin());
