@@ -123,6 +123,13 @@ class FaultSuiteIT {
         root.resolve("example-agents/target/example-agents-0.1.0-SNAPSHOT.jar"),
         pluginDir.resolve("example-agents.jar"),
         StandardCopyOption.REPLACE_EXISTING);
+    // FollowUpAgent (example-agents) calls the Java client, which the worker does not bundle: one
+    // class loader reads the whole plugin directory, so the client's jar goes beside it (without
+    // it the worker refuses to start: "Unable to get public no-arg constructor").
+    Files.copy(
+        root.resolve("carillon-client/target/carillon-client-0.1.0-SNAPSHOT.jar"),
+        pluginDir.resolve("carillon-client.jar"),
+        StandardCopyOption.REPLACE_EXISTING);
     long seed = Long.getLong("faults.seed", System.currentTimeMillis());
     Random random = new Random(seed);
 
