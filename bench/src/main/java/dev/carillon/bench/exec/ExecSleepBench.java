@@ -100,6 +100,8 @@ public final class ExecSleepBench {
     String dbUrl = stack.createDatabase("exec_bench");
     String unique = UUID.randomUUID().toString().substring(0, 8);
     String topic = "bench.exec." + unique;
+    // Made up front, as the create-topics step does: services check their topics and create none.
+    stack.createTopic(topic, dev.carillon.kafka.TopicAdmin.DEFAULT_INSTANCE_PARTITIONS);
     int adminPort;
     try (ServerSocket s = new ServerSocket(0)) {
       adminPort = s.getLocalPort();
