@@ -90,15 +90,18 @@ public final class DevStack implements AutoCloseable {
             ports.postgres(),
             options.postgresPasswords(),
             options.synchronousCommit(),
-            options.durablePostgres());
+            options.durablePostgres(),
+            options.listenAddress());
     this.kafka =
         new KafkaNode(
             dir,
             ports.kafka(),
             ports.kafkaController(),
             options.kafkaPartitions(),
-            options.kafkaSasl());
-    this.zooKeeper = new ZooKeeperNode(dir.resolve("zk"), ports.zooKeeper());
+            options.kafkaSasl(),
+            options.listenAddress());
+    this.zooKeeper =
+        new ZooKeeperNode(dir.resolve("zk"), ports.zooKeeper(), options.listenAddress());
   }
 
   /**

@@ -14,12 +14,16 @@ import java.util.concurrent.CountDownLatch;
  * Starts a {@link DevStack} from the command line, prints how to connect, and runs until Ctrl-C.
  *
  * <pre>
- * DevStackMain [--data-dir DIR] [--fresh] [--synchronous-commit] [--control]
+ * DevStackMain [--data-dir DIR] [--fresh] [--synchronous-commit] [--listen-address IP]
+ *              [--control]
  *   --data-dir DIR  keep PostgreSQL, Kafka and ZooKeeper data, and their ports, in DIR between
  *                   runs (default: a temporary directory deleted on exit)
  *   --fresh         wipe DIR's data before starting (the ports are kept)
  *   --synchronous-commit
  *                   run PostgreSQL with synchronous_commit on, for runs that kill it with -9
+ *   --listen-address IP
+ *                   listen on IP (an address of this host) instead of loopback, for clients in
+ *                   other network namespaces
  *   --control       read commands on stdin, one per line, and answer each with one line
  *                   "ok COMMAND" or "error COMMAND: REASON"; end of input stops the stack
  * </pre>
@@ -45,7 +49,8 @@ public final class DevStackMain {
     } catch (IllegalArgumentException e) {
       System.err.println("devstack: " + e.getMessage());
       System.err.println(
-          "usage: DevStackMain [--data-dir DIR] [--fresh] [--synchronous-commit] [--control]");
+          "usage: DevStackMain [--data-dir DIR] [--fresh] [--synchronous-commit]"
+              + " [--listen-address IP] [--control]");
       System.exit(2);
       return;
     }
@@ -133,6 +138,12 @@ public final class DevStackMain {
         }
         case "--fresh" -> fresh = true;
         case "--synchronous-commit" -> options = options.withSynchronousCommit(true);
+        case "--listen-address" -> {
+          if (i + 1 >= args.length) {
+            throw new IllegalArgumentException("--listen-address needs an IP address");
+          }
+          options = options.withListenAddress(args[++i]);
+        }
         case "--control" -> {
           // read by control(args)
         }

@@ -2,6 +2,7 @@ package dev.carillon.devstack;
 
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * How to start a {@link DevStack}.
@@ -34,6 +35,11 @@ import java.util.Optional;
  *     lost with it
  * @param durablePostgres run PostgreSQL with {@code synchronous_commit} and {@code
  *     full_page_writes} on, as production does; off by default (see {@link PostgresNode})
+ * @param listenAddress an IP address the servers listen on and hand to clients instead of the
+ *     loopback interface, or {@code null} for loopback only. For clients in other network
+ *     namespaces (the fault suite's partitions): the address must be on this host (e.g. on {@code
+ *     lo}), and PostgreSQL then trusts clients on the host's directly connected subnets ({@code
+ *     samenet}).
  */
 public record DevStackOptions(
     Path dataDir,
@@ -46,7 +52,8 @@ public record DevStackOptions(
     boolean kafkaSasl,
     boolean postgresPasswords,
     boolean synchronousCommit,
-    boolean durablePostgres) {
+    boolean durablePostgres,
+    String listenAddress) {
 
   /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
   public static final int DEFAULT_KAFKA_PARTITIONS = 4;
@@ -63,12 +70,19 @@ public record DevStackOptions(
     if (dataDir != null) {
       dataDir = dataDir.toAbsolutePath().normalize();
     }
+    if (listenAddress != null && !IP_LITERAL.matcher(listenAddress).matches()) {
+      throw new IllegalArgumentException(
+          "listenAddress must be an IP address such as 10.77.0.1, was '" + listenAddress + "'");
+    }
   }
+
+  private static final Pattern IP_LITERAL =
+      Pattern.compile("(\\d{1,3}\\.){3}\\d{1,3}|[0-9a-fA-F:]*:[0-9a-fA-F:]*");
 
   /** A throw-away stack: temporary data directory, free ports, default partitions. */
   public static DevStackOptions defaults() {
     return new DevStackOptions(
-        null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false, false, false);
+        null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false, false, false, null);
   }
 
   /** The data directory, if data should persist between runs. */
@@ -89,7 +103,8 @@ public record DevStackOptions(
         kafkaSasl,
         postgresPasswords,
         synchronousCommit,
-        durablePostgres);
+        durablePostgres,
+        listenAddress);
   }
 
   /** A copy that wipes the data directory first when {@code wipe} is true. */
@@ -105,7 +120,8 @@ public record DevStackOptions(
         kafkaSasl,
         postgresPasswords,
         synchronousCommit,
-        durablePostgres);
+        durablePostgres,
+        listenAddress);
   }
 
   /** A copy with fixed ports ({@code 0} keeps "free port"). */
@@ -121,7 +137,8 @@ public record DevStackOptions(
         kafkaSasl,
         postgresPasswords,
         synchronousCommit,
-        durablePostgres);
+        durablePostgres,
+        listenAddress);
   }
 
   /** A copy whose auto-created Kafka topics get {@code partitions} partitions. */
@@ -137,7 +154,8 @@ public record DevStackOptions(
         kafkaSasl,
         postgresPasswords,
         synchronousCommit,
-        durablePostgres);
+        durablePostgres,
+        listenAddress);
   }
 
   /**
@@ -156,7 +174,8 @@ public record DevStackOptions(
         sasl,
         postgresPasswords,
         synchronousCommit,
-        durablePostgres);
+        durablePostgres,
+        listenAddress);
   }
 
   /** A copy whose PostgreSQL checks the passwords of every user but the superuser. */
@@ -172,7 +191,8 @@ public record DevStackOptions(
         kafkaSasl,
         check,
         synchronousCommit,
-        durablePostgres);
+        durablePostgres,
+        listenAddress);
   }
 
   /** A copy whose PostgreSQL runs with {@code synchronous_commit} {@code on} when {@code on}. */
@@ -188,7 +208,8 @@ public record DevStackOptions(
         kafkaSasl,
         postgresPasswords,
         on,
-        durablePostgres);
+        durablePostgres,
+        listenAddress);
   }
 
   /**
@@ -207,7 +228,25 @@ public record DevStackOptions(
         kafkaSasl,
         postgresPasswords,
         synchronousCommit,
-        durable);
+        durable,
+        listenAddress);
+  }
+
+  /** A copy whose servers listen on {@code address} (an IP literal) instead of loopback. */
+  public DevStackOptions withListenAddress(String address) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        synchronousCommit,
+        durablePostgres,
+        address);
   }
 
   private static void checkPort(String field, int port) {

@@ -76,19 +76,29 @@ public final class KafkaNode extends AbstractServerNode {
   private final int controllerPort;
   private final Properties properties;
   private final boolean sasl;
+  private final String host;
   private final String superUserPassword;
   private volatile KafkaRaftServer server;
 
   /**
    * @param stackDir the stack's directory; Kafka keeps its logs in {@code kafka/} and its
    *     configuration in {@code kafka-server.properties} there
+   * @param listenAddress the broker listener's address, {@code null} for localhost (the KRaft
+   *     controller always listens on localhost)
    */
-  KafkaNode(Path stackDir, int port, int controllerPort, int partitions, boolean sasl) {
+  KafkaNode(
+      Path stackDir,
+      int port,
+      int controllerPort,
+      int partitions,
+      boolean sasl,
+      String listenAddress) {
     this.logDir = stackDir.resolve("kafka");
     this.configFile = stackDir.resolve("kafka-server.properties");
     this.port = port;
     this.controllerPort = controllerPort;
     this.sasl = sasl;
+    this.host = listenAddress == null ? "localhost" : listenAddress;
     this.superUserPassword = sasl ? superUserPassword(stackDir) : "";
     this.properties = properties(partitions);
     redirectExits();
@@ -194,7 +204,7 @@ public final class KafkaNode extends AbstractServerNode {
 
   /** Kafka {@code bootstrap.servers}, e.g. {@code localhost:40123}. */
   public String bootstrap() {
-    return "localhost:" + port;
+    return host + ":" + port;
   }
 
   /**
@@ -325,8 +335,14 @@ public final class KafkaNode extends AbstractServerNode {
                 Map.entry("controller.quorum.voters", NODE_ID + "@localhost:" + controllerPort),
                 Map.entry(
                     "listeners",
-                    client + "://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort),
-                Map.entry("advertised.listeners", client + "://localhost:" + port),
+                    client
+                        + "://"
+                        + host
+                        + ":"
+                        + port
+                        + ",CONTROLLER://localhost:"
+                        + controllerPort),
+                Map.entry("advertised.listeners", client + "://" + host + ":" + port),
                 Map.entry("controller.listener.names", "CONTROLLER"),
                 Map.entry("inter.broker.listener.name", client),
                 Map.entry(

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -57,16 +58,26 @@ public final class PostgresNode extends AbstractServerNode {
   private final AtomicLong databaseCounter = new AtomicLong();
   private final SecureRandom random = new SecureRandom();
   private final boolean durable;
+  private final String listenAddress;
   private volatile EmbeddedPostgres postgres;
   private volatile List<Long> frozen = List.of();
 
+  /**
+   * @param listenAddress an address to listen on besides localhost, {@code null} for none
+   */
   PostgresNode(
-      Path dataDir, int port, boolean checkPasswords, boolean synchronousCommit, boolean durable) {
+      Path dataDir,
+      int port,
+      boolean checkPasswords,
+      boolean synchronousCommit,
+      boolean durable,
+      String listenAddress) {
     this.dataDir = dataDir;
     this.port = port;
     this.checkPasswords = checkPasswords;
     this.synchronousCommit = synchronousCommit || durable;
     this.durable = durable;
+    this.listenAddress = listenAddress;
   }
 
   /** Whether the server checks the passwords of every user but the superuser. */
@@ -89,8 +100,18 @@ public final class PostgresNode extends AbstractServerNode {
     return dataDir;
   }
 
-  /** JDBC URL of {@code database} on this server. */
+  /** JDBC URL of {@code database} on this server (on the listen address, if one is set). */
   public String jdbcUrl(String database) {
+    return "jdbc:postgresql://"
+        + (listenAddress == null ? "localhost" : listenAddress)
+        + ":"
+        + port
+        + "/"
+        + database;
+  }
+
+  /** JDBC URL of {@code database} over loopback, which pg_hba.conf always lets the stack use. */
+  private String localUrl(String database) {
     return "jdbc:postgresql://localhost:" + port + "/" + database;
   }
 
@@ -136,6 +157,9 @@ public final class PostgresNode extends AbstractServerNode {
               .setDataDirectory(dataDir)
               .setCleanDataDirectory(false)
               .setPort(port)
+              .setServerConfig(
+                  "listen_addresses",
+                  listenAddress == null ? "localhost" : "localhost," + listenAddress)
               .setServerConfig("timezone", DevStack.POSTGRES_TIME_ZONE)
               .setServerConfig("max_connections", "200")
               .setServerConfig("synchronous_commit", synchronousCommit ? "on" : "off")
@@ -147,6 +171,9 @@ public final class PostgresNode extends AbstractServerNode {
               .start();
       if (checkPasswords) {
         checkPasswords();
+      }
+      if (listenAddress != null) {
+        acceptSameNet();
       }
     } catch (IOException e) {
       throw new DevStackException("cannot start PostgreSQL on port " + port + " in " + dataDir, e);
@@ -184,7 +211,7 @@ public final class PostgresNode extends AbstractServerNode {
     Files.writeString(dataDir.resolve("pg_hba.conf"), hba, StandardCharsets.UTF_8);
     try (Connection c =
             DriverManager.getConnection(
-                jdbcUrl("postgres"), DevStack.DB_USER, DevStack.DB_PASSWORD);
+                localUrl("postgres"), DevStack.DB_USER, DevStack.DB_PASSWORD);
         Statement s = c.createStatement()) {
       s.execute("SELECT pg_reload_conf()");
     } catch (SQLException e) {
@@ -201,7 +228,7 @@ public final class PostgresNode extends AbstractServerNode {
     long deadline = System.nanoTime() + STARTUP_WAIT.toNanos();
     while (true) {
       try (Connection ignored =
-          DriverManager.getConnection(jdbcUrl("postgres"), "devstack_probe", "no")) {
+          DriverManager.getConnection(localUrl("postgres"), "devstack_probe", "no")) {
         throw new DevStackException("a role that does not exist logged in to PostgreSQL");
       } catch (SQLException e) {
         if (String.valueOf(e.getMessage()).contains("password authentication failed")) {
@@ -347,6 +374,41 @@ public final class PostgresNode extends AbstractServerNode {
       log.warn("SIGCONT to some of {} did not succeed (processes gone?)", stopped);
     }
     log.info("PostgreSQL on port {} thawed ({} processes resumed)", port, stopped.size());
+  }
+
+  /**
+   * pg_hba.conf lets loopback clients in only; clients of the listen address come from the subnets
+   * of this host's interfaces (other network namespaces on veth pairs), which {@code samenet}
+   * names. They get the loopback clients' rules (trust, or passwords for all but the superuser),
+   * added once to the data directory's file, then the configuration is reloaded.
+   */
+  private void acceptSameNet() throws IOException {
+    Path hba = dataDir.resolve("pg_hba.conf");
+    List<String> lines =
+        checkPasswords
+            ? List.of(
+                "host all " + DevStack.DB_USER + " samenet trust",
+                "host all all samenet scram-sha-256")
+            : List.of("host all all samenet trust");
+    List<String> present = Files.readAllLines(hba, StandardCharsets.UTF_8);
+    List<String> missing = lines.stream().filter(l -> !present.contains(l)).toList();
+    if (!missing.isEmpty()) {
+      Files.writeString(
+          hba,
+          System.lineSeparator()
+              + String.join(System.lineSeparator(), missing)
+              + System.lineSeparator(),
+          StandardCharsets.UTF_8,
+          StandardOpenOption.APPEND);
+    }
+    try (Connection c =
+            DriverManager.getConnection(
+                localUrl("postgres"), DevStack.DB_USER, DevStack.DB_PASSWORD);
+        Statement s = c.createStatement()) {
+      s.execute("SELECT pg_reload_conf()");
+    } catch (SQLException e) {
+      throw new DevStackException("cannot reload pg_hba.conf: " + e.getMessage(), e);
+    }
   }
 
   @Override

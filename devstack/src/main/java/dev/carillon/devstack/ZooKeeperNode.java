@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
@@ -24,11 +25,16 @@ public final class ZooKeeperNode extends AbstractServerNode {
 
   private final Path dataDir;
   private final int port;
+  private final String host;
   private volatile TestingServer server;
 
-  ZooKeeperNode(Path dataDir, int port) {
+  /**
+   * @param listenAddress the address to listen on, {@code null} for 127.0.0.1
+   */
+  ZooKeeperNode(Path dataDir, int port, String listenAddress) {
     this.dataDir = dataDir;
     this.port = port;
+    this.host = listenAddress == null ? "127.0.0.1" : listenAddress;
   }
 
   @Override
@@ -43,7 +49,16 @@ public final class ZooKeeperNode extends AbstractServerNode {
 
   /** ZooKeeper connect string, e.g. {@code 127.0.0.1:40125}. */
   public String connectString() {
-    return "127.0.0.1:" + port;
+    return host + ":" + port;
+  }
+
+  private Map<String, Object> properties() {
+    Map<String, Object> p = new HashMap<>();
+    p.put("maxSessionTimeout", "60000");
+    p.put("admin.enableServer", "false");
+    // Without it ZooKeeper listens on every interface.
+    p.put("clientPortAddress", host);
+    return p;
   }
 
   @Override
@@ -62,8 +77,8 @@ public final class ZooKeeperNode extends AbstractServerNode {
                 -1,
                 TICK_MILLIS,
                 -1,
-                Map.of("maxSessionTimeout", "60000", "admin.enableServer", "false"),
-                "127.0.0.1");
+                properties(),
+                host);
         server = new TestingServer(spec, true);
       } else {
         // A stopped TestingServer starts again only through restart(), on the same spec.

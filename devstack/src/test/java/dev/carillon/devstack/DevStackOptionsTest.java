@@ -58,4 +58,16 @@ class DevStackOptionsTest {
     assertThatThrownBy(() -> DevStackMain.parse(new String[] {"--fresh"}))
         .hasMessageContaining("--data-dir");
   }
+
+  @Test
+  void main_parses_a_listen_address_and_refuses_a_host_name() {
+    assertThat(DevStackMain.parse(new String[] {"--listen-address", "10.77.3.1"}).listenAddress())
+        .isEqualTo("10.77.3.1");
+    assertThat(DevStackOptions.defaults().listenAddress()).isNull();
+    assertThatThrownBy(() -> DevStackMain.parse(new String[] {"--listen-address", "db.example"}))
+        .hasMessageContaining("listenAddress")
+        .hasMessageContaining("db.example");
+    assertThatThrownBy(() -> DevStackMain.parse(new String[] {"--listen-address"}))
+        .hasMessageContaining("--listen-address");
+  }
 }

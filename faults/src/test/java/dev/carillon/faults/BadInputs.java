@@ -192,37 +192,105 @@ final class BadInputs {
             "(same counter)"));
   }
 
+  /** A valid rate-limit override, set before the garbage so that there is a value to keep. */
+  static final String KEPT_RATE_LIMIT =
+      "{\"perSecond\":200,\"burst\":321,\"perTaskPerSecond\":20,\"maxPerScan\":432}";
+
+  private static final String APPLIED = "carillon_retry_config_applied_total";
+  private static final String REJECTED = "carillon_retry_config_rejected_total";
+
+  /**
+   * Garbage on the config topic. Every retry service (leader and standby) reads the whole topic, so
+   * each must reject each of the three bad records: all six rejections are required, one of them
+   * counted too many (or an applied count that moved) fails. First a valid rate limit is set and
+   * must be applied by each service; after the garbage each must say, in its rejection of the bad
+   * rate limit, that this value stays in force.
+   */
   private void garbageConfig() {
-    double before = services.counter(Services.Role.RETRY, "carillon_retry_config_rejected_total");
+    List<Services.Service> retry = services.of(Services.Role.RETRY);
+    Map<String, Double> applied0 = counters(retry, APPLIED);
+    send("ratelimit/global", KEPT_RATE_LIMIT);
+    boolean set =
+        waitFor(
+            () ->
+                retry.stream()
+                    .allMatch(s -> services.counter(s, APPLIED) >= applied0.get(s.name()) + 1));
+    Map<String, Double> applied1 = counters(retry, APPLIED);
+    Map<String, Double> rejected0 = counters(retry, REJECTED);
+    send("retry/default", "\u0000garbage{{");
+    send("no-such-kind/x", "{}");
+    send(
+        "ratelimit/global",
+        "{\"perSecond\":500000,\"burst\":1,\"perTaskPerSecond\":1,\"maxPerScan\":1}");
+    int bad = 3;
+    boolean rejected =
+        waitFor(
+            () ->
+                retry.stream()
+                    .allMatch(s -> services.counter(s, REJECTED) >= rejected0.get(s.name()) + bad));
+    List<String> observed = new ArrayList<>();
+    boolean exact = true;
+    boolean kept = true;
+    for (Services.Service s : retry) {
+      double r = services.counter(s, REJECTED) - rejected0.get(s.name());
+      double a = services.counter(s, APPLIED) - applied1.get(s.name());
+      boolean says = keptInLog(s);
+      exact &= r == bad && a == 0;
+      kept &= says;
+      observed.add(
+          s.name()
+              + ": rejected +"
+              + (int) r
+              + ", applied +"
+              + (int) a
+              + ", kept value logged "
+              + says);
+    }
+    outcomes.add(
+        new Outcome(
+            "garbage on the config topic (3 records, 2 retry services)",
+            "each service rejects all 3 (6 rejections, none applied) and keeps the rate limit set"
+                + " before",
+            set && rejected && exact && kept && retry.size() == 2,
+            "valid value applied by all " + set + "; " + String.join("; ", observed)));
+  }
+
+  private Map<String, Double> counters(List<Services.Service> of, String metric) {
+    Map<String, Double> out = new java.util.HashMap<>();
+    for (Services.Service s : of) {
+      out.put(s.name(), services.counter(s, metric));
+    }
+    return out;
+  }
+
+  private void send(String key, String value) {
     Properties p = new Properties();
     p.put("bootstrap.servers", kafka);
     try (KafkaProducer<String, byte[]> producer =
         new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
       producer.send(
-          new ProducerRecord<>(
-              "carillon.config",
-              "retry/default",
-              "\u0000garbage{{".getBytes(StandardCharsets.UTF_8)));
-      producer.send(
-          new ProducerRecord<>(
-              "carillon.config", "no-such-kind/x", "{}".getBytes(StandardCharsets.UTF_8)));
+          new ProducerRecord<>("carillon.config", key, value.getBytes(StandardCharsets.UTF_8)));
       producer.flush();
     }
-    // Every retry service (leader and standby) reads the whole config topic, so each rejects both.
-    boolean rejected =
-        waitFor(
-            () ->
-                services.counter(Services.Role.RETRY, "carillon_retry_config_rejected_total")
-                    >= before + 2);
-    outcomes.add(
-        new Outcome(
-            "garbage on the config topic (2)",
-            "rejected and counted, previous values kept",
-            rejected,
-            "rejected counter "
-                + before
-                + " -> "
-                + services.counter(Services.Role.RETRY, "carillon_retry_config_rejected_total")));
+  }
+
+  /**
+   * Whether the service logged, rejecting the bad rate limit, that the one set before stays in
+   * force: the rejection line names the value of the service's own snapshot at that moment.
+   */
+  private boolean keptInLog(Services.Service s) {
+    try {
+      return Files.readString(s.log())
+          .lines()
+          .anyMatch(
+              l ->
+                  l.contains("Rejected config record ratelimit/global")
+                      && l.contains("the previous value stays in force")
+                      && l.contains("\"burst\":321")
+                      && l.contains("\"maxPerScan\":432"));
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private void plugin(

@@ -18,11 +18,61 @@ final class FaultLog {
     FREEZE_WORKER,
     RESUME_WORKER,
     KAFKA_RESTART,
-    POSTGRES_RESTART;
+    POSTGRES_RESTART,
+    /** The trigger leader's namespace cut from ZooKeeper (it keeps PostgreSQL and Kafka). */
+    PARTITION_TRIGGER_ZK,
+    /** A worker's namespace cut from PostgreSQL: its leases run out while it cannot renew them. */
+    PARTITION_WORKER_PG,
+    /** The retry leader's namespace cut from Kafka. */
+    PARTITION_RETRY_KAFKA,
+    /** A worker's namespace cut from Kafka: its consumer's partitions move to the others. */
+    PARTITION_WORKER_KAFKA,
+    /** The end of a partition: the cut port reachable again. */
+    HEAL_PARTITION,
+    /** The trigger leader SIGSTOPped past its ZooKeeper session. */
+    FREEZE_TRIGGER_LEADER,
+    /** SIGCONT to a frozen leader. */
+    RESUME_LEADER,
+    /** PostgreSQL crashed: SIGKILL to the postmaster (synchronous_commit on), started again. */
+    POSTGRES_CRASH,
+    /** A trigger whose clock is off (CARILLON_CLOCK_OFFSET) for the whole run. */
+    CLOCK_SKEW,
+    /** PostgreSQL up again after a crash (crash recovery done). */
+    POSTGRES_STARTED;
 
     /** Whether this kind is a fault rather than the recovery that follows one. */
     boolean isFault() {
-      return this != RESTART_WORKER && this != RESTART_SERVICE && this != RESUME_WORKER;
+      return this != RESTART_WORKER
+          && this != RESTART_SERVICE
+          && this != RESUME_WORKER
+          && this != HEAL_PARTITION
+          && this != RESUME_LEADER
+          && this != POSTGRES_STARTED;
+    }
+
+    /**
+     * Whether this fault can make a worker lose its leases, so that another runs the window again
+     * (or calls its effect again).
+     */
+    boolean losesWorkerLeases() {
+      return this == KILL_WORKER
+          || this == FREEZE_WORKER
+          || this == PARTITION_WORKER_PG
+          || this == PARTITION_WORKER_KAFKA;
+    }
+
+    /** The recovery that ends this fault for its target, if it lasts until one. */
+    Kind endedBy() {
+      return switch (this) {
+        case FREEZE_WORKER -> RESUME_WORKER;
+        case POSTGRES_CRASH -> POSTGRES_STARTED;
+        case PARTITION_TRIGGER_ZK,
+            PARTITION_WORKER_PG,
+            PARTITION_RETRY_KAFKA,
+            PARTITION_WORKER_KAFKA ->
+            HEAL_PARTITION;
+        default -> null;
+      };
     }
   }
 
@@ -36,7 +86,12 @@ final class FaultLog {
   private final List<Entry> entries = Collections.synchronizedList(new ArrayList<>());
 
   void add(Kind kind, String target, String detail) {
-    entries.add(new Entry(Instant.now(), kind, target, detail));
+    add(Instant.now(), kind, target, detail);
+  }
+
+  /** Logs a fault at a given instant (tests of the invariants plant entries in the past). */
+  void add(Instant at, Kind kind, String target, String detail) {
+    entries.add(new Entry(at, kind, target, detail));
   }
 
   List<Entry> entries() {

@@ -27,10 +27,12 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -39,16 +41,20 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The fault-injection suite (issue 7): PostgreSQL, Kafka and ZooKeeper in one child process, two
- * triggers, three workers and two retry services as separate processes, 50 tasks firing every 2-3
- * seconds, and a fault schedule of kill -9, SIGSTOP/SIGCONT and server restarts. At the end the
- * invariants are computed from the database and printed with the fault tally; then the bad-input
- * cases run against the same live system.
+ * The fault-injection suite (issues 7 and 20): PostgreSQL, Kafka and ZooKeeper in one child
+ * process, two triggers, three workers and two retry services as separate processes (each in a
+ * network namespace of its own where they can be made, see {@link NetworkNamespaces}), 50 tasks
+ * firing every 2-3 seconds, and a fault schedule in cycles of {@link #CYCLE}: kill -9,
+ * SIGSTOP/SIGCONT, server restarts and partitions. At the end the invariants are computed from the
+ * database and printed with the fault tally; then the bad-input cases run against the same live
+ * system.
  *
- * <p>{@code -Dfaults.duration} sets the workload length (default 100s in the README's test command;
- * {@code faults/run-full.sh} runs 5m). Logs and the summary land in {@code
+ * <p>{@code -Dfaults.duration} sets the workload length (default 100s, one cycle, in the README's
+ * test command; {@code faults/run-full.sh} runs 30m). Logs and the summary land in {@code
  * faults/target/run-<timestamp>/}.
  */
 @Tag("faults")
@@ -59,11 +65,43 @@ class FaultSuiteIT {
   private static final Duration GRACE = Duration.ofSeconds(30);
   private static final Duration SETTLE = Duration.ofSeconds(90);
 
+  /** Longer than the ZooKeeper session (4 s), the lease (10 s) and Kafka's session (10 s). */
+  private static final Duration PARTITION_FOR = Duration.ofSeconds(15);
+
+  /** The length of one cycle of faults; a run of {@code d} has {@code d / CYCLE} of them. */
+  private static final Duration CYCLE = Duration.ofSeconds(100);
+
+  /** How long a fault aimed at a leader waits for one. */
+  private static final Duration LEADER_WAIT = Duration.ofSeconds(30);
+
+  /** Past the trigger's ZooKeeper session (4 s): the standby takes over while it is stopped. */
+  private static final Duration LEADER_FREEZE_FOR = Duration.ofSeconds(12);
+
+  /** How long a resumed leader is watched for writes. */
+  private static final Duration LEADER_WATCH = Duration.ofSeconds(10);
+
+  private static final String SKEWED_TRIGGER = "trigger-2";
+  private static final String SKEW = "30s";
+
+  /** Set (by {@code .ci/run}) where partitions must run: the suite fails if it cannot make them. */
+  static final String REQUIRE_NAMESPACES = "CARILLON_FAULTS_REQUIRE_NETNS";
+
+  private static final List<FaultLog.Kind> PARTITIONS =
+      List.of(
+          FaultLog.Kind.PARTITION_TRIGGER_ZK,
+          FaultLog.Kind.PARTITION_WORKER_PG,
+          FaultLog.Kind.PARTITION_RETRY_KAFKA,
+          FaultLog.Kind.PARTITION_WORKER_KAFKA);
+  private static final Logger log = LoggerFactory.getLogger(FaultSuiteIT.class);
+
   private final FaultLog faults = new FaultLog();
   private final List<String> harnessErrors = Collections.synchronizedList(new ArrayList<>());
   private final List<Invariants.Zombie> zombies = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> frozen = Collections.synchronizedSet(new HashSet<>());
+  private final List<Invariants.FrozenLeader> frozenLeaders =
+      Collections.synchronizedList(new ArrayList<>());
   private StackProcess.Endpoints endpoints;
+  private NetworkNamespaces lab;
 
   @Test
   void the_system_keeps_its_invariants_under_kills_freezes_and_restarts() throws Exception {
@@ -85,17 +123,41 @@ class FaultSuiteIT {
         root.resolve("example-agents/target/example-agents-0.1.0-SNAPSHOT.jar"),
         pluginDir.resolve("example-agents.jar"),
         StandardCopyOption.REPLACE_EXISTING);
+    // FollowUpAgent (example-agents) calls the Java client, which the worker does not bundle: one
+    // class loader reads the whole plugin directory, so the client's jar goes beside it (without
+    // it the worker refuses to start: "Unable to get public no-arg constructor").
+    Files.copy(
+        root.resolve("carillon-client/target/carillon-client-0.1.0-SNAPSHOT.jar"),
+        pluginDir.resolve("carillon-client.jar"),
+        StandardCopyOption.REPLACE_EXISTING);
     long seed = Long.getLong("faults.seed", System.currentTimeMillis());
     Random random = new Random(seed);
 
-    try (StackProcess stack =
+    Optional<String> noNamespaces = NetworkNamespaces.unavailableReason();
+    if (noNamespaces.isPresent()) {
+      // CI runs as root and sets this: there, partitions must run.
+      assertThat(System.getenv(REQUIRE_NAMESPACES))
+          .as(
+              "%s is set but network namespaces are unavailable: %s",
+              REQUIRE_NAMESPACES, noNamespaces.get())
+          .isNull();
+      log.warn("Partitions are skipped: {}", noNamespaces.get());
+    }
+    try (NetworkNamespaces lab = noNamespaces.isEmpty() ? NetworkNamespaces.create() : null;
+        StackProcess stack =
             StackProcess.start(
-                Files.createDirectories(runDir.resolve("stack")), runDir.resolve("devstack.log"));
-        Services services = new Services(root, runDir, pluginDir, stack.endpoints())) {
+                Files.createDirectories(runDir.resolve("stack")),
+                runDir.resolve("devstack.log"),
+                stackOptions(lab));
+        Services services = new Services(root, runDir, pluginDir, stack.endpoints(), lab)) {
       endpoints = stack.endpoints();
+      this.lab = lab;
       // The deploy steps, as in production: the services neither migrate nor create topics.
       services.runStep(Role.TRIGGER, "migrate");
       services.runStep(Role.TRIGGER, "create-topics");
+      // trigger-2's clock runs fast all along; it leads after each kill or cut of trigger-1.
+      services.environment(SKEWED_TRIGGER, Map.of("CARILLON_CLOCK_OFFSET", SKEW));
+      faults.add(FaultLog.Kind.CLOCK_SKEW, SKEWED_TRIGGER, "clock " + SKEW + " fast, whole run");
       for (String name : List.of("trigger-1", "trigger-2")) {
         services.start(name, Role.TRIGGER);
       }
@@ -153,8 +215,10 @@ class FaultSuiteIT {
       // seconds to pick the new tasks up.
       Instant start = Instant.now().plusSeconds(5).truncatedTo(ChronoUnit.SECONDS);
       Instant end = start.plus(duration);
-      ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-      scheduleFaults(scheduler, services, stack, random, start, duration);
+      // Several threads: a fault that waits for a leader to appear must not delay the others.
+      ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4);
+      int cycles = Math.max(1, (int) Math.round(duration.toSeconds() / (double) CYCLE.toSeconds()));
+      scheduleFaults(scheduler, services, stack, random, start, duration, cycles);
       await("the workload runs until " + end)
           .atMost(duration.plusMinutes(2))
           .pollInterval(Duration.ofSeconds(1))
@@ -166,12 +230,17 @@ class FaultSuiteIT {
       settle(tasks, end);
       Invariants.Report report;
       try (Connection c = connect()) {
-        report = Invariants.check(c, tasks, start, end, faults, zombies, GRACE);
+        report =
+            Invariants.check(c, tasks, start, end, faults, zombies, GRACE)
+                .plus(frozenLeaders.stream().map(Invariants::frozenLeader).toList());
       }
 
       List<BadInputs.Outcome> bad =
           new BadInputs(runDir, schedctlEnv(), this::connect, services, endpoints.kafka()).runAll();
 
+      Map<String, Long> peaks = new java.util.TreeMap<>(services.peakRssKb());
+      Services.vmHwmKb(stack.pid())
+          .ifPresent(kb -> peaks.put("devstack JVM (Kafka, ZooKeeper)", kb));
       String summary =
           Summary.render(
               duration,
@@ -180,7 +249,13 @@ class FaultSuiteIT {
               report,
               bad,
               harnessErrors,
-              Duration.ofNanos(System.nanoTime() - t0));
+              Duration.ofNanos(System.nanoTime() - t0),
+              noNamespaces
+                  .map(why -> "Partitions: SKIPPED, " + why)
+                  .orElse(
+                      "Partitions: every service in a network namespace of its own, servers on "
+                          + lab.serverAddress()),
+              peaks);
       System.out.println(summary);
       Files.writeString(runDir.resolve("summary.txt"), summary);
 
@@ -189,15 +264,24 @@ class FaultSuiteIT {
           .allSatisfy(c -> assertThat(c.ok()).as(c.name() + ": " + c.detail()).isTrue());
       assertThat(bad)
           .allSatisfy(b -> assertThat(b.ok()).as(b.input() + ": " + b.observed()).isTrue());
-      for (FaultLog.Kind k :
-          List.of(
-              FaultLog.Kind.KILL_WORKER,
-              FaultLog.Kind.KILL_TRIGGER_LEADER,
-              FaultLog.Kind.KILL_RETRY_LEADER,
-              FaultLog.Kind.FREEZE_WORKER,
-              FaultLog.Kind.KAFKA_RESTART,
-              FaultLog.Kind.POSTGRES_RESTART)) {
-        assertThat(faults.faultCounts()).as("faults injected").containsKey(k);
+      List<FaultLog.Kind> required =
+          new ArrayList<>(
+              List.of(
+                  FaultLog.Kind.KILL_WORKER,
+                  FaultLog.Kind.KILL_TRIGGER_LEADER,
+                  FaultLog.Kind.KILL_RETRY_LEADER,
+                  FaultLog.Kind.FREEZE_WORKER,
+                  FaultLog.Kind.KAFKA_RESTART,
+                  FaultLog.Kind.POSTGRES_RESTART));
+      required.add(FaultLog.Kind.FREEZE_TRIGGER_LEADER);
+      required.add(FaultLog.Kind.POSTGRES_CRASH);
+      if (lab != null) {
+        required.addAll(PARTITIONS);
+      }
+      for (FaultLog.Kind k : required) {
+        assertThat(faults.faultCounts().getOrDefault(k, 0))
+            .as("%s injected once per cycle", k)
+            .isGreaterThanOrEqualTo(cycles);
       }
       assertThat(services.all())
           .allSatisfy(
@@ -208,30 +292,175 @@ class FaultSuiteIT {
     }
   }
 
-  /** The fault schedule, relative to the start of the run. */
+  /**
+   * The fault schedule, relative to the start of the run: a worker killed every {@link
+   * #WORKER_KILL_EVERY} throughout, and {@code cycles} equal cycles each injecting every other
+   * fault kind once, at the same fractions of the cycle.
+   */
   private void scheduleFaults(
       ScheduledExecutorService scheduler,
       Services services,
       StackProcess stack,
       Random random,
       Instant start,
-      Duration d) {
+      Duration d,
+      int cycles) {
     long base = Duration.between(Instant.now(), start).toMillis();
-    at(scheduler, base + fraction(d, 0.08), () -> freezeBusiestWorker(services, scheduler));
     for (long t = 15_000; t < d.toMillis() - 5_000; t += WORKER_KILL_EVERY.toMillis()) {
       at(scheduler, base + t, () -> killRandomWorker(services, scheduler, random));
     }
-    at(scheduler, base + fraction(d, 0.25), () -> killLeader(services, scheduler, Role.TRIGGER));
-    at(scheduler, base + fraction(d, 0.45), () -> killLeader(services, scheduler, Role.RETRY));
-    at(scheduler, base + fraction(d, 0.55), () -> restartKafka(stack, scheduler));
-    at(scheduler, base + fraction(d, 0.65), () -> killLeader(services, scheduler, Role.TRIGGER));
+    // One cycle, in hundredths (leaders and standbys must be in place when a fault needs them):
+    //  8-26 a worker frozen        12-27 trigger leader cut from ZooKeeper (the other takes over)
+    // 30-45 a worker cut from PostgreSQL (the busiest: work flows again by then)
+    // 30-42 trigger leader frozen, watched until 52 (no trigger kill before 55)
+    // 45 retry leader killed      55 trigger leader killed (restarted, ready before 80)
+    // 60 Kafka stopped for 5 s    66-81 retry leader cut from Kafka     70 PostgreSQL restarted
+    // 80 trigger leader killed    84-99 a worker cut from Kafka   93 PostgreSQL crashed (5 s)
+    Duration cycle = d.dividedBy(cycles);
+    for (int i = 0; i < cycles; i++) {
+      long c = base + cycle.toMillis() * i;
+      at(scheduler, c + fraction(cycle, 0.08), () -> freezeBusiestWorker(services, scheduler));
+      at(scheduler, c + fraction(cycle, 0.45), () -> killLeader(services, scheduler, Role.RETRY));
+      at(scheduler, c + fraction(cycle, 0.55), () -> killLeader(services, scheduler, Role.TRIGGER));
+      at(scheduler, c + fraction(cycle, 0.60), () -> restartKafka(stack, scheduler));
+      at(
+          scheduler,
+          c + fraction(cycle, 0.70),
+          () -> {
+            stack.command("restart-postgres");
+            faults.add(FaultLog.Kind.POSTGRES_RESTART, "postgres", "same port, same data");
+          });
+      at(scheduler, c + fraction(cycle, 0.80), () -> killLeader(services, scheduler, Role.TRIGGER));
+      at(scheduler, c + fraction(cycle, 0.30), () -> freezeLeader(services, scheduler));
+      at(scheduler, c + fraction(cycle, 0.93), () -> crashPostgres(stack, scheduler));
+      if (lab != null) {
+        at(
+            scheduler,
+            c + fraction(cycle, 0.12),
+            () -> partitionLeader(services, scheduler, FaultLog.Kind.PARTITION_TRIGGER_ZK));
+        at(
+            scheduler,
+            c + fraction(cycle, 0.30),
+            () -> partitionWorker(services, scheduler, FaultLog.Kind.PARTITION_WORKER_PG));
+        at(
+            scheduler,
+            c + fraction(cycle, 0.66),
+            () -> partitionLeader(services, scheduler, FaultLog.Kind.PARTITION_RETRY_KAFKA));
+        at(
+            scheduler,
+            c + fraction(cycle, 0.84),
+            () -> partitionWorker(services, scheduler, FaultLog.Kind.PARTITION_WORKER_KAFKA));
+      }
+    }
+  }
+
+  /**
+   * Cuts the leader of the partition's role from its server for {@link #PARTITION_FOR}: the trigger
+   * leader from ZooKeeper (it keeps PostgreSQL, and must stop leading), the retry leader from
+   * Kafka.
+   */
+  private void partitionLeader(
+      Services services, ScheduledExecutorService scheduler, FaultLog.Kind kind)
+      throws SQLException {
+    Role role = kind == FaultLog.Kind.PARTITION_TRIGGER_ZK ? Role.TRIGGER : Role.RETRY;
+    Service leader = awaitLeader(services, role);
+    cut(services, scheduler, leader, kind);
+  }
+
+  /**
+   * Cuts the running worker (not frozen, not cut already) that holds the most leases from
+   * PostgreSQL or Kafka for {@link #PARTITION_FOR}. Cut from PostgreSQL it cannot renew its leases,
+   * so it is checked like a frozen one: nothing written for the attempts it lost after the heal.
+   */
+  private void partitionWorker(
+      Services services, ScheduledExecutorService scheduler, FaultLog.Kind kind)
+      throws SQLException {
+    cut(services, scheduler, busiestWorker(services), kind);
+  }
+
+  private void cut(
+      Services services, ScheduledExecutorService scheduler, Service victim, FaultLog.Kind kind)
+      throws SQLException {
+    NetworkNamespaces.Host host = services.host(victim).orElseThrow();
+    int port =
+        switch (kind) {
+          case PARTITION_TRIGGER_ZK -> endpoints.zooKeeperPort();
+          case PARTITION_WORKER_PG -> endpoints.postgresPort();
+          default -> endpoints.kafkaPort();
+        };
+    String server =
+        switch (kind) {
+          case PARTITION_TRIGGER_ZK -> "ZooKeeper";
+          case PARTITION_WORKER_PG -> "PostgreSQL";
+          default -> "Kafka";
+        };
+    Set<String> leases =
+        kind == FaultLog.Kind.PARTITION_WORKER_PG ? leasesOf(victim.name()) : Set.of();
+    // Kept out of the kills and freezes until healed, so that every repeat has one cause.
+    frozen.add(victim.name());
+    lab.cut(host, port);
+    Instant cutAt = Instant.now();
+    faults.add(
+        kind,
+        victim.name(),
+        "from "
+            + server
+            + " (port "
+            + port
+            + ") for "
+            + PARTITION_FOR
+            + (kind == FaultLog.Kind.PARTITION_WORKER_PG
+                ? ", " + leases.size() + " leases held"
+                : ""));
     at(
         scheduler,
-        base + fraction(d, 0.78),
+        PARTITION_FOR.toMillis(),
         () -> {
-          stack.command("restart-postgres");
-          faults.add(FaultLog.Kind.POSTGRES_RESTART, "postgres", "same port, same data");
+          lab.heal(host, port);
+          frozen.remove(victim.name());
+          faults.add(FaultLog.Kind.HEAL_PARTITION, victim.name(), server + " reachable again");
+          if (kind == FaultLog.Kind.PARTITION_WORKER_PG) {
+            zombies.add(
+                new Invariants.Zombie(
+                    victim.name(), cutAt, Instant.now(), leases, "cut from PostgreSQL"));
+          }
         });
+  }
+
+  /** The running worker, not frozen or cut, that holds the most leases now. */
+  private Service busiestWorker(Services services) throws SQLException {
+    Map<String, Integer> held = new HashMap<>();
+    try (Connection c = connect();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT worker_id, count(*) FROM task_instance WHERE status = 'RUNNING'"
+                    + " GROUP BY worker_id")) {
+      while (rs.next()) {
+        held.put(rs.getString(1), rs.getInt(2));
+      }
+    }
+    return services.of(Role.WORKER).stream()
+        .filter(s -> s.process().isAlive() && !frozen.contains(s.name()))
+        .max(Comparator.comparingInt(s -> held.getOrDefault(s.name(), 0)))
+        .orElseThrow(() -> new IllegalStateException("no running worker to cut"));
+  }
+
+  /** The leases ("instance#attempt") {@code worker} holds now. */
+  private Set<String> leasesOf(String worker) throws SQLException {
+    Set<String> held = new HashSet<>();
+    try (Connection c = connect();
+        PreparedStatement st =
+            c.prepareStatement(
+                "SELECT id, attempt FROM task_instance WHERE status = 'RUNNING' AND worker_id = ?")) {
+      st.setString(1, worker);
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          held.add(rs.getLong(1) + "#" + rs.getInt(2));
+        }
+      }
+    }
+    return held;
   }
 
   private static long fraction(Duration d, double f) {
@@ -278,10 +507,7 @@ class FaultSuiteIT {
   }
 
   private void killLeader(Services services, ScheduledExecutorService scheduler, Role role) {
-    Service leader =
-        services
-            .leader(role)
-            .orElseThrow(() -> new IllegalStateException("no single " + role + " leader to kill"));
+    Service leader = awaitLeader(services, role);
     services.kill9(leader);
     faults.add(
         role == Role.TRIGGER ? FaultLog.Kind.KILL_TRIGGER_LEADER : FaultLog.Kind.KILL_RETRY_LEADER,
@@ -294,6 +520,116 @@ class FaultSuiteIT {
           services.start(leader.name(), role);
           faults.add(FaultLog.Kind.RESTART_SERVICE, leader.name(), "after " + RESTART_PAUSE);
         });
+  }
+
+  /**
+   * The single leader of {@code role}, waited for: an earlier fault (a kill, a partition from
+   * ZooKeeper) may have left the role between leaders for a few seconds.
+   */
+  private static Service awaitLeader(Services services, Role role) {
+    return await("a single " + role + " leader")
+        .atMost(LEADER_WAIT)
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> services.leader(role), Optional::isPresent)
+        .orElseThrow();
+  }
+
+  /**
+   * SIGSTOP of the trigger leader for {@link #LEADER_FREEZE_FOR} (past its ZooKeeper session of 4
+   * s), then SIGCONT. The epoch and the events it wrote are read at the freeze, just before SIGCONT
+   * and {@link #LEADER_WATCH} after it, for {@link Invariants#frozenLeader}: once resumed it must
+   * write nothing (the successor's epoch fences it).
+   */
+  private void freezeLeader(Services services, ScheduledExecutorService scheduler)
+      throws SQLException {
+    Service leader = awaitLeader(services, Role.TRIGGER);
+    // A standby that answers (started, in the election) takes over while the leader is stopped.
+    await("a trigger standby beside " + leader.name())
+        .atMost(LEADER_WAIT)
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () ->
+                services.of(Role.TRIGGER).stream()
+                    .filter(s -> !s.name().equals(leader.name()))
+                    .anyMatch(s -> s.process().isAlive() && services.health(s).isPresent()));
+    long epochAtFreeze = triggerEpoch();
+    services.freeze(leader);
+    Instant frozenAt = Instant.now();
+    faults.add(
+        FaultLog.Kind.FREEZE_TRIGGER_LEADER,
+        leader.name(),
+        "for " + LEADER_FREEZE_FOR + " at epoch " + epochAtFreeze);
+    at(
+        scheduler,
+        LEADER_FREEZE_FOR.toMillis(),
+        () -> {
+          long epochAtResume = triggerEpoch();
+          long writesAtResume = eventsBy(leader.name());
+          services.resume(leader);
+          Instant resumedAt = Instant.now();
+          faults.add(FaultLog.Kind.RESUME_LEADER, leader.name(), "SIGCONT");
+          at(
+              scheduler,
+              LEADER_WATCH.toMillis(),
+              () ->
+                  frozenLeaders.add(
+                      new Invariants.FrozenLeader(
+                          leader.name(),
+                          frozenAt,
+                          resumedAt,
+                          epochAtFreeze,
+                          epochAtResume,
+                          triggerEpoch(),
+                          writesAtResume,
+                          eventsBy(leader.name()),
+                          LEADER_WATCH)));
+        });
+  }
+
+  private long triggerEpoch() throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement st =
+            c.prepareStatement(
+                "SELECT coalesce(max(epoch), 0) FROM leader_epoch WHERE service = ?")) {
+      st.setString(1, "trigger");
+      return single(st);
+    }
+  }
+
+  private long eventsBy(String trigger) throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement st =
+            c.prepareStatement("SELECT count(*) FROM instance_event WHERE actor = ?")) {
+      st.setString(1, "trigger:" + trigger);
+      return single(st);
+    }
+  }
+
+  /**
+   * SIGKILL to PostgreSQL's postmaster (the stack runs with synchronous_commit on, so nothing
+   * acknowledged may be lost), started again through crash recovery after {@link #RESTART_PAUSE}.
+   */
+  private void crashPostgres(StackProcess stack, ScheduledExecutorService scheduler) {
+    stack.command("kill-postgres");
+    faults.add(
+        FaultLog.Kind.POSTGRES_CRASH,
+        "postgres",
+        "SIGKILL to the postmaster, synchronous_commit on, down for " + RESTART_PAUSE);
+    at(
+        scheduler,
+        RESTART_PAUSE.toMillis(),
+        () -> {
+          stack.command("start-postgres");
+          faults.add(FaultLog.Kind.POSTGRES_STARTED, "postgres", "after crash recovery");
+        });
+  }
+
+  private static List<String> stackOptions(NetworkNamespaces lab) {
+    List<String> options = new ArrayList<>(List.of("--synchronous-commit"));
+    if (lab != null) {
+      options.addAll(List.of("--listen-address", lab.serverAddress()));
+    }
+    return options;
   }
 
   private void restartKafka(StackProcess stack, ScheduledExecutorService scheduler) {
@@ -322,7 +658,7 @@ class FaultSuiteIT {
     }
     Service victim =
         services.of(Role.WORKER).stream()
-            .filter(s -> s.process().isAlive())
+            .filter(s -> s.process().isAlive() && !frozen.contains(s.name()))
             .max(
                 (a, b) ->
                     held.getOrDefault(a.name(), Set.of()).size()
@@ -343,7 +679,8 @@ class FaultSuiteIT {
           services.resume(victim);
           frozen.remove(victim.name());
           faults.add(FaultLog.Kind.RESUME_WORKER, victim.name(), "SIGCONT");
-          zombies.add(new Invariants.Zombie(victim.name(), frozenAt, Instant.now(), leases));
+          zombies.add(
+              new Invariants.Zombie(victim.name(), frozenAt, Instant.now(), leases, "frozen"));
         });
   }
 

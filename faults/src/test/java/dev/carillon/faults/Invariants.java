@@ -10,6 +10,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,6 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -48,10 +51,31 @@ final class Invariants {
     boolean ok() {
       return checks.stream().allMatch(Check::ok);
     }
+
+    /** This report with {@code more} checks after its own. */
+    Report plus(List<Check> more) {
+      List<Check> all = new ArrayList<>(checks);
+      all.addAll(more);
+      return new Report(
+          windowsExpected,
+          windowsCreated,
+          succeeded,
+          dead,
+          skipped,
+          ledgerRuns,
+          reexecutions,
+          effects,
+          List.copyOf(all));
+    }
   }
 
-  /** A zombie: the worker frozen past its lease, and the leases it held when frozen. */
-  record Zombie(String worker, Instant frozenAt, Instant resumedAt, Set<String> heldLeases) {}
+  /**
+   * A zombie: a worker that could not renew its leases for longer than a lease (frozen, or cut from
+   * PostgreSQL), the leases it held then, and how it was kept away ({@code "frozen"}, {@code "cut
+   * from PostgreSQL"}).
+   */
+  record Zombie(
+      String worker, Instant frozenAt, Instant resumedAt, Set<String> heldLeases, String how) {}
 
   record Row(
       long id,
@@ -62,7 +86,10 @@ final class Invariants {
       int retryCount,
       int maxRetry,
       boolean nonRetryable,
-      Instant scheduledAt) {}
+      Instant scheduledAt,
+      Instant leaseUntil,
+      Instant nextAttemptAt,
+      Instant updatedAt) {}
 
   record Event(
       long id,
@@ -72,7 +99,8 @@ final class Invariants {
       String to,
       Integer attempt,
       String actor,
-      Instant at) {}
+      Instant at,
+      String reason) {}
 
   record LedgerRow(
       String taskId, String windowKey, int attempt, String worker, Instant startedAt) {}
@@ -101,6 +129,22 @@ final class Invariants {
 
   private Invariants() {}
 
+  /**
+   * Everything the invariants read from the database, loaded once so that {@link #verdict} is pure
+   * and a test can doctor any part of it.
+   */
+  record Observed(
+      List<LedgerRow> ledger,
+      List<Row> rows,
+      List<Event> events,
+      List<EffectCallRow> calls,
+      List<EffectRecordRow> effectRecords,
+      List<CheckpointRow> checkpoints,
+      Instant dbNow) {}
+
+  /** One saved checkpoint of an attempt. */
+  record CheckpointRow(long instanceId, int attempt, String worker, Instant savedAt) {}
+
   static Report check(
       Connection c,
       List<Workload.TaskSpec> tasks,
@@ -110,8 +154,11 @@ final class Invariants {
       List<Zombie> zombies,
       Duration grace)
       throws SQLException {
-    Map<String, Workload.TaskSpec> specs =
-        tasks.stream().collect(Collectors.toMap(Workload.TaskSpec::id, t -> t));
+    return verdict(load(c), tasks, from, upTo, faults, zombies, grace);
+  }
+
+  /** Reads the suite's tasks' rows, events, ledger, effects and checkpoints. */
+  static Observed load(Connection c) throws SQLException {
     // The ledger is read first: a run writes its row only after its claim committed, so every
     // claim behind a ledger row read here is in the events read next.
     List<LedgerRow> ledger = new ArrayList<>();
@@ -130,16 +177,15 @@ final class Invariants {
                 rs.getTimestamp(5).toInstant()));
       }
     }
-    Map<String, Row> rows = new HashMap<>();
-    Map<Long, Row> rowsById = new HashMap<>();
-    int duplicateRows = 0;
+    List<Row> rows = new ArrayList<>();
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
                 "SELECT id, task_id, window_key, status, attempt, retry_count, max_retry,"
-                    + " non_retryable, scheduled_at FROM task_instance WHERE task_id LIKE 'f-%'")) {
+                    + " non_retryable, scheduled_at, lease_until, next_attempt_at, updated_at"
+                    + " FROM task_instance WHERE task_id LIKE 'f-%'")) {
       while (rs.next()) {
-        Row r =
+        rows.add(
             new Row(
                 rs.getLong(1),
                 rs.getString(2),
@@ -149,22 +195,21 @@ final class Invariants {
                 rs.getInt(6),
                 rs.getInt(7),
                 rs.getBoolean(8),
-                rs.getTimestamp(9).toInstant());
-        if (rows.put(r.taskId() + "/" + r.windowKey(), r) != null) {
-          duplicateRows++;
-        }
-        rowsById.put(r.id(), r);
+                rs.getTimestamp(9).toInstant(),
+                instant(rs.getTimestamp(10)),
+                instant(rs.getTimestamp(11)),
+                instant(rs.getTimestamp(12))));
       }
     }
-    Map<Long, List<Event>> events = new HashMap<>();
+    List<Event> events = new ArrayList<>();
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT id, instance_id, kind, from_status, to_status, attempt, actor, created_at"
-                    + " FROM instance_event WHERE task_id LIKE 'f-%' AND instance_id IS NOT NULL"
-                    + " ORDER BY id")) {
+                "SELECT id, instance_id, kind, from_status, to_status, attempt, actor, created_at,"
+                    + " reason FROM instance_event WHERE task_id LIKE 'f-%' AND instance_id IS"
+                    + " NOT NULL ORDER BY id")) {
       while (rs.next()) {
-        Event e =
+        events.add(
             new Event(
                 rs.getLong(1),
                 rs.getLong(2),
@@ -173,8 +218,8 @@ final class Invariants {
                 rs.getString(5),
                 (Integer) rs.getObject(6),
                 rs.getString(7),
-                rs.getTimestamp(8).toInstant());
-        events.computeIfAbsent(e.instanceId(), k -> new ArrayList<>()).add(e);
+                rs.getTimestamp(8).toInstant(),
+                rs.getString(9)));
       }
     }
     List<EffectCallRow> calls = new ArrayList<>();
@@ -202,19 +247,16 @@ final class Invariants {
                     + " FROM instance_effect e JOIN task_instance i ON i.id = e.instance_id"
                     + " WHERE i.task_id LIKE 'f-%'")) {
       while (rs.next()) {
-        Timestamp done = rs.getTimestamp(6);
         effectRecords.add(
             new EffectRecordRow(
                 rs.getString(1) + "/" + rs.getString(2),
                 rs.getInt(3),
                 rs.getString(4),
                 rs.getTimestamp(5).toInstant(),
-                done == null ? null : done.toInstant()));
+                instant(rs.getTimestamp(6))));
       }
     }
-    // By "instance#attempt", as the zombie's held leases are named.
-    Map<String, List<Instant>> checkpointsSaved = new HashMap<>();
-    Map<String, String> checkpointWorker = new HashMap<>();
+    List<CheckpointRow> checkpoints = new ArrayList<>();
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
@@ -222,11 +264,9 @@ final class Invariants {
                     + " k JOIN task_instance i ON i.id = k.instance_id WHERE i.task_id LIKE"
                     + " 'f-%'")) {
       while (rs.next()) {
-        String key = rs.getLong(1) + "#" + rs.getInt(2);
-        checkpointsSaved
-            .computeIfAbsent(key, k -> new ArrayList<>())
-            .add(rs.getTimestamp(4).toInstant());
-        checkpointWorker.put(key, rs.getString(3));
+        checkpoints.add(
+            new CheckpointRow(
+                rs.getLong(1), rs.getInt(2), rs.getString(3), rs.getTimestamp(4).toInstant()));
       }
     }
     Instant dbNow;
@@ -235,6 +275,53 @@ final class Invariants {
       rs.next();
       dbNow = rs.getTimestamp(1).toInstant();
     }
+    return new Observed(ledger, rows, events, calls, effectRecords, checkpoints, dbNow);
+  }
+
+  private static Instant instant(Timestamp t) {
+    return t == null ? null : t.toInstant();
+  }
+
+  /**
+   * The invariants over what {@link #load} read. Pure: no IO, no clock. Every check also requires
+   * that it saw input (a check over nothing fails, naming what it missed), so that no invariant can
+   * pass vacuously.
+   */
+  static Report verdict(
+      Observed o,
+      List<Workload.TaskSpec> tasks,
+      Instant from,
+      Instant upTo,
+      FaultLog faults,
+      List<Zombie> zombies,
+      Duration grace) {
+    Map<String, Workload.TaskSpec> specs =
+        tasks.stream().collect(Collectors.toMap(Workload.TaskSpec::id, t -> t));
+    List<LedgerRow> ledger = o.ledger();
+    Map<String, Row> rows = new HashMap<>();
+    Map<Long, Row> rowsById = new HashMap<>();
+    int duplicateRows = 0;
+    for (Row r : o.rows()) {
+      if (rows.put(r.taskId() + "/" + r.windowKey(), r) != null) {
+        duplicateRows++;
+      }
+      rowsById.put(r.id(), r);
+    }
+    Map<Long, List<Event>> events = new HashMap<>();
+    for (Event e : o.events().stream().sorted(Comparator.comparingLong(Event::id)).toList()) {
+      events.computeIfAbsent(e.instanceId(), k -> new ArrayList<>()).add(e);
+    }
+    List<EffectCallRow> calls = o.calls();
+    List<EffectRecordRow> effectRecords = o.effectRecords();
+    // By "instance#attempt", as the zombie's held leases are named.
+    Map<String, List<Instant>> checkpointsSaved = new HashMap<>();
+    Map<String, String> checkpointWorker = new HashMap<>();
+    for (CheckpointRow k : o.checkpoints()) {
+      String key = k.instanceId() + "#" + k.attempt();
+      checkpointsSaved.computeIfAbsent(key, x -> new ArrayList<>()).add(k.savedAt());
+      checkpointWorker.put(key, k.worker());
+    }
+    Instant dbNow = o.dbNow();
 
     List<Check> checks = new ArrayList<>();
 
@@ -251,14 +338,23 @@ final class Invariants {
     checks.add(
         new Check(
             "every window in the run has exactly one instance row",
-            missing.isEmpty() && duplicateRows == 0,
-            missing.size() + " missing, " + duplicateRows + " duplicated" + sample(missing)));
+            missing.isEmpty() && duplicateRows == 0 && !expected.isEmpty(),
+            expected.size()
+                + " windows expected, "
+                + missing.size()
+                + " missing, "
+                + duplicateRows
+                + " duplicated"
+                + sample(missing)
+                + none(expected.isEmpty(), "no window expected")));
     List<Row> inRun = expected.stream().map(rows::get).filter(r -> r != null).toList();
 
     // 2a. At most one SUCCESS per window.
     List<String> doubleSuccess = new ArrayList<>();
+    int successWrites = 0;
     for (Map.Entry<Long, List<Event>> e : events.entrySet()) {
       long successes = e.getValue().stream().filter(v -> "SUCCESS".equals(v.to())).count();
+      successWrites += (int) successes;
       if (successes > 1) {
         doubleSuccess.add(key(rowsById.get(e.getKey())) + " x" + successes);
       }
@@ -266,12 +362,18 @@ final class Invariants {
     checks.add(
         new Check(
             "no window has two SUCCESS writes",
-            doubleSuccess.isEmpty(),
-            doubleSuccess.size() + " windows" + sample(doubleSuccess)));
+            doubleSuccess.isEmpty() && successWrites > 0,
+            successWrites
+                + " SUCCESS writes, "
+                + doubleSuccess.size()
+                + " windows with two"
+                + sample(doubleSuccess)
+                + none(successWrites == 0, "no SUCCESS written")));
 
     // 2b. Every write follows the state chain, and a RUNNING attempt's end is written by the claim
     // holder with the claim's attempt (the fencing token) or by the lease expiry.
     List<String> fenced = new ArrayList<>();
+    int endsOfRuns = 0;
     for (Map.Entry<Long, List<Event>> e : events.entrySet()) {
       String status = null;
       Integer attempt = null;
@@ -291,6 +393,7 @@ final class Invariants {
           attempt = v.attempt();
           holder = v.actor();
         } else if ("RUNNING".equals(v.from())) {
+          endsOfRuns++;
           if (v.attempt() == null || !v.attempt().equals(attempt)) {
             fenced.add(
                 key(rowsById.get(e.getKey()))
@@ -324,8 +427,15 @@ final class Invariants {
     checks.add(
         new Check(
             "no write from a fenced-out attempt (state chain and attempt per event)",
-            fenced.isEmpty(),
-            fenced.size() + " bad events" + sample(fenced)));
+            fenced.isEmpty() && endsOfRuns > 0,
+            o.events().size()
+                + " events, "
+                + endsOfRuns
+                + " ends of a RUNNING attempt, "
+                + fenced.size()
+                + " bad"
+                + sample(fenced)
+                + none(endsOfRuns == 0, "no RUNNING attempt ended")));
 
     // 2c. The zombie: after SIGCONT, nothing written for the attempts whose lease expired.
     for (Zombie z : zombies) {
@@ -367,7 +477,9 @@ final class Invariants {
           new Check(
               "zombie "
                   + z.worker()
-                  + " (frozen past its lease) wrote nothing after resume (events, checkpoints,"
+                  + " ("
+                  + z.how()
+                  + " past its lease) wrote nothing after resume (events, checkpoints,"
                   + " effect records)",
               zombieWrites.isEmpty() && expired > 0,
               "held "
@@ -378,25 +490,22 @@ final class Invariants {
                   + zombieWrites.size()
                   + " writes after resume"
                   + sample(zombieWrites)
-                  + (expired == 0 ? " (no lease expired: the freeze proved nothing)" : "")));
+                  + (expired == 0 ? " (no lease expired: the fault proved nothing)" : "")));
     }
 
     // 3. Nothing unfinished past its lease / due time plus grace.
     List<String> stuck = new ArrayList<>();
-    try (Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                "SELECT task_id, window_key, status FROM task_instance WHERE task_id LIKE 'f-%'"
-                    + " AND ((status = 'RUNNING' AND lease_until < now() - interval '"
-                    + grace.toSeconds()
-                    + " seconds') OR (status = 'RETRY_WAIT' AND next_attempt_at < now() - interval '"
-                    + grace.toSeconds()
-                    + " seconds') OR (status IN ('PENDING', 'FAILED', 'TIMEOUT') AND updated_at < now()"
-                    + " - interval '"
-                    + grace.toSeconds()
-                    + " seconds'))")) {
-      while (rs.next()) {
-        stuck.add(rs.getString(1) + "/" + rs.getString(2) + " " + rs.getString(3));
+    Instant overdue = dbNow.minus(grace);
+    for (Row r : o.rows()) {
+      Instant due =
+          switch (r.status()) {
+            case "RUNNING" -> r.leaseUntil();
+            case "RETRY_WAIT" -> r.nextAttemptAt();
+            case "PENDING", "FAILED", "TIMEOUT" -> r.updatedAt();
+            default -> null;
+          };
+      if (due != null && due.isBefore(overdue)) {
+        stuck.add(key(r) + " " + r.status());
       }
     }
     checks.add(
@@ -404,11 +513,19 @@ final class Invariants {
             "nothing PENDING/RUNNING/RETRY_WAIT past its lease or due time + "
                 + grace.toSeconds()
                 + "s",
-            stuck.isEmpty(),
-            stuck.size() + " stuck (db now " + dbNow + ")" + sample(stuck)));
+            stuck.isEmpty() && !inRun.isEmpty(),
+            inRun.size()
+                + " rows of the run checked, "
+                + stuck.size()
+                + " stuck (db now "
+                + dbNow
+                + ")"
+                + sample(stuck)
+                + none(inRun.isEmpty(), "no row of the run")));
 
     // 4. Ends as the policy says.
     List<String> policy = new ArrayList<>();
+    Map<Workload.Kind, Integer> decided = new TreeMap<>();
     for (Row r : inRun) {
       Workload.TaskSpec t = specs.get(r.taskId());
       List<Event> ev = events.getOrDefault(r.id(), List.of());
@@ -472,15 +589,29 @@ final class Invariants {
                           + r.retryCount();
             };
       }
+      decided.merge(t.kind(), 1, Integer::sum);
       if (why != null) {
         policy.add(key(r) + ": " + why);
       }
     }
+    List<Workload.Kind> undecided =
+        tasks.stream()
+            .map(Workload.TaskSpec::kind)
+            .distinct()
+            .sorted()
+            .filter(k -> !decided.containsKey(k))
+            .toList();
     checks.add(
         new Check(
             "every failed instance ended as its retry policy says",
-            policy.isEmpty(),
-            policy.size() + " instances" + sample(policy)));
+            policy.isEmpty() && undecided.isEmpty(),
+            "ended per kind "
+                + decided
+                + ", "
+                + policy.size()
+                + " not as the policy says"
+                + sample(policy)
+                + none(!undecided.isEmpty(), "no instance of " + undecided + " ended")));
 
     // 5. Ledger: real executions per window, and why any window ran more than once per attempt
     // chain.
@@ -499,8 +630,13 @@ final class Invariants {
     checks.add(
         new Check(
             "no attempt was executed twice",
-            sameAttemptTwice.isEmpty(),
-            sameAttemptTwice.size() + " attempts" + sample(sameAttemptTwice)));
+            sameAttemptTwice.isEmpty() && !ledger.isEmpty(),
+            ledger.size()
+                + " executions, "
+                + sameAttemptTwice.size()
+                + " attempts executed twice"
+                + sample(sameAttemptTwice)
+                + none(ledger.isEmpty(), "the ledger is empty")));
 
     List<String> unclaimed = new ArrayList<>();
     List<String> unexplained = new ArrayList<>();
@@ -538,12 +674,13 @@ final class Invariants {
             faults.entries().stream()
                 .filter(
                     f ->
-                        f.kind() == FaultLog.Kind.KILL_WORKER
-                            || f.kind() == FaultLog.Kind.FREEZE_WORKER)
-                .filter(f -> f.target().equals(run.worker()))
+                        f.kind().losesWorkerLeases() && f.target().equals(run.worker())
+                            || f.kind() == FaultLog.Kind.POSTGRES_CRASH)
+                // The fault acted (a kill at once; a freeze, cut or crash until it ended) between
+                // the run's start and the loss of its lease.
                 .filter(
                     f ->
-                        !f.at().isBefore(run.startedAt().minusSeconds(1))
+                        !faultEnd(f, faults).isBefore(run.startedAt().minusSeconds(1))
                             && !f.at().isAfter(lostAt))
                 .findFirst();
         LedgerRow next = runs.get(i + 1);
@@ -569,17 +706,30 @@ final class Invariants {
     checks.add(
         new Check(
             "every execution in the ledger holds a claim for its attempt",
-            unclaimed.isEmpty(),
-            unclaimed.size() + " runs without a claim" + sample(unclaimed)));
+            unclaimed.isEmpty() && !ledger.isEmpty(),
+            ledger.size()
+                + " executions, "
+                + unclaimed.size()
+                + " without a claim"
+                + sample(unclaimed)
+                + none(ledger.isEmpty(), "the ledger is empty")));
     checks.add(
         new Check(
-            "every repeated execution followed a lost lease explained by a kill or freeze",
-            unexplained.isEmpty(),
-            reexecutions.size()
+            "every repeated execution followed a lost lease explained by a kill, freeze or cut of its"
+                + " worker, or a PostgreSQL crash",
+            unexplained.isEmpty() && !ledger.isEmpty(),
+            ledger.size()
+                + " executions, "
+                + reexecutions.size()
                 + " repeated, "
                 + unexplained.size()
                 + " unexplained"
-                + sample(unexplained)));
+                + sample(unexplained)
+                + none(ledger.isEmpty(), "the ledger is empty")));
+
+    checks.add(ledgerPerSuccess(inRun, events, ledger));
+    checks.add(notEarly(inRun, events, faults));
+    checks.add(timeoutsAfterLease(events, rowsById, ledger, specs));
 
     EffectVerdict effects = effectChecks(calls, effectRecords, faults);
     checks.addAll(effects.checks());
@@ -637,9 +787,8 @@ final class Invariants {
             faults.entries().stream()
                 .filter(
                     f ->
-                        f.kind() == FaultLog.Kind.KILL_WORKER
-                            || f.kind() == FaultLog.Kind.FREEZE_WORKER)
-                .filter(f -> callers.contains(f.target()))
+                        f.kind().losesWorkerLeases() && callers.contains(f.target())
+                            || f.kind() == FaultLog.Kind.POSTGRES_CRASH)
                 .anyMatch(
                     f ->
                         !faultEnd(f, faults).isBefore(first.minusSeconds(1))
@@ -660,13 +809,22 @@ final class Invariants {
         faults.entries().stream().filter(f -> f.kind() == FaultLog.Kind.KILL_WORKER).count();
     long freezes =
         faults.entries().stream().filter(f -> f.kind() == FaultLog.Kind.FREEZE_WORKER).count();
+    long partitions =
+        faults.entries().stream()
+            .filter(
+                f ->
+                    f.kind().losesWorkerLeases()
+                        && f.kind().endedBy() == FaultLog.Kind.HEAL_PARTITION)
+            .count();
     checks.add(
         new Check(
             "no window's effect executed twice (across "
                 + kills
-                + " worker kills and "
+                + " worker kills, "
                 + freezes
-                + " freezes)",
+                + " freezes and "
+                + partitions
+                + " worker partitions)",
             appliedTwice.isEmpty() && appliedWindows > 0,
             appliedWindows
                 + " windows' effects applied once, "
@@ -709,31 +867,40 @@ final class Invariants {
     checks.add(
         new Check(
             "once never started an effect another attempt had recorded as done",
-            startedAfterDone.isEmpty(),
+            startedAfterDone.isEmpty() && !effectRecords.isEmpty(),
             effectRecords.size()
                 + " effect starts, "
                 + startedAfterDone.size()
                 + " after a done record"
-                + sample(startedAfterDone)));
+                + sample(startedAfterDone)
+                + none(effectRecords.isEmpty(), "no effect record")));
     checks.add(
         new Check(
-            "every repeated call of an effect followed a kill or freeze of a worker that called it",
-            repeatedUnexplained.isEmpty(),
-            repeated
-                + " repeated calls, "
+            "every repeated call of an effect followed a kill, freeze or cut of a worker that called it,"
+                + " or a PostgreSQL crash",
+            repeatedUnexplained.isEmpty() && !calls.isEmpty(),
+            calls.size()
+                + " calls, "
+                + repeated
+                + " repeated, "
                 + repeatedUnexplained.size()
                 + " windows unexplained"
-                + sample(repeatedUnexplained)));
+                + sample(repeatedUnexplained)
+                + none(calls.isEmpty(), "no effect called")));
     return new EffectVerdict(new Effects(appliedWindows, calls.size(), repeated), checks);
   }
 
-  /** When a fault stops acting: a kill at once, a freeze at its worker's next resume. */
+  /**
+   * When a fault stops acting: a kill at once, a freeze at its worker's next resume, a partition at
+   * its target's next heal, a PostgreSQL crash when the server is up again.
+   */
   private static Instant faultEnd(FaultLog.Entry f, FaultLog faults) {
-    if (f.kind() != FaultLog.Kind.FREEZE_WORKER) {
+    FaultLog.Kind end = f.kind().endedBy();
+    if (end == null) {
       return f.at();
     }
     return faults.entries().stream()
-        .filter(r -> r.kind() == FaultLog.Kind.RESUME_WORKER && r.target().equals(f.target()))
+        .filter(r -> r.kind() == end && r.target().equals(f.target()))
         .map(FaultLog.Entry::at)
         .filter(at -> !at.isBefore(f.at()))
         .min(Comparator.naturalOrder())
@@ -746,6 +913,218 @@ final class Invariants {
         .collect(
             Collectors.groupingBy(
                 r -> r.cause().split(" ")[0], TreeMap::new, Collectors.counting()));
+  }
+
+  /**
+   * A ledger row for every SUCCESS: the attempt that wrote SUCCESS really ran, on the worker that
+   * wrote it (a SUCCESS without an execution would be work reported but never done).
+   */
+  private static Check ledgerPerSuccess(
+      List<Row> inRun, Map<Long, List<Event>> events, List<LedgerRow> ledger) {
+    Set<String> ran = new HashSet<>();
+    for (LedgerRow l : ledger) {
+      ran.add(l.taskId() + "/" + l.windowKey() + "#" + l.attempt() + "@" + l.worker());
+    }
+    int successes = 0;
+    List<String> unbacked = new ArrayList<>();
+    for (Row r : inRun) {
+      for (Event v : events.getOrDefault(r.id(), List.of())) {
+        if ("SUCCESS".equals(v.to())) {
+          successes++;
+          if (!ran.contains(key(r) + "#" + v.attempt() + "@" + v.actor())) {
+            unbacked.add(key(r) + " attempt " + v.attempt() + " by " + v.actor());
+          }
+        }
+      }
+    }
+    return new Check(
+        "every SUCCESS has a ledger row of its attempt on the worker that wrote it",
+        unbacked.isEmpty() && successes > 0,
+        successes
+            + " SUCCESS writes, "
+            + unbacked.size()
+            + " without an execution"
+            + sample(unbacked)
+            + none(successes == 0, "no SUCCESS in the run"));
+  }
+
+  private static final Pattern LEASE_EXPIRED = Pattern.compile("lease expired at (\\S+)");
+
+  /**
+   * Every TIMEOUT after its lease expired. The retry service's move names the lease it found
+   * expired ("lease expired at T"), and the event's time is the database's: it must be later than
+   * T. A TIMEOUT the holder wrote itself (its agent overran the task timeout) must come at least
+   * the task timeout after that attempt's ledger start.
+   */
+  private static Check timeoutsAfterLease(
+      Map<Long, List<Event>> events,
+      Map<Long, Row> rowsById,
+      List<LedgerRow> ledger,
+      Map<String, Workload.TaskSpec> specs) {
+    Map<String, Instant> started = new HashMap<>();
+    for (LedgerRow l : ledger) {
+      started.merge(
+          l.taskId() + "/" + l.windowKey() + "#" + l.attempt() + "@" + l.worker(),
+          l.startedAt(),
+          (a, b) -> a.isBefore(b) ? a : b);
+    }
+    int timeouts = 0;
+    List<String> early = new ArrayList<>();
+    for (Map.Entry<Long, List<Event>> e : events.entrySet()) {
+      String holder = null;
+      for (Event v : e.getValue()) {
+        if ("RUNNING".equals(v.to())) {
+          holder = v.actor();
+        }
+        if (!"TIMEOUT".equals(v.to())) {
+          continue;
+        }
+        timeouts++;
+        Row r = rowsById.get(e.getKey());
+        String what = key(r) + " attempt " + v.attempt() + " event " + v.id() + " at " + v.at();
+        if (v.actor().equals(holder)) {
+          Instant start = started.get(key(r) + "#" + v.attempt() + "@" + holder);
+          Workload.TaskSpec t = r == null ? null : specs.get(r.taskId());
+          if (start == null || t == null || v.at().isBefore(start.plus(Workload.TASK_TIMEOUT))) {
+            early.add(what + ": the holder's own TIMEOUT before its task timeout ran out");
+          }
+          continue;
+        }
+        Matcher m = LEASE_EXPIRED.matcher(v.reason() == null ? "" : v.reason());
+        if (!m.find()) {
+          early.add(what + ": no expired lease named (" + v.reason() + ")");
+          continue;
+        }
+        Instant lease;
+        try {
+          lease = Instant.parse(m.group(1));
+        } catch (DateTimeParseException ex) {
+          early.add(what + ": unreadable lease '" + m.group(1) + "'");
+          continue;
+        }
+        if (!v.at().isAfter(lease)) {
+          early.add(what + ": before its lease ran out at " + lease);
+        }
+      }
+    }
+    return new Check(
+        "every TIMEOUT came after its lease expired",
+        early.isEmpty() && timeouts > 0,
+        timeouts
+            + " TIMEOUT writes, "
+            + early.size()
+            + " early"
+            + sample(early)
+            + none(timeouts == 0, "no TIMEOUT: no lease was lost, the faults proved nothing"));
+  }
+
+  /**
+   * No window created or started before its fire time, by the database's clock (every event's time
+   * is the database's): a creation (the event with no from-status) and every claim come at or after
+   * the row's {@code scheduled_at}. With a trigger whose clock was skewed ({@code CLOCK_SKEW} in
+   * the fault log), that trigger must have created windows itself, or the skew proved nothing.
+   */
+  private static Check notEarly(List<Row> inRun, Map<Long, List<Event>> events, FaultLog faults) {
+    List<String> early = new ArrayList<>();
+    int creations = 0;
+    int claims = 0;
+    Map<String, Integer> bySkewed = new TreeMap<>();
+    Set<String> skewed =
+        faults.entries().stream()
+            .filter(f -> f.kind() == FaultLog.Kind.CLOCK_SKEW)
+            .map(f -> "trigger:" + f.target())
+            .collect(Collectors.toSet());
+    skewed.forEach(a -> bySkewed.put(a, 0));
+    for (Row r : inRun) {
+      for (Event v : events.getOrDefault(r.id(), List.of())) {
+        boolean creation = v.from() == null && v.to() != null;
+        boolean claim = "PENDING".equals(v.from()) && "RUNNING".equals(v.to());
+        if (creation) {
+          creations++;
+          bySkewed.computeIfPresent(v.actor(), (k, n) -> n + 1);
+        }
+        if (claim) {
+          claims++;
+        }
+        if ((creation || claim) && v.at().isBefore(r.scheduledAt())) {
+          early.add(
+              key(r)
+                  + (creation ? " created" : " claimed")
+                  + " by "
+                  + v.actor()
+                  + " at "
+                  + v.at()
+                  + ", before its fire time "
+                  + r.scheduledAt());
+        }
+      }
+    }
+    boolean skewIdle = bySkewed.values().stream().anyMatch(n -> n == 0);
+    return new Check(
+        "no window created or started before its fire time (database clock)",
+        early.isEmpty() && creations > 0 && !skewIdle,
+        creations
+            + " creations, "
+            + claims
+            + " claims"
+            + (bySkewed.isEmpty() ? "" : ", created by skewed triggers " + bySkewed)
+            + ", "
+            + early.size()
+            + " early"
+            + sample(early)
+            + none(creations == 0, "no window created")
+            + none(skewIdle, "a skewed trigger created no window"));
+  }
+
+  /**
+   * A trigger leader SIGSTOPped past its ZooKeeper session and resumed: what the harness read from
+   * the database around it. Epochs are {@code leader_epoch}'s for the trigger; writes are the
+   * events the frozen trigger wrote (actor {@code trigger:NAME}), counted just before SIGCONT and
+   * after a watch.
+   */
+  record FrozenLeader(
+      String name,
+      Instant frozenAt,
+      Instant resumedAt,
+      long epochAtFreeze,
+      long epochAtResume,
+      long epochAfterWatch,
+      long writesAtResume,
+      long writesAfterWatch,
+      Duration watch) {}
+
+  /**
+   * The frozen leader wrote nothing after it resumed: a successor took a newer epoch while it was
+   * stopped (or the freeze proved nothing), no newer term began during the watch (or the check is
+   * inconclusive, which fails too), and its writes did not grow.
+   */
+  static Check frozenLeader(FrozenLeader f) {
+    boolean deposed = f.epochAtResume() > f.epochAtFreeze();
+    boolean sameTerm = f.epochAfterWatch() == f.epochAtResume();
+    long after = f.writesAfterWatch() - f.writesAtResume();
+    return new Check(
+        "frozen trigger leader " + f.name() + " wrote nothing after SIGCONT (fencing)",
+        deposed && sameTerm && after == 0,
+        "epoch "
+            + f.epochAtFreeze()
+            + " at the freeze, "
+            + f.epochAtResume()
+            + " at SIGCONT, "
+            + f.epochAfterWatch()
+            + " "
+            + f.watch().toSeconds()
+            + " s later; "
+            + f.writesAtResume()
+            + " events by it before SIGCONT, "
+            + after
+            + " written after"
+            + (deposed ? "" : " (no successor took over: the freeze proved nothing)")
+            + (sameTerm ? "" : " (a new term began during the watch: inconclusive)"));
+  }
+
+  /** The note a check adds when it saw no input, and fails for it. */
+  private static String none(boolean empty, String what) {
+    return empty ? " (" + what + ": the check proved nothing)" : "";
   }
 
   private static String key(Row r) {

@@ -38,8 +38,11 @@ final class Services implements AutoCloseable {
     }
   }
 
-  /** One running service process. The name doubles as its {@code CARILLON_INSTANCE_ID}. */
-  record Service(String name, Role role, int adminPort, Process process, Path log) {
+  /**
+   * One running service process. The name doubles as its {@code CARILLON_INSTANCE_ID}; {@code
+   * address} is where its admin port answers (its namespace's address, or loopback).
+   */
+  record Service(String name, Role role, String address, int adminPort, Process process, Path log) {
     long pid() {
       return process.pid();
     }
@@ -53,14 +56,32 @@ final class Services implements AutoCloseable {
   private final Path runDir;
   private final Path pluginDir;
   private final StackProcess.Endpoints endpoints;
+  private final NetworkNamespaces lab;
   private final Map<String, Service> byName = new ConcurrentHashMap<>();
   private final Map<String, Integer> restarts = new ConcurrentHashMap<>();
+  private final Map<String, Long> peakRssKb = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, String>> extraEnv = new ConcurrentHashMap<>();
 
-  Services(Path root, Path runDir, Path pluginDir, StackProcess.Endpoints endpoints) {
+  /**
+   * @param lab when not null, every service runs in a network namespace of its own (the same one
+   *     across restarts), so that its links to the servers can be cut
+   */
+  Services(
+      Path root,
+      Path runDir,
+      Path pluginDir,
+      StackProcess.Endpoints endpoints,
+      NetworkNamespaces lab) {
     this.root = root;
     this.runDir = runDir;
     this.pluginDir = pluginDir;
     this.endpoints = endpoints;
+    this.lab = lab;
+  }
+
+  /** The namespace {@code s} runs in, if services run in namespaces. */
+  Optional<NetworkNamespaces.Host> host(Service s) {
+    return lab == null ? Optional.empty() : Optional.of(lab.host(s.name()));
   }
 
   static String javaBin() {
@@ -75,6 +96,11 @@ final class Services implements AutoCloseable {
           jar + " is missing: build with ./mvnw -B -pl faults -am verify");
     }
     return jar;
+  }
+
+  /** Environment that {@code name} gets on every start, on top of the defaults below. */
+  void environment(String name, Map<String, String> env) {
+    extraEnv.put(name, Map.copyOf(env));
   }
 
   /**
@@ -150,6 +176,7 @@ final class Services implements AutoCloseable {
         env.put("CARILLON_API_INSECURE_LOCAL", "true");
       }
     }
+    env.putAll(extraEnv.getOrDefault(name, Map.of()));
     Path log = runDir.resolve(name + ".log");
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBin());
@@ -162,6 +189,12 @@ final class Services implements AutoCloseable {
             "-Djava.io.tmpdir=" + runDir,
             "-jar",
             jar(role).toString()));
+    String address = "127.0.0.1";
+    if (lab != null) {
+      NetworkNamespaces.Host host = lab.host(name);
+      cmd = host.wrap(cmd);
+      address = host.address();
+    }
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
@@ -169,7 +202,7 @@ final class Services implements AutoCloseable {
     pb.environment().keySet().removeIf(k -> k.startsWith("CARILLON_"));
     pb.environment().putAll(env);
     try {
-      Service s = new Service(name, role, port, pb.start(), log);
+      Service s = new Service(name, role, address, port, pb.start(), log);
       byName.put(name, s);
       if (old != null) {
         restarts.merge(name, 1, Integer::sum);
@@ -197,6 +230,7 @@ final class Services implements AutoCloseable {
 
   /** {@code kill -9}: no shutdown hook, no release, no goodbye to ZooKeeper or Kafka. */
   void kill9(Service s) {
+    notePeak(s.name(), s.pid());
     s.process().destroyForcibly();
     try {
       s.process().waitFor(30, TimeUnit.SECONDS);
@@ -233,7 +267,7 @@ final class Services implements AutoCloseable {
       HttpResponse<String> r =
           HTTP.send(
               HttpRequest.newBuilder(
-                      URI.create("http://127.0.0.1:" + s.adminPort() + "/health/ready"))
+                      URI.create("http://" + s.address() + ":" + s.adminPort() + "/health/ready"))
                   .timeout(Duration.ofSeconds(2))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
@@ -252,7 +286,7 @@ final class Services implements AutoCloseable {
       return Optional.of(
           HTTP.send(
                   HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + s.adminPort() + "/metrics"))
+                          URI.create("http://" + s.address() + ":" + s.adminPort() + "/metrics"))
                       .timeout(Duration.ofSeconds(2))
                       .build(),
                   HttpResponse.BodyHandlers.ofString())
@@ -279,13 +313,50 @@ final class Services implements AutoCloseable {
   double counter(Role role, String metricName) {
     double sum = 0;
     for (Service s : of(role)) {
-      for (String line : metrics(s).orElse("").split("\n")) {
-        if (line.startsWith(metricName + "{") || line.startsWith(metricName + " ")) {
-          sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        }
+      sum += counter(s, metricName);
+    }
+    return sum;
+  }
+
+  /** One Prometheus counter of one service (0 when it does not answer). */
+  double counter(Service s, String metricName) {
+    double sum = 0;
+    for (String line : metrics(s).orElse("").split("\n")) {
+      if (line.startsWith(metricName + "{") || line.startsWith(metricName + " ")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
       }
     }
     return sum;
+  }
+
+  /**
+   * The memory high-water mark of each service name: the largest resident set ({@code VmHWM} in
+   * {@code /proc/PID/status}) of any of its processes, read before each kill and now for the live
+   * ones; empty where {@code /proc} is not there.
+   */
+  Map<String, Long> peakRssKb() {
+    for (Service s : byName.values()) {
+      if (s.process().isAlive()) {
+        notePeak(s.name(), s.pid());
+      }
+    }
+    return new java.util.TreeMap<>(peakRssKb);
+  }
+
+  private void notePeak(String name, long pid) {
+    vmHwmKb(pid).ifPresent(kb -> peakRssKb.merge(name, kb, Math::max));
+  }
+
+  /** {@code VmHWM} of a process in KiB, if readable. */
+  static Optional<Long> vmHwmKb(long pid) {
+    try {
+      return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
+          .filter(l -> l.startsWith("VmHWM:"))
+          .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")))
+          .findFirst();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   static int freePort() {

@@ -9,6 +9,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,26 @@ import java.util.concurrent.TimeUnit;
  */
 final class StackProcess implements AutoCloseable {
   /** How the services reach the stack. */
-  record Endpoints(String dbUrl, String dbUser, String dbPassword, String kafka, String zk) {}
+  record Endpoints(String dbUrl, String dbUser, String dbPassword, String kafka, String zk) {
+    /** PostgreSQL's port, from {@code jdbc:postgresql://HOST:PORT/DB}. */
+    int postgresPort() {
+      String hostPort =
+          dbUrl.substring(dbUrl.indexOf("//") + 2, dbUrl.indexOf('/', dbUrl.indexOf("//") + 2));
+      return port(hostPort);
+    }
+
+    int kafkaPort() {
+      return port(kafka);
+    }
+
+    int zooKeeperPort() {
+      return port(zk);
+    }
+
+    private static int port(String hostPort) {
+      return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+    }
+  }
 
   private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(2);
@@ -40,21 +60,28 @@ final class StackProcess implements AutoCloseable {
     this.control = control;
   }
 
-  static StackProcess start(Path dataDir, Path log) {
+  /**
+   * Starts the stack.
+   *
+   * @param options more {@code DevStackMain} arguments, e.g. {@code --listen-address IP}
+   */
+  static StackProcess start(Path dataDir, Path log, List<String> options) {
     List<String> cmd =
-        List.of(
-            Services.javaBin(),
-            "-Xmx768m",
-            "-XX:+UseSerialGC",
-            "-Djava.io.tmpdir=" + dataDir,
-            "-Dot.epg.working-dir=" + dataDir.resolve("epg"),
-            "-cp",
-            System.getProperty("java.class.path"),
-            "dev.carillon.devstack.DevStackMain",
-            "--data-dir",
-            dataDir.toString(),
-            "--fresh",
-            "--control");
+        new ArrayList<>(
+            List.of(
+                Services.javaBin(),
+                "-Xmx768m",
+                "-XX:+UseSerialGC",
+                "-Djava.io.tmpdir=" + dataDir,
+                "-Dot.epg.working-dir=" + dataDir.resolve("epg"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.carillon.devstack.DevStackMain",
+                "--data-dir",
+                dataDir.toString(),
+                "--fresh",
+                "--control"));
+    cmd.addAll(options);
     try {
       Process p =
           new ProcessBuilder(cmd)
@@ -110,6 +137,11 @@ final class StackProcess implements AutoCloseable {
 
   Endpoints endpoints() {
     return endpoints;
+  }
+
+  /** The stack JVM's process id (PostgreSQL runs in processes of its own under it). */
+  long pid() {
+    return process.pid();
   }
 
   /** Sends one control command and waits for its answer. */

@@ -15,7 +15,9 @@ final class Summary {
       Invariants.Report report,
       List<BadInputs.Outcome> bad,
       List<String> harnessErrors,
-      Duration wall) {
+      Duration wall,
+      String network,
+      Map<String, Long> peakRssKb) {
     StringBuilder sb = new StringBuilder();
     line(sb, "=".repeat(78));
     line(
@@ -27,6 +29,7 @@ final class Summary {
             + ", wall time "
             + wall.toSeconds()
             + " s");
+    line(sb, network);
     line(sb, "-".repeat(78));
     line(sb, "Faults injected");
     for (Map.Entry<FaultLog.Kind, Integer> e : faults.faultCounts().entrySet()) {
@@ -70,6 +73,10 @@ final class Summary {
           String.format(
               "  [%s] %-44s -> %s%n         %s",
               b.ok() ? "PASS" : "FAIL", b.input(), b.expected(), b.observed()));
+    }
+    line(sb, "Memory high-water marks (VmHWM, largest of each name's processes)");
+    for (Map.Entry<String, Long> e : peakRssKb.entrySet()) {
+      line(sb, String.format("  %-24s %6d MiB", e.getKey(), e.getValue() / 1024));
     }
     line(sb, "Fault log");
     for (FaultLog.Entry e : faults.entries()) {
