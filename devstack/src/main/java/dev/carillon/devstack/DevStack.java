@@ -314,6 +314,14 @@ public final class DevStack implements AutoCloseable {
     kafka.createTopic(name, partitions);
   }
 
+  /**
+   * Creates a one-partition compacted topic, as the create-topics step makes the config topic, and
+   * waits until it has a leader: services check their topics at start and create none.
+   */
+  public void createCompactedTopic(String name) {
+    kafka.createCompactedTopic(name);
+  }
+
   // ---------------------------------------------------------------- fault hooks (shorthands)
 
   /**

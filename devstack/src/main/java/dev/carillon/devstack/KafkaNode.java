@@ -214,13 +214,23 @@ public final class KafkaNode extends AbstractServerNode {
    * @throws IllegalStateException when Kafka does not create it within 30 seconds
    */
   public void createTopic(String name, int partitions) {
+    createTopic(new NewTopic(name, partitions, (short) 1));
+  }
+
+  /**
+   * Creates a one-partition compacted topic (a config topic, as the create-topics step makes it)
+   * and waits until it has a leader.
+   */
+  public void createCompactedTopic(String name) {
+    createTopic(new NewTopic(name, 1, (short) 1).configs(Map.of("cleanup.policy", "compact")));
+  }
+
+  private void createTopic(NewTopic topic) {
+    String name = topic.name();
     Map<String, Object> props = adminProperties();
     long deadline = System.nanoTime() + TOPIC_TIMEOUT.toNanos();
     try (Admin admin = Admin.create(props)) {
-      admin
-          .createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
-          .all()
-          .get(TOPIC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      admin.createTopics(List.of(topic)).all().get(TOPIC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       while (true) {
         TopicDescription d = describe(admin, name);
         if (d != null

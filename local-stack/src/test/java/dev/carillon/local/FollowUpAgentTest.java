@@ -72,6 +72,9 @@ class FollowUpAgentTest {
     common.put("kafka.bootstrap", stack.kafkaBootstrap());
     common.put("zk.connect", stack.zkConnect());
     common.put("admin.port", "0");
+    // As the deploy steps leave them: the schema migrated, the topic with this many partitions.
+    common.put("db.migrate", "true");
+    common.put("kafka.instances-partitions", "1");
 
     Map<String, String> t = new HashMap<>(common);
     t.put("instance.id", "follow-up-trigger");

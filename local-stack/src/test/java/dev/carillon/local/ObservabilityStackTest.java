@@ -180,6 +180,7 @@ class ObservabilityStackTest {
     common.put("kafka.bootstrap", stack.kafkaBootstrap());
     common.put("zk.connect", stack.zkConnect());
     common.put("admin.port", "0");
+    common.put("kafka.instances-partitions", "2");
     common.put(TaskLabel.KEY, Integer.toString(TASK_LABELS));
     common.put("alert.webhook", "http://127.0.0.1:" + webhook.getAddress().getPort() + "/alerts");
     common.put("alert.late-fire-after-tasks", "obs-fast=1ms");
@@ -213,6 +214,7 @@ class ObservabilityStackTest {
     Map<String, String> r = new HashMap<>(common);
     r.put("instance.id", "obs-retry");
     r.put("retry.instances-topic", instances);
+    stack.createCompactedTopic("obs.config." + unique);
     r.put("retry.config-topic", "obs.config." + unique);
     r.put("retry.scan-interval", "200ms");
     retry =

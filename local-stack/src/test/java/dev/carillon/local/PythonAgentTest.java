@@ -87,6 +87,7 @@ class PythonAgentTest {
     windows = new WindowStore(db.dsl());
     String unique = UUID.randomUUID().toString().substring(0, 8);
     topic = "test.python." + unique;
+    stack.createTopic(topic, 1);
     Map<String, String> common = new HashMap<>();
     common.put("db.url", dbUrl);
     common.put("db.user", stack.dbUser());
@@ -94,6 +95,8 @@ class PythonAgentTest {
     common.put("kafka.bootstrap", stack.kafkaBootstrap());
     common.put("zk.connect", stack.zkConnect());
     common.put("admin.port", "0");
+    // As the deploy steps leave them: the topics made, with this many partitions.
+    common.put("kafka.instances-partitions", "1");
 
     Map<String, String> w = new HashMap<>(common);
     w.put("instance.id", "python-worker");
@@ -107,6 +110,7 @@ class PythonAgentTest {
     Map<String, String> r = new HashMap<>(common);
     r.put("instance.id", "python-retry");
     r.put("retry.instances-topic", topic);
+    stack.createCompactedTopic("test.python.config." + unique);
     r.put("retry.config-topic", "test.python.config." + unique);
     r.put("retry.scan-interval", "200ms");
     retry = RetryService.start(Config.of(r), Clock.systemUTC());

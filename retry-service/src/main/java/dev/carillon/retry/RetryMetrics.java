@@ -126,22 +126,40 @@ public final class RetryMetrics {
     alertsFailed.increment();
   }
 
+  /**
+   * Registers both per-scanner counters at zero for {@code scanners}, so that they are in the
+   * scrape from the start and an alert's {@code increase()} sees the first failure.
+   */
+  public void scanners(java.util.Collection<String> scanners) {
+    scanners.forEach(
+        scanner -> {
+          quarantinedCounter(scanner);
+          failuresCounter(scanner);
+        });
+  }
+
   /** Counts a row a scanner set aside ({@code carillon.retry.quarantined{scanner}}). */
   public void quarantined(String scanner) {
-    Counter.builder("carillon.retry.quarantined")
-        .description("rows set aside by a scanner until an operator clears them")
-        .tag("scanner", scanner)
-        .register(registry)
-        .increment();
+    quarantinedCounter(scanner).increment();
   }
 
   /** Counts a scanner's failed round ({@code carillon.retry.scan.failures{scanner}}). */
   public void scanFailed(String scanner) {
-    Counter.builder("carillon.retry.scan.failures")
+    failuresCounter(scanner).increment();
+  }
+
+  private Counter quarantinedCounter(String scanner) {
+    return Counter.builder("carillon.retry.quarantined")
+        .description("rows set aside by a scanner until an operator clears them")
+        .tag("scanner", scanner)
+        .register(registry);
+  }
+
+  private Counter failuresCounter(String scanner) {
+    return Counter.builder("carillon.retry.scan.failures")
         .description("scanner rounds that failed; the other scanners went on")
         .tag("scanner", scanner)
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   /** Rows {@code scanner} has quarantined since start. */

@@ -135,6 +135,16 @@ public final class RetryService implements AutoCloseable {
     this.meters = ServiceMeters.create();
     this.registry = meters.registry();
     this.metrics = new RetryMetrics(registry, tasks);
+    metrics.scanners(
+        List.of(
+            "timeout",
+            DecisionScanner.SCANNER,
+            "due-retry",
+            "stranded",
+            "archive",
+            "waiting",
+            "scan-record",
+            dev.carillon.retry.alert.AlertOutbox.SCANNER));
     this.limiter = new RepublishLimiter(settings.rate(), clock);
     this.tuning = new Tuning(settings.rate(), limiter::update, metrics, settings.configSigner());
     this.lastHeartbeat = new AtomicReference<>(metrics.totals());

@@ -79,6 +79,9 @@ final class ConsoleStack implements AutoCloseable {
     common.put("kafka.bootstrap", stack.kafkaBootstrap());
     common.put("zk.connect", stack.zkConnect());
     common.put("admin.port", "0");
+    // As the deploy steps leave them: the schema migrated, the topic with this many partitions.
+    common.put("db.migrate", "true");
+    common.put("kafka.instances-partitions", "2");
     try {
       Map<String, String> t = new HashMap<>(common);
       t.put("instance.id", "console-trigger");
