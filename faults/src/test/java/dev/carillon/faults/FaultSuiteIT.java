@@ -77,6 +77,13 @@ class FaultSuiteIT {
   /** Past the trigger's ZooKeeper session (4 s): the standby takes over while it is stopped. */
   private static final Duration LEADER_FREEZE_FOR = Duration.ofSeconds(12);
 
+  /**
+   * The longest a frozen trigger leader stays stopped while no successor has taken a newer epoch. A
+   * standby that was itself cut from ZooKeeper just before (12-27 of the cycle) may take that long
+   * to rejoin the election under load; resuming before a successor exists would prove nothing.
+   */
+  private static final Duration LEADER_FREEZE_MAX = Duration.ofSeconds(40);
+
   /** How long a resumed leader is watched for writes. */
   private static final Duration LEADER_WATCH = Duration.ofSeconds(10);
 
@@ -559,11 +566,32 @@ class FaultSuiteIT {
         FaultLog.Kind.FREEZE_TRIGGER_LEADER,
         leader.name(),
         "for " + LEADER_FREEZE_FOR + " at epoch " + epochAtFreeze);
+    resumeLeaderOnceSucceeded(services, scheduler, leader, frozenAt, epochAtFreeze);
+  }
+
+  /**
+   * SIGCONT to the frozen {@code leader} once it has been stopped {@link #LEADER_FREEZE_FOR} and a
+   * successor has taken a newer epoch (polled every 500 ms), or at {@link #LEADER_FREEZE_MAX}
+   * without one (then the invariant reports that the freeze proved nothing).
+   */
+  private void resumeLeaderOnceSucceeded(
+      Services services,
+      ScheduledExecutorService scheduler,
+      Service leader,
+      Instant frozenAt,
+      long epochAtFreeze) {
+    long due =
+        Math.max(500, Duration.between(Instant.now(), frozenAt.plus(LEADER_FREEZE_FOR)).toMillis());
     at(
         scheduler,
-        LEADER_FREEZE_FOR.toMillis(),
+        due,
         () -> {
           long epochAtResume = triggerEpoch();
+          boolean succeeded = epochAtResume > epochAtFreeze;
+          if (!succeeded && Instant.now().isBefore(frozenAt.plus(LEADER_FREEZE_MAX))) {
+            resumeLeaderOnceSucceeded(services, scheduler, leader, frozenAt, epochAtFreeze);
+            return;
+          }
           long writesAtResume = eventsBy(leader.name());
           services.resume(leader);
           Instant resumedAt = Instant.now();
