@@ -61,7 +61,14 @@ final class CeilingRun implements SchedulerUnderTest {
     this.ctx = ctx;
     this.ds = Pools.open(ctx, "ceiling");
     try {
-      Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+      // Carillon's own schema (the roles' repeatable migration needs its placeholder).
+      Flyway.configure()
+          .dataSource(ds)
+          .locations("classpath:db/migration")
+          .placeholders(
+              java.util.Map.of("rolePrefix", dev.carillon.store.Schema.DEFAULT_ROLE_PREFIX))
+          .load()
+          .migrate();
     } catch (RuntimeException e) {
       ds.close();
       throw e;
