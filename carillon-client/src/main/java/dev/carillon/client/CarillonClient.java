@@ -416,6 +416,8 @@ public final class CarillonClient {
             "instance " + id + " is still " + seen.status() + " after " + timeout, seen);
       }
       try {
+        // The API has no push of status changes, so the client polls; the backoff keeps a long
+        // wait cheap for the server and the deadline above bounds it.
         Thread.sleep(Math.max(1, Math.min(wait.toMillis(), left / 1_000_000)));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

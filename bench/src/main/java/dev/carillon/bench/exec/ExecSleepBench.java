@@ -185,6 +185,7 @@ public final class ExecSleepBench {
           if (s.succeeded() + failedOrDead(db) >= runs) {
             break;
           }
+          // The sampling period: the report's rates and memory are read once a second.
           Thread.sleep(1000);
         }
         System.out.println(report(runs, sleep, heap, published, samples, db));
@@ -217,6 +218,7 @@ public final class ExecSleepBench {
       } catch (IOException e) {
         // Not listening yet.
       }
+      // A child process has no readiness signal but its endpoint; polled until the deadline above.
       Thread.sleep(250);
     }
     throw new IllegalStateException("the worker did not become ready within 120 s");

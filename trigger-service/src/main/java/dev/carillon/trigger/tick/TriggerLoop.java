@@ -253,6 +253,8 @@ public final class TriggerLoop {
               && Duration.between(now, due).compareTo(MAX_ALIGNMENT_WAIT) <= 0
               && wait < 3;
           wait++) {
+        // A sleep of at most MAX_ALIGNMENT_WAIT, three times at most, on the tick thread, which
+        // has nothing else to do until the fire time: ticking early would miss its fires.
         Thread.sleep(Math.max(1, Duration.between(now, due).toMillis()));
         now = now();
       }
