@@ -182,7 +182,8 @@ class OperatorStoreTest {
     Instance pending = s.newPending(task, "2026-09-03");
 
     assertThat(operator.live(task)).extracting(Instance::id).containsExactly(pending.id());
-    java.util.Map<String, Instance> last = operator.lastFinished(List.of(task, quiet, "nothing"));
+    java.util.Map<String, Instance> last =
+        operator.lastFinished(List.of(task, quiet, "nothing", task));
     assertThat(last).containsOnlyKeys(task);
     assertThat(last.get(task).id()).as("the later finish").isEqualTo(cancelled.id());
     assertThat(last.get(task).status()).isEqualTo(CANCELLED);
