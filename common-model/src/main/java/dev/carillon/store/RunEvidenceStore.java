@@ -14,9 +14,9 @@ import org.jooq.Record2;
 
 /**
  * The evidence of how long a task's runs take: the durations ({@code finished_at - started_at}) of
- * its most recent successful runs, read through {@code ix_task_instance_success}. Failed and timed
- * out runs are left out: a failure ends early, and a timeout only says the run was stopped at the
- * limit, not how long it would have taken.
+ * its most recent successful runs, read through {@code ix_task_instance_ended} (V21). Failed and
+ * timed out runs are left out: a failure ends early, and a timeout only says the run was stopped at
+ * the limit, not how long it would have taken.
  *
  * <p>Thread-safe; each method is one statement.
  */
