@@ -150,11 +150,17 @@ public final class Schema {
 
   /**
    * Flyway on connections of its own (it holds one for its lock and uses another to migrate), so
-   * that a service's pool, however small, is never the one it waits for.
+   * that a service's pool, however small, is never the one it waits for. They get the connect and
+   * login timeouts of {@code db.connect-timeout} (the driver's login timeout is otherwise
+   * unbounded, so a server that accepts connections but does not answer, a stopped one, would hold
+   * a starting service forever), but no socket or statement timeout: a migration may run long on
+   * purpose.
    */
   private static Flyway flyway(DbSettings settings) {
+    String seconds = Long.toString(Math.max(1, settings.connectTimeout().toSeconds()));
     return Flyway.configure()
         .dataSource(settings.url(), settings.user(), settings.password())
+        .jdbcProperties(Map.of("connectTimeout", seconds, "loginTimeout", seconds))
         .connectRetries(0)
         .locations("classpath:db/migration")
         .placeholders(Map.of("rolePrefix", settings.rolePrefix()))

@@ -2,9 +2,16 @@ package dev.carillon.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.carillon.devstack.DevStack;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -63,5 +70,54 @@ class DatabaseTimeoutsTest {
                         Duration.ofMillis(1500), Duration.ofSeconds(5), Duration.ofSeconds(1)))
         .hasMessageContaining("db.connect-timeout")
         .hasMessageContaining("whole seconds");
+  }
+
+  /**
+   * A server that accepts connections and never answers is what a stopped (SIGSTOPped) or wedged
+   * PostgreSQL looks like to a client: the kernel completes the TCP handshake, the login never
+   * does. The migrate step and every service's schema check must give up after {@code
+   * db.connect-timeout} and say so, not wait forever.
+   */
+  @Test
+  void the_schema_check_and_the_migrate_step_give_up_on_a_server_that_never_answers()
+      throws IOException {
+    List<Socket> accepted = new ArrayList<>();
+    try (ServerSocket mute = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    accepted.add(mute.accept());
+                  }
+                } catch (IOException closed) {
+                  // the test is over
+                }
+              },
+              "mute-server");
+      acceptor.setDaemon(true);
+      acceptor.start();
+      DbSettings mutePg =
+          new DbSettings(
+                  "jdbc:postgresql://127.0.0.1:" + mute.getLocalPort() + "/carillon", "u", "p", 1)
+              .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(2));
+
+      // Without the login timeout each call below waits as long as the server stays mute.
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(30),
+          () -> {
+            assertThatThrownBy(() -> Schema.requireCurrent(mutePg))
+                .as("the services' schema check")
+                .hasStackTraceContaining("Connection attempt timed out");
+            assertThatThrownBy(() -> Schema.migrate(mutePg))
+                .as("the migrate step")
+                .hasStackTraceContaining("Connection attempt timed out");
+          });
+      assertThat(accepted).as("connections the mute server accepted").isNotEmpty();
+    } finally {
+      for (Socket s : accepted) {
+        s.close();
+      }
+    }
   }
 }
