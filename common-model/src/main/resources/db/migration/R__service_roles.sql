@@ -135,6 +135,21 @@ GRANT SELECT ON worker_presence, worker_capability, instance_checkpoint_history,
     TO ${rolePrefix}api;
 GRANT SELECT, DELETE ON instance_checkpoint, instance_effect TO ${rolePrefix}api;
 
+-- Each leader's role sees and changes only its own service's epoch row. A grant is per table, so
+-- without these policies a compromised trigger could bump the retry service's epoch (and the
+-- retry service the trigger's), fencing out the other's leader at will. The owner, which the
+-- migrate step and services run with db.migrate=true use, is not subject to them.
+ALTER TABLE leader_epoch ENABLE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS leader_epoch_trigger ON leader_epoch;
+CREATE POLICY leader_epoch_trigger ON leader_epoch TO ${rolePrefix}trigger
+    USING (service = 'trigger') WITH CHECK (service = 'trigger');
+DROP POLICY IF EXISTS leader_epoch_retry ON leader_epoch;
+CREATE POLICY leader_epoch_retry ON leader_epoch TO ${rolePrefix}retry
+    USING (service = 'retry') WITH CHECK (service = 'retry');
+DROP POLICY IF EXISTS leader_epoch_readonly ON leader_epoch;
+CREATE POLICY leader_epoch_readonly ON leader_epoch FOR SELECT TO ${rolePrefix}readonly
+    USING (true);
+
 -- readonly
 GRANT SELECT ON task_definition, task_definition_change, task_event, task_instance,
                 instance_event, trigger_cursor, trigger_offset, condition_state,

@@ -174,6 +174,21 @@ class ServiceRolesTest {
     refused(() -> new ArchiveStore(dsl(r)).archiveFinished(Duration.ZERO, 10, retryFence));
     refused(() -> dsl(r).execute("DELETE FROM task_instance WHERE id = {0}", DSL.val(done.id())));
     refused(() -> dsl(r).execute("CREATE TABLE trigger_was_here (id int)"));
+    // The grant on leader_epoch is per table; its row policy keeps the trigger to its own row.
+    refused(() -> new EpochStore(dsl(r)).begin("retry", "trigger:t"));
+    assertThat(
+            dsl(r)
+                .execute(
+                    "UPDATE leader_epoch SET epoch = epoch + 1 WHERE service = {0}",
+                    DSL.val("retry")))
+        .as("retry epoch rows the trigger role could bump")
+        .isZero();
+    assertThat(new EpochStore(dsl(r)).current("retry"))
+        .as("the retry epoch, as the trigger sees it")
+        .isEmpty();
+    assertThat(new EpochStore(owner.dsl()).current("retry").orElseThrow().fence())
+        .as("the retry epoch, untouched by the trigger role")
+        .isEqualTo(retryFence);
   }
 
   @Test
@@ -279,6 +294,7 @@ class ServiceRolesTest {
         .doesNotThrowAnyException();
 
     refused(() -> new TaskStore(dsl(r)).applyAll(List.of(Tasks.daily("retry-b").build())));
+    refused(() -> new EpochStore(dsl(r)).begin("trigger", "retry:t"));
     refused(
         () ->
             new WindowStore(dsl(r))
