@@ -265,7 +265,11 @@ final class BackfillCommand implements Callable<Integer> {
             + plan.from()
             + ", "
             + plan.to()
-            + "): "
+            + ") (local ["
+            + Times.local(plan.from(), zone)
+            + ", "
+            + Times.local(plan.to(), zone)
+            + ")): "
             + plan.rows().size()
             + " window(s), "
             + created.size()

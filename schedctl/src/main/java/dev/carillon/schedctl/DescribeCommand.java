@@ -181,16 +181,20 @@ final class DescribeCommand extends GroupCommand {
       } else {
         out.line("Checkpoints (the last of each attempt):");
         out.table(
-            List.of("ATTEMPT", "SAVED", "SAVES", "WORKER", "STATE"),
+            withLocal(List.of("ATTEMPT", "SAVED", "SAVES", "WORKER", "STATE"), 2, zone, "LOCAL"),
             checkpoints.stream()
                 .map(
                     c ->
-                        List.of(
-                            Integer.toString(c.attempt()),
-                            Times.both(c.savedAt(), zone),
-                            Integer.toString(c.saves()),
-                            c.workerId(),
-                            shorten(c.stateJson())))
+                        withLocal(
+                            List.of(
+                                Integer.toString(c.attempt()),
+                                c.savedAt().toString(),
+                                Integer.toString(c.saves()),
+                                c.workerId(),
+                                shorten(c.stateJson())),
+                            2,
+                            zone,
+                            c.savedAt()))
                 .toList());
       }
       out.line("");
@@ -199,17 +203,22 @@ final class DescribeCommand extends GroupCommand {
       } else {
         out.line("Effects:");
         out.table(
-            List.of("ATTEMPT", "KEY", "STATE", "AT", "WORKER", "RESULT"),
+            withLocal(
+                List.of("ATTEMPT", "KEY", "STATE", "AT", "WORKER", "RESULT"), 4, zone, "LOCAL"),
             effects.stream()
                 .map(
                     e ->
-                        List.of(
-                            Integer.toString(e.attempt()),
-                            e.key(),
-                            e.done() ? "done" : "started, not recorded (in doubt)",
-                            Times.both(e.done() ? e.doneAt() : e.startedAt(), zone),
-                            e.workerId(),
-                            e.result() == null ? "" : shorten(e.result())))
+                        withLocal(
+                            List.of(
+                                Integer.toString(e.attempt()),
+                                e.key(),
+                                e.done() ? "done" : "started, not recorded (in doubt)",
+                                (e.done() ? e.doneAt() : e.startedAt()).toString(),
+                                e.workerId(),
+                                e.result() == null ? "" : shorten(e.result())),
+                            4,
+                            zone,
+                            e.done() ? e.doneAt() : e.startedAt()))
                 .toList());
       }
       return Schedctl.OK;
@@ -230,6 +239,26 @@ final class DescribeCommand extends GroupCommand {
           + Times.both(i.progressAt(), zone)
           + (earlier ? ", by an earlier attempt" : "")
           + ")";
+    }
+
+    /**
+     * {@code row} with a column for the task's wall clock inserted at {@code index} when the zone
+     * is known: the header's name here, or (below) an instant shown on that clock.
+     */
+    private static List<String> withLocal(
+        List<String> row, int index, Optional<ZoneId> zone, String header) {
+      return zone.isEmpty() ? row : inserted(row, index, header);
+    }
+
+    private static List<String> withLocal(
+        List<String> row, int index, Optional<ZoneId> zone, Instant at) {
+      return zone.map(z -> inserted(row, index, Times.local(at, z))).orElse(row);
+    }
+
+    private static List<String> inserted(List<String> row, int index, String cell) {
+      List<String> out = new ArrayList<>(row);
+      out.add(index, cell);
+      return out;
     }
 
     private static String shorten(String text) {

@@ -116,7 +116,8 @@ final class Remote {
                     + " window "
                     + t.lastOutcome().windowKey()
                     + " finished "
-                    + t.lastOutcome().finishedAt()));
+                    + both(
+                        t.lastOutcome().finishedAt(), t.lastOutcome().local().get("finishedAt"))));
     out.fields(f);
   }
 
