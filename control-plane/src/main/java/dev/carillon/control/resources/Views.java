@@ -137,16 +137,23 @@ final class Views {
   }
 
   /**
-   * The set instants among {@code namesAndInstants} (a field's name, then its instant, repeated) on
-   * {@code zone}'s wall clock, keyed by the field's name: the {@code local} map every view with
-   * instants carries; empty when the zone is null.
+   * {@code at} on {@code zone}'s wall clock keyed by {@code name}: the {@code local} map every view
+   * with instants carries; empty when the zone or the instant is null.
    */
-  static Map<String, String> locals(ZoneId zone, Object... namesAndInstants) {
+  static Map<String, String> locals(ZoneId zone, String name, Instant at) {
     Map<String, String> out = new LinkedHashMap<>();
     if (zone != null) {
-      for (int n = 0; n < namesAndInstants.length; n += 2) {
-        putLocal(out, (String) namesAndInstants[n], (Instant) namesAndInstants[n + 1], zone);
-      }
+      putLocal(out, name, at, zone);
+    }
+    return out;
+  }
+
+  /** {@link #locals(ZoneId, String, Instant)} for two instants, in this order. */
+  static Map<String, String> locals(
+      ZoneId zone, String name, Instant at, String otherName, Instant other) {
+    Map<String, String> out = locals(zone, name, at);
+    if (zone != null) {
+      putLocal(out, otherName, other, zone);
     }
     return out;
   }
