@@ -3,7 +3,7 @@
 
 import {api} from './api.js';
 import {h, fill, table, action} from './dom.js';
-import {utc} from './format.js';
+import {utcAndLocal} from './format.js';
 
 export async function render(ctx) {
   const live = h('div', {'data-live': true});
@@ -17,12 +17,12 @@ export async function render(ctx) {
 
 function view(ctx, groups, panel, refresh) {
   return table('DEAD instances by task and reason, largest group first',
-    ['Task', 'Reason', 'Count', 'Last died (UTC)', 'Newest', 'Re-run'],
+    ['Task', 'Reason', 'Count', 'Last died (UTC, task\'s clock)', 'Newest', 'Re-run'],
     groups.map(g => ({
       attrs: {dataset: {task: g.task}},
       cells: [h('a', {href: `#/tasks/${encodeURIComponent(g.task)}`}, g.task),
         g.reason === null || g.reason === undefined ? h('em', {}, 'no reason recorded') : g.reason,
-        String(g.count), utc(g.lastFinishedAt),
+        String(g.count), utcAndLocal(g.lastFinishedAt, g, 'lastFinishedAt'),
         h('a', {href: `#/instances/${g.newestId}`}, '#' + g.newestId),
         ctx.may('operator')
           ? action('Dry run', () => dryRun(ctx, g, panel, refresh), {'aria-label': `Dry run: re-run the DEAD instances of ${g.task} with this reason`})

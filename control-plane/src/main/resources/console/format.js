@@ -20,6 +20,15 @@ export function local(iso) {
     `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/**
+ * UTC, and beside it the task's wall clock when the view carries it in its `local` map:
+ * 2026-03-29 12:00:05 UTC (2026-03-29T08:00:05-04:00)
+ */
+export function utcAndLocal(iso, view, field) {
+  const wall = iso && view && view.local ? view.local[field] : null;
+  return wall ? `${utc(iso)} (${wall})` : utc(iso);
+}
+
 /** 1.2 s, 3 m 5 s, 2 h 4 m */
 export function duration(ms) {
   if (ms === null || ms === undefined) return '—';

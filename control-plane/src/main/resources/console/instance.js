@@ -4,7 +4,7 @@
 
 import {api} from './api.js';
 import {h, fill, table, status, action} from './dom.js';
-import {utc, local, duration} from './format.js';
+import {utc, utcAndLocal, local, duration} from './format.js';
 
 const FINISHED = ['SUCCESS', 'DEAD', 'SKIPPED', 'CANCELLED'];
 
@@ -89,14 +89,14 @@ function view(i, why, attempts) {
       h('dt', {}, 'failure reason'), h('dd', {}, i.failReason || '—')),
     h('section', {'aria-labelledby': 'attempts-title'},
       h('h2', {id: 'attempts-title'}, 'Attempts'),
-      table('Attempts, first to last', ['Attempt', 'Worker', 'Started (UTC)', 'Duration', 'Outcome', 'Reason'],
-        attempts.map(a => ({cells: [String(a.number), a.worker, utc(a.startedAt),
+      table('Attempts, first to last', ['Attempt', 'Worker', 'Started (UTC, task\'s clock)', 'Duration', 'Outcome', 'Reason'],
+        attempts.map(a => ({cells: [String(a.number), a.worker, utcAndLocal(a.startedAt, a, 'startedAt'),
           duration(a.durationMs) + (a.endedAt ? '' : ' so far'), a.outcome ? status(a.outcome) : 'running', a.reason || '']})),
         {id: 'attempts'})),
     h('section', {'aria-labelledby': 'why-title'},
       h('h2', {id: 'why-title'}, 'Why: the story of this window'),
       h('ol', {class: 'events', id: 'why'}, why.events.map(e =>
-        h('li', {}, h('time', {datetime: e.at}, utc(e.at)), ' ', e.text))),
+        h('li', {}, h('time', {datetime: e.at}, utcAndLocal(e.at, e, 'at')), ' ', e.text))),
       why.hint ? h('p', {class: 'hint'}, why.hint) : null),
   ];
 }

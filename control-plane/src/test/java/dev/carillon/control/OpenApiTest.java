@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The checked-in OpenAPI document describes exactly the routes served: the same paths and methods,
- * each with the same least role and the same query parameters. No server needed: the routes are
- * built as the server builds them.
+ * each with the same least role and the same query parameters; and each schema named after a wire
+ * record of the client's model lists exactly that record's fields (a field added to a view, such as
+ * its local times, must be documented). No server needed: the routes are built as the server builds
+ * them.
  */
 class OpenApiTest {
   private static final String PREFIX = "/api/v1";
@@ -93,6 +95,39 @@ class OpenApiTest {
       assertThat(op.has("requestBody"))
           .as(where + " has a body")
           .isEqualTo(r.body() != Route.Body.NONE);
+    }
+  }
+
+  @Test
+  void each_wire_record_s_schema_documents_exactly_its_fields() throws Exception {
+    JsonNode schemas = doc.get("components").get("schemas");
+    int checked = 0;
+    Iterator<String> names = schemas.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      Class<?> type = modelRecord(name);
+      if (type == null) {
+        continue;
+      }
+      Set<String> documented = new TreeSet<>();
+      schemas.get(name).path("properties").fieldNames().forEachRemaining(documented::add);
+      Set<String> fields = new TreeSet<>();
+      for (java.lang.reflect.RecordComponent c : type.getRecordComponents()) {
+        fields.add(c.getName());
+      }
+      assertThat(documented).as(name).isEqualTo(fields);
+      checked++;
+    }
+    assertThat(checked).as("schemas named after a record of the client's model").isGreaterThan(20);
+  }
+
+  /** The client model's record of that name (nested ones as Outer.Inner), or null. */
+  private static Class<?> modelRecord(String name) {
+    try {
+      Class<?> c = Class.forName("dev.carillon.client.model." + name.replace('.', '$'));
+      return c.isRecord() ? c : null;
+    } catch (ClassNotFoundException e) {
+      return null;
     }
   }
 }

@@ -73,6 +73,14 @@ final class BackfillCommand implements Callable<Integer> {
       int published,
       List<String> createdWindows) {}
 
+  /** The API's range on the task's clock, as the direct path prints it; empty without a zone. */
+  private static String localRange(dev.carillon.client.model.BackfillResult r) {
+    if (!r.local().containsKey("from")) {
+      return "";
+    }
+    return " (local [" + r.local().get("from") + ", " + r.local().getOrDefault("to", "") + "))";
+  }
+
   @Override
   public Integer call() throws InterruptedException {
     if (session.remote()) {
@@ -91,7 +99,9 @@ final class BackfillCommand implements Callable<Integer> {
                 + r.from()
                 + ", "
                 + r.to()
-                + "); nothing written (dry run)");
+                + ")"
+                + localRange(r)
+                + "; nothing written (dry run)");
         r.windowKeys().forEach(k -> out.line("  " + k));
       } else {
         out.line(
@@ -107,7 +117,9 @@ final class BackfillCommand implements Callable<Integer> {
                 + r.from()
                 + ", "
                 + r.to()
-                + ") (paced by the server's api.bulk-per-second; --rate applies without --server)");
+                + ")"
+                + localRange(r)
+                + " (paced by the server's api.bulk-per-second; --rate applies without --server)");
       }
       return Schedctl.OK;
     }
@@ -253,7 +265,11 @@ final class BackfillCommand implements Callable<Integer> {
             + plan.from()
             + ", "
             + plan.to()
-            + "): "
+            + ") (local ["
+            + Times.local(plan.from(), zone)
+            + ", "
+            + Times.local(plan.to(), zone)
+            + ")): "
             + plan.rows().size()
             + " window(s), "
             + created.size()

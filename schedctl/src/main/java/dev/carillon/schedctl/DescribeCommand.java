@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -44,8 +45,12 @@ final class DescribeCommand extends GroupCommand {
   /** The most characters of a checkpoint's state the table shows; JSON shows it whole. */
   static final int STATE_SHOWN = 100;
 
-  /** One event with its plain-words reading, in the API's shape (the same JSON either way). */
-  static EventView eventView(InstanceEvent e) {
+  /**
+   * One event with its plain-words reading, in the API's shape (the same JSON either way).
+   *
+   * @param zone the task's zone, when it is known: the event's time is also given on its clock
+   */
+  static EventView eventView(InstanceEvent e, Optional<ZoneId> zone) {
     return new EventView(
         e.id(),
         e.instanceId(),
@@ -56,7 +61,9 @@ final class DescribeCommand extends GroupCommand {
         e.actor(),
         e.reason(),
         e.at(),
-        EventText.of(e));
+        EventText.of(e),
+        zone.map(ZoneId::getId).orElse(null),
+        zone.map(z -> Map.of("at", Times.local(e.at(), z))).orElse(Map.of()));
   }
 
   @Command(
@@ -96,9 +103,11 @@ final class DescribeCommand extends GroupCommand {
           live.or(() -> archived.map(ArchivedInstance::instance))
               .orElseThrow(() -> CliException.badInput("no instance with id " + id));
       Instant archivedAt = archived.map(ArchivedInstance::archivedAt).orElse(null);
+      // Instants are shown in UTC and in the task's zone, if the task is still there to say it.
+      Optional<ZoneId> zone = session.taskZone(i.taskId());
       List<EventView> events =
           (live.isPresent() ? db.operator().events(id) : db.operator().archivedEvents(id))
-              .stream().map(DescribeCommand::eventView).toList();
+              .stream().map(e -> eventView(e, zone)).toList();
       List<SavedCheckpoint> checkpoints =
           live.isPresent() ? db.operator().checkpoints(id) : db.operator().archivedCheckpoints(id);
       List<EffectRecord> effects =
@@ -110,8 +119,6 @@ final class DescribeCommand extends GroupCommand {
         out.printJson(new Described(i, queue, waiting, events, checkpoints, effects, archivedAt));
         return Schedctl.OK;
       }
-      // Instants are shown in UTC and in the task's zone, if the task is still there to say it.
-      Optional<ZoneId> zone = session.taskZone(i.taskId());
       List<List<String>> f = new ArrayList<>();
       f.add(List.of("id", Long.toString(i.id())));
       f.add(List.of("task", i.taskId() + zone.map(z -> "  (zone " + z + ")").orElse("")));
@@ -145,7 +152,7 @@ final class DescribeCommand extends GroupCommand {
       f.add(List.of("lease until", Times.both(i.leaseUntil(), zone)));
       f.add(List.of("timeout", Durations.format(i.timeout())));
       f.add(List.of("worker", str(i.workerId())));
-      f.add(List.of("progress", progress(i)));
+      f.add(List.of("progress", progress(i, zone)));
       f.add(List.of("non-retryable", Boolean.toString(i.nonRetryable())));
       f.add(
           List.of("result", str(i.resultSummary()) + (i.resultTruncated() ? " (truncated)" : "")));
@@ -174,16 +181,20 @@ final class DescribeCommand extends GroupCommand {
       } else {
         out.line("Checkpoints (the last of each attempt):");
         out.table(
-            List.of("ATTEMPT", "SAVED", "SAVES", "WORKER", "STATE"),
+            withLocal(List.of("ATTEMPT", "SAVED", "SAVES", "WORKER", "STATE"), 2, zone, "LOCAL"),
             checkpoints.stream()
                 .map(
                     c ->
-                        List.of(
-                            Integer.toString(c.attempt()),
-                            c.savedAt().toString(),
-                            Integer.toString(c.saves()),
-                            c.workerId(),
-                            shorten(c.stateJson())))
+                        withLocal(
+                            List.of(
+                                Integer.toString(c.attempt()),
+                                c.savedAt().toString(),
+                                Integer.toString(c.saves()),
+                                c.workerId(),
+                                shorten(c.stateJson())),
+                            2,
+                            zone,
+                            c.savedAt()))
                 .toList());
       }
       out.line("");
@@ -192,17 +203,22 @@ final class DescribeCommand extends GroupCommand {
       } else {
         out.line("Effects:");
         out.table(
-            List.of("ATTEMPT", "KEY", "STATE", "AT", "WORKER", "RESULT"),
+            withLocal(
+                List.of("ATTEMPT", "KEY", "STATE", "AT", "WORKER", "RESULT"), 4, zone, "LOCAL"),
             effects.stream()
                 .map(
                     e ->
-                        List.of(
-                            Integer.toString(e.attempt()),
-                            e.key(),
-                            e.done() ? "done" : "started, not recorded (in doubt)",
-                            (e.done() ? e.doneAt() : e.startedAt()).toString(),
-                            e.workerId(),
-                            e.result() == null ? "" : shorten(e.result())))
+                        withLocal(
+                            List.of(
+                                Integer.toString(e.attempt()),
+                                e.key(),
+                                e.done() ? "done" : "started, not recorded (in doubt)",
+                                (e.done() ? e.doneAt() : e.startedAt()).toString(),
+                                e.workerId(),
+                                e.result() == null ? "" : shorten(e.result())),
+                            4,
+                            zone,
+                            e.done() ? e.doneAt() : e.startedAt()))
                 .toList());
       }
       return Schedctl.OK;
@@ -212,7 +228,7 @@ final class DescribeCommand extends GroupCommand {
      * The latest progress report and when it was made; a report older than the current attempt's
      * start is the previous attempt's, and says so.
      */
-    static String progress(Instance i) {
+    static String progress(Instance i, Optional<ZoneId> zone) {
       if (i.progress() == null) {
         return "";
       }
@@ -220,9 +236,29 @@ final class DescribeCommand extends GroupCommand {
           i.progressAt() != null && i.startedAt() != null && i.progressAt().isBefore(i.startedAt());
       return i.progress()
           + " (reported "
-          + i.progressAt()
+          + Times.both(i.progressAt(), zone)
           + (earlier ? ", by an earlier attempt" : "")
           + ")";
+    }
+
+    /**
+     * {@code row} with a column for the task's wall clock inserted at {@code index} when the zone
+     * is known: the header's name here, or (below) an instant shown on that clock.
+     */
+    private static List<String> withLocal(
+        List<String> row, int index, Optional<ZoneId> zone, String header) {
+      return zone.isEmpty() ? row : inserted(row, index, header);
+    }
+
+    private static List<String> withLocal(
+        List<String> row, int index, Optional<ZoneId> zone, Instant at) {
+      return zone.map(z -> inserted(row, index, Times.local(at, z))).orElse(row);
+    }
+
+    private static List<String> inserted(List<String> row, int index, String cell) {
+      List<String> out = new ArrayList<>(row);
+      out.add(index, cell);
+      return out;
     }
 
     private static String shorten(String text) {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -73,7 +74,7 @@ final class GetCommand extends GroupCommand {
           d.trigger() instanceof CronTrigger cron
               ? cron.cron()
               : d.trigger() instanceof AtTrigger at
-                  ? "at " + at.at()
+                  ? "at " + Times.both(at.at(), Optional.of(d.zone()))
                   : d.triggerKind().name().toLowerCase(java.util.Locale.ROOT),
           d.zone().getId(),
           d.window().name(),

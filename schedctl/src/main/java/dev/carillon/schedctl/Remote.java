@@ -116,7 +116,8 @@ final class Remote {
                     + " window "
                     + t.lastOutcome().windowKey()
                     + " finished "
-                    + t.lastOutcome().finishedAt()));
+                    + both(
+                        t.lastOutcome().finishedAt(), t.lastOutcome().local().get("finishedAt"))));
     out.fields(f);
   }
 
@@ -164,7 +165,10 @@ final class Remote {
     }
     f.add(List.of("status", i.status()));
     if (i.archivedAt() != null) {
-      f.add(List.of("archived", i.archivedAt() + "  (read from the history tables)"));
+      f.add(
+          List.of(
+              "archived",
+              both(i.archivedAt(), local.get("archivedAt")) + "  (read from the history tables)"));
     }
     f.add(List.of("origin", i.origin()));
     f.add(List.of("scheduled", both(i.scheduledAt(), local.get("scheduledAt"))));
@@ -177,7 +181,12 @@ final class Remote {
     f.add(
         List.of(
             "progress",
-            i.progress() == null ? "" : i.progress() + " (reported " + i.progressAt() + ")"));
+            i.progress() == null
+                ? ""
+                : i.progress()
+                    + " (reported "
+                    + both(i.progressAt(), local.get("progressAt"))
+                    + ")"));
     f.add(
         List.of(
             "params override", i.paramsOverride() == null ? "" : i.paramsOverride().toString()));
@@ -187,18 +196,26 @@ final class Remote {
     f.add(List.of("fail reason", str(i.failReason())));
     f.add(List.of("started", both(i.startedAt(), local.get("startedAt"))));
     f.add(List.of("finished", both(i.finishedAt(), local.get("finishedAt"))));
-    f.add(List.of("dispatched", str(i.dispatchedAt())));
-    f.add(List.of("created", str(i.createdAt())));
-    f.add(List.of("updated", str(i.updatedAt())));
+    f.add(List.of("dispatched", both(i.dispatchedAt(), local.get("dispatchedAt"))));
+    f.add(List.of("created", both(i.createdAt(), local.get("createdAt"))));
+    f.add(List.of("updated", both(i.updatedAt(), local.get("updatedAt"))));
     out.fields(f);
     if (events == null) {
       return;
     }
     out.line("");
     out.line("Events:");
+    boolean zoned = i.zone() != null;
     out.table(
-        List.of("AT", "EVENT"),
-        events.stream().map(e -> List.of(String.valueOf(e.at()), e.text())).toList());
+        zoned ? List.of("AT", "LOCAL", "EVENT") : List.of("AT", "EVENT"),
+        events.stream()
+            .map(
+                e ->
+                    zoned
+                        ? List.of(
+                            String.valueOf(e.at()), e.local().getOrDefault("at", ""), e.text())
+                        : List.of(String.valueOf(e.at()), e.text()))
+            .toList());
   }
 
   /** An instant in UTC with its wall-clock reading beside it, when there is one. */

@@ -65,7 +65,7 @@ final class WhyCommand implements Callable<Integer> {
           new Story(
               task,
               window,
-              events.stream().map(DescribeCommand::eventView).toList(),
+              events.stream().map(e -> DescribeCommand.eventView(e, story.zone())).toList(),
               story.waiting().orElse(null),
               archivedAt));
       return Schedctl.OK;

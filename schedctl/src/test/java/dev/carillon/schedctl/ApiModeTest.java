@@ -119,7 +119,22 @@ class ApiModeTest {
     assertThat(yaml.out()).contains("taskId: cli-digest").contains("origin: MANUAL");
 
     Cli.Result events = run("describe", "instance", Long.toString(id));
-    assertThat(events.out()).contains("Events:").contains("by api:cli-admin");
+    assertThat(events.out())
+        .contains("Events:")
+        .contains("by api:cli-admin")
+        .as("each event also on the task's clock (Berlin: +01:00 or +02:00)")
+        .containsPattern("AT\\s+LOCAL\\s+EVENT")
+        .containsPattern("\\S+Z +\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\+0[12]:00 +created");
+
+    Cli.Result backfill =
+        run("backfill", "cli-digest", "--from", "2026-03-28", "--to", "2026-03-30", "--dry-run");
+    assertThat(backfill.code()).as(backfill.toString()).isZero();
+    assertThat(backfill.out())
+        .as("Berlin's clocks went forward on 2026-03-29")
+        .contains(
+            "2 window(s) in [2026-03-27T23:00:00Z, 2026-03-29T22:00:00Z)"
+                + " (local [2026-03-28T00:00:00+01:00, 2026-03-30T00:00:00+02:00));"
+                + " nothing written (dry run)");
 
     // Live instance: the delete is refused, naming the field; then cancelled with it.
     Cli.Result refused = run("delete", "task", "cli-digest");

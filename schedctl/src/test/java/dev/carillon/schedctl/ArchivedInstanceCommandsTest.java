@@ -82,8 +82,8 @@ class ArchivedInstanceCommandsTest {
         .contains("SUCCESS")
         .contains("claimed by worker-1 (attempt 1)")
         .contains("window exists, status SUCCESS (2 times in a row")
-        .containsPattern("1 +\\S+ +1 +worker-1 +\\{\"next\":3\\}")
-        .containsPattern("1 +post +done +\\S+ +worker-1 +msg-1");
+        .containsPattern("1 +\\S+Z +\\S+\\+00:00 +1 +worker-1 +\\{\"next\":3\\}")
+        .containsPattern("1 +post +done +\\S+Z +\\S+\\+00:00 +worker-1 +msg-1");
     JsonNode json =
         Cli.run(env.vars(), "-o", "json", "describe", "instance", Long.toString(i.id())).json();
     assertThat(json.get("archivedAt").isNull()).isFalse();

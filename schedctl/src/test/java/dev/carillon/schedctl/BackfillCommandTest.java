@@ -91,6 +91,9 @@ class BackfillCommandTest {
             "2");
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(r.out())
+        .contains(
+            "task 'bf-a' [2026-01-01T00:00:00Z, 2026-01-06T00:00:00Z)"
+                + " (local [2026-01-01T00:00:00+00:00, 2026-01-06T00:00:00+00:00)): ")
         .contains("5 window(s), 4 created, 1 existed already (untouched), 4 published");
     // 2 per second: 2 rows at once, the next 2 after 1s (one of them existed), the last at 1.5s.
     assertThat(paced.sleeps()).containsExactly(Duration.ofSeconds(1), Duration.ofMillis(500));

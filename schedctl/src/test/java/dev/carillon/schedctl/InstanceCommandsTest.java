@@ -175,6 +175,37 @@ class InstanceCommandsTest {
     assertThat(Cli.run(env.vars(), "why", "ops-ny", "2026-03-08").out())
         .contains("Window '2026-03-08' of task 'ops-ny' (times in UTC and America/New_York):")
         .containsPattern("Z \\(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d-0[45]:00\\)  #" + i.id());
+
+    // An attempt that reported progress at a chosen instant, checkpointed and recorded an effect.
+    Instance claimed = leases.claim(List.of(i.id()), "worker-ny").get(0);
+    Lease lease = new Lease(i.id(), claimed.attempt());
+    Instant reported = Instant.parse("2026-03-08T07:30:00Z");
+    leases.heartbeat(
+        "worker-ny", List.of(lease), Map.of(lease, new Progress("read 3 of 9", reported)));
+    resume.saveCheckpoint(lease, "worker-ny", "{\"next\":3}");
+    resume.startEffect(lease, "worker-ny", "post");
+    resume.recordEffect(lease, "worker-ny", "post", "msg-1");
+    String local = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d-0[45]:00";
+    assertThat(Cli.run(env.vars(), "describe", "instance", Long.toString(i.id())).out())
+        .as("07:30 UTC is 03:30 EDT, just after the clocks went forward")
+        .contains("read 3 of 9 (reported 2026-03-08T07:30:00Z (2026-03-08T03:30:00-04:00)")
+        .containsPattern("ATTEMPT\\s+SAVED\\s+LOCAL\\s+SAVES")
+        .containsPattern("1 +\\S+Z +" + local + " +1 +worker-ny +\\{\"next\":3\\}")
+        .containsPattern("STATE\\s+AT\\s+LOCAL\\s+WORKER")
+        .containsPattern("1 +post +done +\\S+Z +" + local + " +worker-ny +msg-1");
+    JsonNode events =
+        Cli.run(env.vars(), "-o", "json", "describe", "instance", Long.toString(i.id()))
+            .json()
+            .get("events");
+    assertThat(events).isNotEmpty();
+    for (JsonNode e : events) {
+      assertThat(e.get("zone").asText()).isEqualTo("America/New_York");
+      Instant at = Instant.parse(e.get("at").asText());
+      assertThat(java.time.OffsetDateTime.parse(e.get("local").get("at").asText()).toInstant())
+          .as("the local reading is the same instant (to the second)")
+          .isEqualTo(at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+      assertThat(e.get("local").get("at").asText()).matches(local);
+    }
   }
 
   @Test
@@ -232,11 +263,12 @@ class InstanceCommandsTest {
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(r.out())
         .contains("Checkpoints (the last of each attempt):")
-        .containsPattern("1 +\\S+ +1 +worker-1 +\\{\"next\":40,\"of\":120\\}")
-        .containsPattern("2 +\\S+ +1 +worker-2 +\\{\"next\":80,\"of\":120\\}")
+        .containsPattern("1 +\\S+Z +\\S+\\+00:00 +1 +worker-1 +\\{\"next\":40,\"of\":120\\}")
+        .containsPattern("2 +\\S+Z +\\S+\\+00:00 +1 +worker-2 +\\{\"next\":80,\"of\":120\\}")
         .contains("Effects:")
-        .containsPattern("1 +post +done +\\S+ +worker-1 +msg-17")
-        .containsPattern("1 +charge +started, not recorded \\(in doubt\\) +\\S+ +worker-1");
+        .containsPattern("1 +post +done +\\S+Z +\\S+\\+00:00 +worker-1 +msg-17")
+        .containsPattern(
+            "1 +charge +started, not recorded \\(in doubt\\) +\\S+Z +\\S+\\+00:00 +worker-1");
 
     JsonNode json =
         Cli.run(env.vars(), "-o", "json", "describe", "instance", Long.toString(d.id())).json();
@@ -292,7 +324,10 @@ class InstanceCommandsTest {
     Cli.Result r = Cli.run(env.vars(), "describe", "instance", Long.toString(p.id()));
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(r.out())
-        .containsPattern("progress:?\\s+read 40 of 120 files \\(reported " + reported + "\\)");
+        .containsPattern(
+            "progress:?\\s+read 40 of 120 files \\(reported "
+                + reported
+                + " \\(\\S+\\+00:00\\)\\)");
     JsonNode json =
         Cli.run(env.vars(), "-o", "json", "describe", "instance", Long.toString(p.id())).json();
     assertThat(json.get("instance").get("progress").asText()).isEqualTo("read 40 of 120 files");
@@ -301,7 +336,10 @@ class InstanceCommandsTest {
     assertThat(leases.release(lease, "worker-7", "shutdown")).isTrue();
     leases.claim(List.of(p.id()), "worker-8");
     assertThat(Cli.run(env.vars(), "describe", "instance", Long.toString(p.id())).out())
-        .contains("read 40 of 120 files (reported " + reported + ", by an earlier attempt)");
+        .containsPattern(
+            "read 40 of 120 files \\(reported "
+                + reported
+                + " \\(\\S+\\+00:00\\), by an earlier attempt\\)");
   }
 
   @Test

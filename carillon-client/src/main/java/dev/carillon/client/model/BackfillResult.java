@@ -3,6 +3,7 @@ package dev.carillon.client.model;
 import dev.carillon.api.Stability;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a backfill found or did.
@@ -12,6 +13,11 @@ import java.util.List;
  * @param existed how many existed already and were left untouched (0 in a dry run)
  * @param published how many created instances Kafka acknowledged now
  * @param windowKeys the keys of the windows (dry run) or of the created ones
+ * @param zone the task's zone, in which {@code local} shows the times; null when unknown (the task
+ *     was deleted, or it has no readable definition)
+ * @param local the instants above that are set, on the task's wall clock with their offset (e.g.
+ *     {@code 2026-03-29T10:00:00+02:00}), keyed by the field's name: {@code from}, {@code to};
+ *     empty without a zone
  */
 @Stability.Evolving
 public record BackfillResult(
@@ -23,8 +29,11 @@ public record BackfillResult(
     int created,
     int existed,
     int published,
-    List<String> windowKeys) {
+    List<String> windowKeys,
+    String zone,
+    Map<String, String> local) {
   public BackfillResult {
+    local = local == null ? Map.of() : Map.copyOf(local);
     windowKeys = List.copyOf(windowKeys);
   }
 }

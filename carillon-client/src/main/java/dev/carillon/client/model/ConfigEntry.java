@@ -8,6 +8,9 @@ import java.time.Instant;
  * The value of one config key that is in force: the last valid record of its key on the config
  * topic.
  *
+ * <p>{@code at} is UTC only: a config key belongs to the system (or to a retry override), not to a
+ * task's wall clock.
+ *
  * @param value the value in its canonical JSON form
  * @param offset the record's offset (its version)
  * @param at when it was written

@@ -2,6 +2,7 @@ package dev.carillon.client.model;
 
 import dev.carillon.api.Stability;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * One attempt's record of one side effect of an instance ({@code AgentContext.once}, an exec
@@ -17,6 +18,11 @@ import java.time.Instant;
  * @param startedAt when the attempt last started it
  * @param doneAt when it was recorded as done, or null
  * @param result the recorded result, or null
+ * @param zone the task's zone, in which {@code local} shows the times; null when unknown (the task
+ *     was deleted, or it has no readable definition)
+ * @param local the instants above that are set, on the task's wall clock with their offset (e.g.
+ *     {@code 2026-03-29T10:00:00+02:00}), keyed by the field's name: {@code startedAt}, {@code
+ *     doneAt}; empty without a zone
  */
 @Stability.Evolving
 public record EffectView(
@@ -27,4 +33,10 @@ public record EffectView(
     boolean done,
     Instant startedAt,
     Instant doneAt,
-    String result) {}
+    String result,
+    String zone,
+    Map<String, String> local) {
+  public EffectView {
+    local = local == null ? Map.of() : Map.copyOf(local);
+  }
+}

@@ -2,6 +2,7 @@ package dev.carillon.client.model;
 
 import dev.carillon.api.Stability;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * One entry of an instance's (or a window's) history.
@@ -15,6 +16,11 @@ import java.time.Instant;
  *     schedctl:<user>} or {@code api:<principal>}
  * @param reason why, in the actor's words
  * @param text the whole event in plain words, as {@code schedctl why} prints it
+ * @param zone the task's zone, in which {@code local} shows the times; null when unknown (the task
+ *     was deleted, or it has no readable definition)
+ * @param local the instants above that are set, on the task's wall clock with their offset (e.g.
+ *     {@code 2026-03-29T10:00:00+02:00}), keyed by the field's name: {@code at}; empty without a
+ *     zone
  */
 @Stability.Evolving
 public record EventView(
@@ -27,4 +33,10 @@ public record EventView(
     String actor,
     String reason,
     Instant at,
-    String text) {}
+    String text,
+    String zone,
+    Map<String, String> local) {
+  public EventView {
+    local = local == null ? Map.of() : Map.copyOf(local);
+  }
+}

@@ -42,7 +42,8 @@ import java.util.Map;
  * @param local the instants above that are set, on the task's wall clock with their offset (e.g.
  *     {@code "scheduledAt": "2026-03-29T10:00:00+02:00"}), keyed by the field's name: {@code
  *     windowStart}, {@code windowEnd}, {@code scheduledAt}, {@code nextAttemptAt}, {@code
- *     leaseUntil}, {@code startedAt}, {@code finishedAt}, {@code progressAt}; empty without a zone
+ *     leaseUntil}, {@code startedAt}, {@code finishedAt}, {@code progressAt}, {@code dispatchedAt},
+ *     {@code createdAt}, {@code updatedAt}, {@code archivedAt}; empty without a zone
  * @param checkpoints the last checkpoint of each attempt that saved one, oldest attempt first; only
  *     in {@code GET /instances/{id}} (absent from lists)
  * @param effects every attempt's record of every side effect, by attempt; only in {@code GET

@@ -9,6 +9,9 @@ import java.util.Map;
  * The state of the whole system at a glance ({@code GET /overview}): what is running and waiting,
  * what died, how late the trigger fires, who leads, and when the retry service last scanned.
  *
+ * <p>Its instants are UTC only: they count across every task, whose zones differ, so no one task's
+ * wall clock is the right one to read them on.
+ *
  * @param at when the server read it
  * @param live instances per status that has not finished (PENDING, RUNNING, RETRY_WAIT, FAILED,
  *     TIMEOUT), zeros included

@@ -8,6 +8,8 @@ import java.util.List;
  * A record on the config topic that the retry service refuses: it did not replace the value before
  * it.
  *
+ * <p>{@code at} is UTC only: a config record belongs to the system, not to a task's wall clock.
+ *
  * @param value the record's text, cut to 1,000 characters
  * @param problems why, one line per problem naming the field and the value
  * @param actor who wrote it, or null when unknown

@@ -3,6 +3,7 @@ package dev.carillon.client.model;
 import dev.carillon.api.Stability;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every decision made about one window, in order: the same story {@code schedctl why} tells.
@@ -14,6 +15,11 @@ import java.util.List;
  *     with its handler, why ("no worker serves queue gpu with handler summarize (...)"); else null
  * @param archivedAt when the window's instance was moved to the history tables, whose events the
  *     story includes; null when it is live
+ * @param zone the task's zone, in which {@code local} shows the times; null when unknown (the task
+ *     was deleted, or it has no readable definition)
+ * @param local the instants above that are set, on the task's wall clock with their offset (e.g.
+ *     {@code 2026-03-29T10:00:00+02:00}), keyed by the field's name: {@code archivedAt}; empty
+ *     without a zone
  */
 @Stability.Evolving
 public record WhyView(
@@ -23,8 +29,11 @@ public record WhyView(
     List<String> lines,
     String hint,
     String waiting,
-    Instant archivedAt) {
+    Instant archivedAt,
+    String zone,
+    Map<String, String> local) {
   public WhyView {
+    local = local == null ? Map.of() : Map.copyOf(local);
     events = List.copyOf(events);
     lines = List.copyOf(lines);
   }

@@ -29,6 +29,7 @@ import dev.carillon.store.OverviewQueries;
 import dev.carillon.store.ScanRecords;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,6 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The read-only summaries an operator looks at first (the web console's pages read them): the
@@ -162,17 +164,33 @@ public final class InsightRoutes {
   private Reply deadLetters(ApiRequest r) {
     String task = r.query().string("task").map(t -> Inputs.taskId("task", t)).orElse(null);
     int limit = r.query().integer("limit", 100, 1, MAX_GROUPS);
+    List<OverviewQueries.DeadGroup> groups = insight.overview().deadGroups(task, limit);
+    // Each group is one task's, so each row is shown on its own task's clock.
+    Map<String, ZoneId> zones =
+        plane
+            .tasks()
+            .zones(
+                groups.stream().map(OverviewQueries.DeadGroup::taskId).collect(Collectors.toSet()));
     return Reply.ok(
-        insight.overview().deadGroups(task, limit).stream()
+        groups.stream()
             .map(
-                g ->
-                    new DeadGroupView(
-                        g.taskId(),
-                        g.reason(),
-                        g.count(),
-                        g.firstFinishedAt(),
-                        g.lastFinishedAt(),
-                        g.newestId()))
+                g -> {
+                  ZoneId zone = zones.get(g.taskId());
+                  return new DeadGroupView(
+                      g.taskId(),
+                      g.reason(),
+                      g.count(),
+                      g.firstFinishedAt(),
+                      g.lastFinishedAt(),
+                      g.newestId(),
+                      zone == null ? null : zone.getId(),
+                      Views.locals(
+                          zone,
+                          "firstFinishedAt",
+                          g.firstFinishedAt(),
+                          "lastFinishedAt",
+                          g.lastFinishedAt()));
+                })
             .toList());
   }
 
@@ -236,6 +254,7 @@ public final class InsightRoutes {
             .orElseThrow(
                 () -> ApiException.notFound("id", id, "is not an instance (or it was archived)"));
     Instant now = plane.clock().instant();
+    ZoneId zone = Views.zone(plane.tasks(), i.taskId());
     List<AttemptView> out = new ArrayList<>();
     for (Attempts.Attempt a : Attempts.of(plane.operator().events(i.id()))) {
       out.add(
@@ -246,7 +265,9 @@ public final class InsightRoutes {
               a.endedAt(),
               a.outcome() == null ? null : a.outcome().name(),
               a.reason(),
-              a.duration(now).toMillis()));
+              a.duration(now).toMillis(),
+              zone == null ? null : zone.getId(),
+              Views.locals(zone, "startedAt", a.startedAt(), "endedAt", a.endedAt())));
     }
     return Reply.ok(out);
   }

@@ -26,6 +26,7 @@ import dev.carillon.store.InstanceFilter;
 import dev.carillon.store.InstancePosition;
 import dev.carillon.store.LoadedTask;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -187,9 +188,10 @@ public final class InstanceRoutes {
   private Reply events(ApiRequest r) {
     Viewed v = view(r);
     long id = v.instance().id();
+    ZoneId zone = Views.zone(plane.tasks(), v.instance().taskId());
     List<EventView> events =
         (v.archivedAt() == null ? plane.operator().events(id) : plane.operator().archivedEvents(id))
-            .stream().map(Views::event).toList();
+            .stream().map(e -> Views.event(e, zone)).toList();
     return Reply.ok(events);
   }
 
@@ -215,15 +217,18 @@ public final class InstanceRoutes {
     }
     story.lines().forEach(l -> lines.add("  " + l));
     story.nowLine().ifPresent(l -> lines.add("  " + l));
+    ZoneId zone = story.zone().orElse(null);
     return Reply.ok(
         new WhyView(
             story.taskId(),
             story.windowKey(),
-            story.events().stream().map(Views::event).toList(),
+            story.events().stream().map(e -> Views.event(e, zone)).toList(),
             lines,
             story.hint().orElse(null),
             story.waiting().orElse(null),
-            v.archivedAt()));
+            v.archivedAt(),
+            zone == null ? null : zone.getId(),
+            Views.locals(zone, "archivedAt", v.archivedAt())));
   }
 
   private Reply cancel(ApiRequest r) {

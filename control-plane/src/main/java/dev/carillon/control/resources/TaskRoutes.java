@@ -49,6 +49,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -378,7 +379,15 @@ public final class TaskRoutes {
       // Fenced by what was read; one that finished or moved meanwhile is left as it is.
       plane.operator().cancel(i, r.actor(), "task " + why).ifPresent(c -> cancelled.add(c.id()));
     }
-    return Reply.ok(new DeleteResult(task.id(), deleted.version(), deleted.deletedAt(), cancelled));
+    ZoneId zone = task.definition().map(TaskDefinition::zone).orElse(null);
+    return Reply.ok(
+        new DeleteResult(
+            task.id(),
+            deleted.version(),
+            deleted.deletedAt(),
+            cancelled,
+            zone == null ? null : zone.getId(),
+            Views.locals(zone, "deletedAt", deleted.deletedAt())));
   }
 
   private static String describe(List<Instance> instances) {
@@ -540,7 +549,9 @@ public final class TaskRoutes {
               0,
               0,
               0,
-              plan.rows().stream().map(n -> n.window().key()).toList()));
+              plan.rows().stream().map(n -> n.window().key()).toList(),
+              d.zone().getId(),
+              Views.locals(d.zone(), "from", from, "to", to)));
     }
     Pacer pacer = new Pacer(plane);
     List<Instance> created = new ArrayList<>();
@@ -563,7 +574,9 @@ public final class TaskRoutes {
             created.size(),
             plan.rows().size() - created.size(),
             published,
-            created.stream().map(Instance::windowKey).toList()));
+            created.stream().map(Instance::windowKey).toList(),
+            d.zone().getId(),
+            Views.locals(d.zone(), "from", from, "to", to)));
   }
 
   private static Instant time(String field, String text, TaskDefinition d) {

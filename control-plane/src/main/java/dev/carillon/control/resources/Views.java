@@ -36,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Domain values as wire records. Pure. */
@@ -64,7 +65,7 @@ final class Views {
       List<SavedCheckpoint> checkpoints,
       List<EffectRecord> effects,
       Instant archivedAt) {
-    ZoneId zone = tasks.zones(java.util.Set.of(i.taskId())).get(i.taskId());
+    ZoneId zone = zone(tasks, i.taskId());
     return instance(i, zone, checkpoints, effects, archivedAt);
   }
 
@@ -89,6 +90,10 @@ final class Views {
       putLocal(local, "startedAt", i.startedAt(), zone);
       putLocal(local, "finishedAt", i.finishedAt(), zone);
       putLocal(local, "progressAt", i.progressAt(), zone);
+      putLocal(local, "dispatchedAt", i.dispatchedAt(), zone);
+      putLocal(local, "createdAt", i.createdAt(), zone);
+      putLocal(local, "updatedAt", i.updatedAt(), zone);
+      putLocal(local, "archivedAt", archivedAt, zone);
     }
     return new InstanceView(
         i.id(),
@@ -121,9 +126,40 @@ final class Views {
         i.paramsOverride() == null ? null : json(i.paramsOverride()),
         zone == null ? null : zone.getId(),
         local,
-        checkpoints == null ? null : checkpoints.stream().map(Views::checkpoint).toList(),
-        effects == null ? null : effects.stream().map(Views::effect).toList(),
+        checkpoints == null ? null : checkpoints.stream().map(c -> checkpoint(c, zone)).toList(),
+        effects == null ? null : effects.stream().map(e -> effect(e, zone)).toList(),
         archivedAt);
+  }
+
+  /** The zone of one task, or null when it is unknown (deleted, or without a readable zone). */
+  static ZoneId zone(TaskStore tasks, String taskId) {
+    return tasks.zones(Set.of(taskId)).get(taskId);
+  }
+
+  /**
+   * {@code at} on {@code zone}'s wall clock keyed by {@code name}: the {@code local} map every view
+   * with instants carries; empty when the zone or the instant is null.
+   */
+  static Map<String, String> locals(ZoneId zone, String name, Instant at) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (zone != null) {
+      putLocal(out, name, at, zone);
+    }
+    return out;
+  }
+
+  /** {@link #locals(ZoneId, String, Instant)} for two instants, in this order. */
+  static Map<String, String> locals(
+      ZoneId zone, String name, Instant at, String otherName, Instant other) {
+    Map<String, String> out = locals(zone, name, at);
+    if (zone != null) {
+      putLocal(out, otherName, other, zone);
+    }
+    return out;
+  }
+
+  private static String id(ZoneId zone) {
+    return zone == null ? null : zone.getId();
   }
 
   private static void putLocal(Map<String, String> out, String field, Instant at, ZoneId zone) {
@@ -137,14 +173,19 @@ final class Views {
     return at.atZone(zone).format(LOCAL);
   }
 
-  static CheckpointView checkpoint(SavedCheckpoint c) {
+  /**
+   * @param zone the task's zone, or null when unknown
+   */
+  static CheckpointView checkpoint(SavedCheckpoint c, ZoneId zone) {
     try {
       return new CheckpointView(
           c.attempt(),
           JsonBodies.JSON.readTree(c.stateJson()),
           c.saves(),
           c.workerId(),
-          c.savedAt());
+          c.savedAt(),
+          id(zone),
+          locals(zone, "savedAt", c.savedAt()));
     } catch (JsonProcessingException e) {
       // Every stored state was checked as one JSON object when it was saved.
       throw new IllegalStateException(
@@ -152,7 +193,10 @@ final class Views {
     }
   }
 
-  static EffectView effect(EffectRecord e) {
+  /**
+   * @param zone the task's zone, or null when unknown
+   */
+  static EffectView effect(EffectRecord e, ZoneId zone) {
     return new EffectView(
         e.key(),
         e.attempt(),
@@ -161,10 +205,15 @@ final class Views {
         e.done(),
         e.startedAt(),
         e.doneAt(),
-        e.result());
+        e.result(),
+        id(zone),
+        locals(zone, "startedAt", e.startedAt(), "doneAt", e.doneAt()));
   }
 
-  static EventView event(InstanceEvent e) {
+  /**
+   * @param zone the task's zone, or null when unknown
+   */
+  static EventView event(InstanceEvent e, ZoneId zone) {
     return new EventView(
         e.id(),
         e.instanceId(),
@@ -175,7 +224,9 @@ final class Views {
         e.actor(),
         e.reason(),
         e.at(),
-        EventText.of(e));
+        EventText.of(e),
+        id(zone),
+        locals(zone, "at", e.at()));
   }
 
   static FireView fire(FireTime f, TaskDefinition d) {
@@ -197,8 +248,17 @@ final class Views {
    * @param now when "next fire" is counted from
    */
   static TaskView task(LoadedTask t, Optional<Instance> last, Instant now) {
+    ZoneId zone = t.definition().map(TaskDefinition::zone).orElse(null);
     OutcomeView outcome =
-        last.map(i -> new OutcomeView(i.id(), i.windowKey(), i.status().name(), i.finishedAt()))
+        last.map(
+                i ->
+                    new OutcomeView(
+                        i.id(),
+                        i.windowKey(),
+                        i.status().name(),
+                        i.finishedAt(),
+                        id(zone),
+                        locals(zone, "finishedAt", i.finishedAt())))
             .orElse(null);
     if (t.definition().isEmpty()) {
       return new TaskView(
@@ -243,11 +303,13 @@ final class Views {
   }
 
   static TriggerView trigger(TaskDefinition d) {
+    String zone = d.zone().getId();
     if (d.trigger() instanceof CronTrigger cron) {
-      return new TriggerView("CRON", cron.cron(), null, null, cron.describe());
+      return new TriggerView("CRON", cron.cron(), null, null, cron.describe(), zone, Map.of());
     }
     if (d.trigger() instanceof AtTrigger at) {
-      return new TriggerView("AT", null, at.at(), null, at.describe());
+      return new TriggerView(
+          "AT", null, at.at(), null, at.describe(), zone, locals(d.zone(), "at", at.at()));
     }
     if (d.trigger() instanceof DependencyTrigger dep) {
       return new TriggerView(
@@ -255,11 +317,13 @@ final class Views {
           null,
           null,
           dep.upstreams(),
-          "after " + String.join(", ", dep.upstreams()) + " succeed in the same window");
+          "after " + String.join(", ", dep.upstreams()) + " succeed in the same window",
+          zone,
+          Map.of());
     }
     if (d.trigger() instanceof EventTrigger event) {
       return new TriggerView(
-          "EVENT", null, null, null, "each record on Kafka topic " + event.topic());
+          "EVENT", null, null, null, "each record on Kafka topic " + event.topic(), zone, Map.of());
     }
     ConditionTrigger condition = (ConditionTrigger) d.trigger();
     return new TriggerView(
@@ -267,7 +331,9 @@ final class Views {
         null,
         null,
         null,
-        "condition " + condition.type() + " polled every " + Durations.format(condition.every()));
+        "condition " + condition.type() + " polled every " + Durations.format(condition.every()),
+        zone,
+        Map.of());
   }
 
   static JsonNode json(String text) {

@@ -58,6 +58,10 @@ class ConsoleBrowserTest {
   private static final Path SHOTS = Path.of("target", "console-screenshots");
   private static final Duration PAGE_WAIT = Duration.ofSeconds(20);
 
+  /** An instant on a task's wall clock as the API gives it, e.g. 2026-03-08T03:30:00-04:00. */
+  private static final String TASK_CLOCK =
+      "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[+-]\\d\\d:\\d\\d";
+
   private static final String TASKS =
       """
       tasks:
@@ -382,8 +386,14 @@ class ConsoleBrowserTest {
             });
     assertThat(seen).as("statuses shown, in order").endsWith("SUCCESS");
     assertThat(statusOf(id)).isEqualTo("SUCCESS");
-    assertThat(text(By.id("attempts"))).contains("console-worker").contains("SUCCESS");
-    assertThat(text(By.id("why"))).contains("created PENDING by api:olga");
+    assertThat(text(By.id("attempts")))
+        .contains("console-worker")
+        .contains("SUCCESS")
+        .as("the start in UTC and on the task's clock")
+        .containsPattern("UTC \\(" + TASK_CLOCK + "\\)");
+    assertThat(text(By.id("why")))
+        .contains("created PENDING by api:olga")
+        .containsPattern("UTC \\(" + TASK_CLOCK + "\\)");
     assertNotReloaded();
   }
 
@@ -453,7 +463,9 @@ class ConsoleBrowserTest {
     logIn(stack.operatorToken);
     go("#/dead", By.cssSelector("tr[data-task=doomed]"));
     markPage();
-    assertThat(text(By.cssSelector("tr[data-task=doomed]"))).contains("failing attempt 1");
+    assertThat(text(By.cssSelector("tr[data-task=doomed]")))
+        .contains("failing attempt 1")
+        .containsPattern("UTC \\(" + TASK_CLOCK + "\\)");
     click(By.cssSelector("tr[data-task=doomed] button.act"));
     await("the dry run's answer")
         .atMost(PAGE_WAIT)
