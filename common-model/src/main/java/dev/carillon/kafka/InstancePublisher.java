@@ -391,6 +391,8 @@ public final class InstancePublisher implements AutoCloseable {
   private synchronized Admin admin() {
     if (admin == null) {
       Map<String, Object> props = settings.adminProps();
+      // The admin client refuses an API timeout shorter than its request timeout (30 s).
+      props.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ackTimeout.toMillis());
       props.putIfAbsent(
           AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ackTimeout.toMillis());
       admin = Admin.create(props);

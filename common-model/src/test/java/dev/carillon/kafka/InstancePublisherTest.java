@@ -107,7 +107,7 @@ class InstancePublisherTest {
             InstanceMessage.of(2, "digest", "w1", AT),
             InstanceMessage.of(3, "summarize", "w2", AT));
     try (InstancePublisher publisher =
-            new InstancePublisher(settings, base, Duration.ofSeconds(30), router);
+            new InstancePublisher(settings, base, InstancePublisher.DEFAULT_ACK_TIMEOUT, router);
         org.apache.kafka.clients.admin.Admin admin =
             org.apache.kafka.clients.admin.Admin.create(settings.adminProps())) {
       assertThat(publisher.publish(messages))
