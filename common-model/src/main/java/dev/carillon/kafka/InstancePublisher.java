@@ -313,8 +313,8 @@ public final class InstancePublisher implements AutoCloseable {
     // Messages held back for an unusable topic were logged once per topic in check().
     if (acknowledged.size() + heldBack < messages.size()) {
       log.warn(
-          "Kafka acknowledged {} of {} instance messages on {} ({} not sent, {} held back for a"
-              + " missing topic); first failure: {}",
+          "Kafka acknowledged {} of {} instance messages on {} ({} not sent, {} held back for an"
+              + " unusable topic); first failure: {}",
           acknowledged.size(),
           messages.size(),
           topic,
