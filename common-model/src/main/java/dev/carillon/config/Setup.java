@@ -4,15 +4,18 @@ import dev.carillon.kafka.CarillonAcls;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.kafka.Topics;
+import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbRole;
 import dev.carillon.store.DbSettings;
 import dev.carillon.store.Schema;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +33,10 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>roles.&lt;role&gt;.password</td><td>none</td><td>migrate lets role
  *       trigger, worker, retry, api or readonly log in with this password</td></tr>
  *   <tr><td>kafka.instances-partitions</td><td>6</td><td>partitions of the instances topic</td></tr>
- *   <tr><td>kafka.replication</td><td>1</td><td>replication factor of both topics</td></tr>
+ *   <tr><td>kafka.queues</td><td>none</td><td>the queues besides {@code default}, comma
+ *       separated: create-topics makes each one's instances topic ({@code carillon.instances.<queue>})
+ *       with {@code kafka.instances-partitions} partitions and the instances topic's ACLs</td></tr>
+ *   <tr><td>kafka.replication</td><td>1</td><td>replication factor of every topic</td></tr>
  *   <tr><td>kafka.acl.trigger, .worker, .retry, .operator</td><td>none</td><td>principals
  *       ({@code User:name}); when set, create-topics also creates {@link CarillonAcls}</td></tr>
  *   <tr><td>kafka.acl.workers-write</td><td>false</td><td>workers may write the instances
@@ -50,6 +56,7 @@ public final class Setup {
           "kafka.bootstrap",
           "kafka.properties.*",
           "kafka.instances-partitions",
+          "kafka.queues",
           "kafka.replication",
           "kafka.acl.trigger",
           "kafka.acl.worker",
@@ -113,9 +120,11 @@ public final class Setup {
   }
 
   /**
-   * Creates the instances topic with {@code kafka.instances-partitions} partitions and the
-   * compacted config topic; topics that exist are left as they are (and then checked like a service
-   * checks them, so a too small topic is reported here first).
+   * Creates the instances topic of the default queue and of each queue of {@code kafka.queues} with
+   * {@code kafka.instances-partitions} partitions, and the compacted config topic; topics that
+   * exist are left as they are (and then checked like a service checks them, so a too small topic
+   * is reported here first). With {@code kafka.acl.*} set, the instances topic's ACLs are created
+   * on each queue's topic too.
    *
    * @throws ConfigException when a setting is missing or wrong
    * @throws TopicAdmin.TopicException when an existing topic is too small or not compacted
@@ -124,22 +133,62 @@ public final class Setup {
     KafkaSettings kafka = CommonSettings.kafka(c);
     int partitions = CommonSettings.instancePartitions(c);
     short replication = (short) c.integer("kafka.replication", 1, 1, 7);
-    TopicAdmin.ensureTopics(kafka, partitions, replication);
-    TopicAdmin.require(
-        kafka,
-        List.of(
-            new TopicAdmin.Need(Topics.INSTANCES, partitions, false),
-            new TopicAdmin.Need(Topics.CONFIG, 1, true)));
+    List<String> queues = queues(c);
     Optional<CarillonAcls.Principals> principals = principals(c);
+    TopicAdmin.ensureTopics(kafka, partitions, replication, queues);
+    List<TopicAdmin.Need> needs = new ArrayList<>();
+    List<String> instancesTopics = new ArrayList<>();
+    needs.add(new TopicAdmin.Need(Topics.INSTANCES, partitions, false));
+    instancesTopics.add(Topics.INSTANCES);
+    for (String queue : queues) {
+      TopicAdmin.Need need = TopicAdmin.Need.instances(Topics.INSTANCES, queue, partitions);
+      if (!instancesTopics.contains(need.topic())) {
+        needs.add(need);
+        instancesTopics.add(need.topic());
+      }
+    }
+    needs.add(new TopicAdmin.Need(Topics.CONFIG, 1, true));
+    TopicAdmin.require(kafka, needs);
     if (principals.isPresent()) {
       TopicAdmin.createAcls(
           kafka,
           CarillonAcls.bindings(
               principals.get(),
-              Topics.INSTANCES,
+              instancesTopics,
               Topics.CONFIG,
               c.string("worker.group", CarillonAcls.WORKER_GROUP)));
     }
+  }
+
+  /**
+   * The {@code kafka.queues} key: the queues whose own instances topics the create-topics step
+   * makes, in the order given, without repeats; empty when not set.
+   *
+   * @throws ConfigException naming the key and the value when a name is empty or not a queue name
+   *     ({@link TaskDefinition#QUEUE_PATTERN})
+   */
+  public static List<String> queues(Config c) {
+    Optional<String> raw = c.optional("kafka.queues");
+    if (raw.isEmpty() || raw.get().isBlank()) {
+      return List.of();
+    }
+    Set<String> out = new LinkedHashSet<>();
+    for (String part : raw.get().split(",", -1)) {
+      String queue = part.strip();
+      if (queue.isEmpty()) {
+        throw new ConfigException(
+            "kafka.queues='" + raw.get() + "': an empty queue name (a stray comma?)");
+      }
+      if (!TaskDefinition.QUEUE_PATTERN.matcher(queue).matches()) {
+        throw new ConfigException(
+            "kafka.queues: queue '"
+                + queue
+                + "' must match "
+                + TaskDefinition.QUEUE_PATTERN.pattern());
+      }
+      out.add(queue);
+    }
+    return List.copyOf(out);
   }
 
   /**

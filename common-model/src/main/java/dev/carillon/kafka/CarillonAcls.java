@@ -15,7 +15,8 @@ import org.apache.kafka.common.resource.ResourceType;
 /**
  * The Kafka ACLs that give each Carillon principal what its clients do and nothing more, on a
  * cluster whose authorizer allows nothing without an ACL. The one list behind the create-topics
- * step ({@code kafka.acl.*}) and the table in docs/security.md:
+ * step ({@code kafka.acl.*}) and the table in docs/security.md. The instances topic's rights apply
+ * to each queue's instances topic the step creates ({@code kafka.queues}).
  *
  * <ul>
  *   <li>trigger: WRITE and DESCRIBE on the instances topic, READ on its event consumer group (and,
@@ -71,21 +72,39 @@ public final class CarillonAcls {
    */
   public static List<AclBinding> bindings(
       Principals principals, String instancesTopic, String configTopic, String workerGroup) {
+    return bindings(principals, List.of(instancesTopic), configTopic, workerGroup);
+  }
+
+  /**
+   * The bindings for {@code principals} on the given topics and the workers' group, with the
+   * instances topic's rights on each of {@code instancesTopics} (the default queue's and each other
+   * queue's, {@link Topics#instances}): one literal binding per topic, so that a principal gets
+   * nothing on a topic the deploy step did not make.
+   *
+   * @param workerGroup the workers' consumer group ({@code worker.group})
+   */
+  public static List<AclBinding> bindings(
+      Principals principals, List<String> instancesTopics, String configTopic, String workerGroup) {
     Objects.requireNonNull(principals, "principals");
     List<AclBinding> out = new ArrayList<>();
-    ResourcePattern instances = topic(instancesTopic);
+    List<ResourcePattern> instances =
+        instancesTopics.stream().distinct().map(CarillonAcls::topic).toList();
     ResourcePattern config = topic(configTopic);
 
-    allow(out, principals.trigger(), instances, AclOperation.WRITE, AclOperation.DESCRIBE);
+    instances.forEach(
+        t -> allow(out, principals.trigger(), t, AclOperation.WRITE, AclOperation.DESCRIBE));
     allow(out, principals.trigger(), group(TRIGGER_EVENTS_GROUP), AclOperation.READ);
 
-    allow(out, principals.worker(), instances, AclOperation.READ, AclOperation.DESCRIBE);
-    if (principals.workersWrite()) {
-      allow(out, principals.worker(), instances, AclOperation.WRITE);
+    for (ResourcePattern t : instances) {
+      allow(out, principals.worker(), t, AclOperation.READ, AclOperation.DESCRIBE);
+      if (principals.workersWrite()) {
+        allow(out, principals.worker(), t, AclOperation.WRITE);
+      }
     }
     allow(out, principals.worker(), group(workerGroup), AclOperation.READ);
 
-    allow(out, principals.retry(), instances, AclOperation.WRITE, AclOperation.DESCRIBE);
+    instances.forEach(
+        t -> allow(out, principals.retry(), t, AclOperation.WRITE, AclOperation.DESCRIBE));
     allow(
         out,
         principals.retry(),

@@ -3,12 +3,14 @@ package dev.carillon.kafka;
 import dev.carillon.metrics.ServiceMeters;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.trace.Tracing;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -32,8 +37,19 @@ import org.slf4j.LoggerFactory;
 /**
  * Publishes {@link InstanceMessage}s to the instances topic of each instance's queue ({@link
  * Topics#instances}, the queue found by a {@link QueueRouter}) and reports which ones Kafka
- * acknowledged. The topic of a queue other than the default one is created on its first use, like
- * the default topic (same partitions and replication).
+ * acknowledged.
+ *
+ * <p>The publisher creates no topic: the create-topics deploy step makes each queue's topic ({@code
+ * kafka.queues}), and under Kafka ACLs the services' principals may not create topics. The default
+ * queue's topic is checked by the service at start; the topic of any other queue is checked (with a
+ * describe call, which never creates a topic, where a producer's metadata request would let a
+ * broker with {@code auto.create.topics.enable} create it with the broker's defaults) the first
+ * time a message goes to it, and again at each later call while it is missing. A message whose
+ * topic is missing, or not visible to this principal, is not sent and not in the result, so its
+ * instance stays PENDING and undispatched and the sweeps (the trigger's undispatched sweep, the
+ * retry service's stranded scan) publish it again once the topic exists: nothing is lost. The
+ * publisher logs this once per topic, with the reason and what to run, and counts the messages held
+ * back ({@code carillon.publish.topic.unusable}, by reason).
  *
  * <p>Each record goes to a partition picked at random, keyed by its instance id only for tools that
  * show keys. Nothing relies on the order of instance ids (the claim's compare-and-set and the
@@ -67,6 +83,9 @@ public final class InstancePublisher implements AutoCloseable {
   /** Acknowledgement timeout unless told otherwise. */
   public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
 
+  /** Messages held back because their queue's topic is missing or not visible, by reason. */
+  public static final String UNUSABLE_TOPIC_METER = "carillon.publish.topic.unusable";
+
   private static final Logger log = LoggerFactory.getLogger(InstancePublisher.class);
 
   private final Producer<String, byte[]> producer;
@@ -74,7 +93,11 @@ public final class InstancePublisher implements AutoCloseable {
   private final String topic;
   private final Duration ackTimeout;
   private final QueueRouter router;
-  private final Set<String> ensuredTopics = ConcurrentHashMap.newKeySet();
+  private final Set<String> checkedTopics = ConcurrentHashMap.newKeySet();
+  private final Set<String> reportedUnusable = ConcurrentHashMap.newKeySet();
+  private final AtomicLong heldBackMissing = new AtomicLong();
+  private final AtomicLong heldBackNotAuthorized = new AtomicLong();
+  private Admin admin;
   private final Tracing tracing;
   private final String spanName;
 
@@ -134,7 +157,8 @@ public final class InstancePublisher implements AutoCloseable {
     this.topic = topic;
     this.ackTimeout = ackTimeout;
     this.router = Objects.requireNonNull(router, "router");
-    ensuredTopics.add(topic);
+    // The default queue's topic is checked by the service at start (TopicAdmin.require).
+    checkedTopics.add(topic);
     this.producer = new KafkaProducer<>(producerProps(settings, ackTimeout));
     log.info(
         "Publishing instances to {} on {} (ack timeout {})",
@@ -143,9 +167,30 @@ public final class InstancePublisher implements AutoCloseable {
         ackTimeout);
   }
 
-  /** Exports the producer's own metrics ({@code kafka_producer_*}) through {@code meters}. */
+  /**
+   * Exports the producer's own metrics ({@code kafka_producer_*}) through {@code meters}, and
+   * {@code carillon.publish.topic.unusable}: messages not sent because their queue's topic is
+   * missing ({@code reason=missing}) or not visible to this principal ({@code
+   * reason=not_authorized}).
+   */
   public void bindMetrics(ServiceMeters meters) {
     meters.bindKafka(producer);
+    FunctionCounter.builder(UNUSABLE_TOPIC_METER, heldBackMissing, AtomicLong::get)
+        .description("Instance messages not sent because their queue's topic is unusable")
+        .tag("reason", "missing")
+        .register(meters.meters());
+    FunctionCounter.builder(UNUSABLE_TOPIC_METER, heldBackNotAuthorized, AtomicLong::get)
+        .description("Instance messages not sent because their queue's topic is unusable")
+        .tag("reason", "not_authorized")
+        .register(meters.meters());
+  }
+
+  /**
+   * How many messages were not sent because their queue's topic was missing: left PENDING and
+   * undispatched for the sweeps.
+   */
+  public long heldBackForMissingTopic() {
+    return heldBackMissing.get();
   }
 
   static Map<String, Object> producerProps(KafkaSettings settings, Duration ackTimeout) {
@@ -188,7 +233,10 @@ public final class InstancePublisher implements AutoCloseable {
     }
     List<Future<RecordMetadata>> sent = new ArrayList<>(messages.size());
     List<Span> spans = new ArrayList<>(messages.size());
+    Map<String, Unusable> unusable = new HashMap<>();
     int notSent = 0;
+    int heldBack = 0;
+    String firstFailure = null;
     for (InstanceMessage m : messages) {
       if (System.nanoTime() - deadline >= 0) {
         // The first send spent the whole budget waiting for metadata; do not wait again per
@@ -200,8 +248,20 @@ public final class InstancePublisher implements AutoCloseable {
           Topics.instances(topic, queues.getOrDefault(m.taskId(), TaskDefinition.DEFAULT_QUEUE));
       Span span = startSpan(m, to);
       spans.add(span);
+      Unusable why = check(to, deadline, unusable);
+      if (why != null) {
+        // Not sent: the instance stays undispatched and a sweep publishes it once the topic exists.
+        end(span, why.reason());
+        sent.add(null);
+        if (why.counted() != null) {
+          why.counted().incrementAndGet();
+          heldBack++;
+        } else if (firstFailure == null) {
+          firstFailure = why.reason();
+        }
+        continue;
+      }
       try {
-        ensure(to);
         ProducerRecord<String, byte[]> record =
             new ProducerRecord<>(
                 to, partition(to), Long.toString(m.instanceId()), InstanceMessageCodec.encode(m));
@@ -222,7 +282,6 @@ public final class InstancePublisher implements AutoCloseable {
       }
     }
     List<Long> acknowledged = new ArrayList<>(sent.size());
-    String firstFailure = null;
     for (int i = 0; i < sent.size(); i++) {
       Future<RecordMetadata> f = sent.get(i);
       if (f == null) {
@@ -251,24 +310,94 @@ public final class InstancePublisher implements AutoCloseable {
         break;
       }
     }
-    if (acknowledged.size() < messages.size()) {
+    // Messages held back for an unusable topic were logged once per topic in check().
+    if (acknowledged.size() + heldBack < messages.size()) {
       log.warn(
-          "Kafka acknowledged {} of {} instance messages on {} ({} not sent); first failure: {}",
+          "Kafka acknowledged {} of {} instance messages on {} ({} not sent, {} held back for an"
+              + " unusable topic); first failure: {}",
           acknowledged.size(),
           messages.size(),
           topic,
           notSent,
+          heldBack,
           firstFailure);
     }
     return acknowledged;
   }
 
-  /** Creates a queue's topic the first time it is used (a no-op when it exists). */
-  private void ensure(String queueTopic) {
-    if (!ensuredTopics.contains(queueTopic)) {
-      TopicAdmin.ensureQueueTopic(settings, topic, queueTopic);
-      ensuredTopics.add(queueTopic);
+  /**
+   * Why messages to a topic are not sent in this call.
+   *
+   * @param counted the counter of the held-back messages, null when the check itself failed (Kafka
+   *     down: reported with the call's other failures)
+   */
+  private record Unusable(String reason, AtomicLong counted) {}
+
+  /**
+   * Checks a queue's topic before the first message to it, once per call until it is found; null
+   * when it may be sent to.
+   */
+  private Unusable check(String to, long deadline, Map<String, Unusable> thisCall) {
+    if (checkedTopics.contains(to)) {
+      return null;
     }
+    if (thisCall.containsKey(to)) {
+      return thisCall.get(to);
+    }
+    Duration wait = Duration.ofNanos(Math.max(deadline - System.nanoTime(), 1_000_000L));
+    Unusable why;
+    try {
+      why =
+          switch (TopicAdmin.exists(admin(), to, wait)) {
+            case PRESENT -> null;
+            case NOT_READY ->
+                new Unusable(
+                    "topic " + to + " has a partition whose leader does not serve it yet", null);
+            case MISSING ->
+                new Unusable(
+                    "topic "
+                        + to
+                        + " does not exist: run the create-topics step with its queue in kafka.queues"
+                        + " (services create no topics)",
+                    heldBackMissing);
+            case NOT_AUTHORIZED ->
+                new Unusable(
+                    "this service's Kafka principal may not describe topic "
+                        + to
+                        + ": run the create-topics step with its queue in kafka.queues, which grants"
+                        + " the instances topic's ACLs on it (see docs/security.md)",
+                    heldBackNotAuthorized);
+          };
+    } catch (IllegalStateException | KafkaException e) {
+      why = new Unusable("cannot check topic " + to + ": " + e.getMessage(), null);
+    }
+    thisCall.put(to, why);
+    if (why == null) {
+      checkedTopics.add(to);
+      if (reportedUnusable.remove(to)) {
+        log.info("Topic {} exists now; publishing its queue's instances again", to);
+      }
+    } else if (why.counted() != null && reportedUnusable.add(to)) {
+      log.warn(
+          "Not publishing to {}: {}. Its instances stay PENDING and undispatched, and are"
+              + " published by the sweep once the topic exists (counted in {})",
+          to,
+          why.reason(),
+          UNUSABLE_TOPIC_METER);
+    }
+    return why;
+  }
+
+  private synchronized Admin admin() {
+    if (admin == null) {
+      Map<String, Object> props = settings.adminProps();
+      // The admin client refuses an API timeout shorter than its request timeout (30 s).
+      props.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ackTimeout.toMillis());
+      props.putIfAbsent(
+          AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ackTimeout.toMillis());
+      admin = Admin.create(props);
+    }
+    return admin;
   }
 
   /**
@@ -307,5 +436,10 @@ public final class InstancePublisher implements AutoCloseable {
   @Override
   public void close() {
     producer.close(ackTimeout);
+    synchronized (this) {
+      if (admin != null) {
+        admin.close(ackTimeout);
+      }
+    }
   }
 }

@@ -55,14 +55,32 @@ public final class TopicAdmin {
    * @param minPartitions the fewest partitions it accepts
    * @param compacted whether the topic must be compacted (the config topic: its latest value per
    *     key is the configuration, which must not expire)
+   * @param queue the queue whose instances topic this is, other than the default one: the
+   *     create-topics step makes it only when {@code kafka.queues} names the queue
    */
-  public record Need(String topic, int minPartitions, boolean compacted) {
+  public record Need(String topic, int minPartitions, boolean compacted, Optional<String> queue) {
     public Need {
       Objects.requireNonNull(topic, "topic");
+      Objects.requireNonNull(queue, "queue");
       if (minPartitions < 1) {
         throw new IllegalArgumentException(
             "minPartitions of " + topic + " must be at least 1, was " + minPartitions);
       }
+    }
+
+    /** A need of a topic that is no queue's own (the default instances topic, the config topic). */
+    public Need(String topic, int minPartitions, boolean compacted) {
+      this(topic, minPartitions, compacted, Optional.empty());
+    }
+
+    /**
+     * The need of {@code queue}'s instances topic ({@link Topics#instances}): {@code base} itself
+     * for the default queue.
+     */
+    public static Need instances(String base, String queue, int minPartitions) {
+      String topic = Topics.instances(base, queue);
+      return new Need(
+          topic, minPartitions, false, topic.equals(base) ? Optional.empty() : Optional.of(queue));
     }
   }
 
@@ -190,7 +208,9 @@ public final class TopicAdmin {
           + " does not exist on Kafka at "
           + settings.bootstrap()
           + ": create it with the create-topics step (java -jar <service>.jar create-topics, the"
-          + " carillon-topics Job, or compose's topics service) with at least "
+          + " carillon-topics Job, or compose's topics service)"
+          + need.queue().map(q -> " with queue " + q + " in kafka.queues,").orElse("")
+          + " with at least "
           + need.minPartitions()
           + " partition(s)";
     }
@@ -234,17 +254,37 @@ public final class TopicAdmin {
    * Creates {@link Topics#INSTANCES} and the compacted {@link Topics#CONFIG}; topics that exist
    * already are left as they are (their partition count and configuration are not changed).
    *
-   * <p>Safe to call from every service at startup, concurrently: the cluster decides who creates a
-   * topic, and the others see {@code TopicExistsException}, which counts as success.
-   *
-   * @param settings how to reach Kafka
-   * @param instancePartitions partitions of the instances topic, which bounds how many workers
-   *     consume in parallel
-   * @param replication replication factor of both topics (1 for a single broker, 3 in production)
-   * @throws IllegalStateException if Kafka does not answer within {@link #TIMEOUT} or refuses
+   * @see #ensureTopics(KafkaSettings, int, short, Collection)
    */
   public static void ensureTopics(
       KafkaSettings settings, int instancePartitions, short replication) {
+    ensureTopics(settings, instancePartitions, replication, List.of());
+  }
+
+  /**
+   * Creates {@link Topics#INSTANCES}, the instances topic of each of {@code queues} ({@link
+   * Topics#instances}, with the same partitions) and the compacted {@link Topics#CONFIG}; topics
+   * that exist already are left as they are (their partition count and configuration are not
+   * changed). Returns once every partition of each topic it created has a leader, so that services
+   * started next find them ready.
+   *
+   * <p>Safe to call concurrently: the cluster decides who creates a topic, and the others see
+   * {@code TopicExistsException}, which counts as success. Services never call it: they check their
+   * topics ({@link #require}) and create none.
+   *
+   * @param settings how to reach Kafka
+   * @param instancePartitions partitions of each instances topic, which bounds how many workers
+   *     consume a queue in parallel
+   * @param replication replication factor of every topic (1 for a single broker, 3 in production)
+   * @param queues the queues whose own instances topics to create besides the default queue's (the
+   *     default queue, if named, is {@link Topics#INSTANCES} itself)
+   * @throws IllegalStateException if Kafka does not answer within {@link #TIMEOUT} or refuses
+   */
+  public static void ensureTopics(
+      KafkaSettings settings,
+      int instancePartitions,
+      short replication,
+      Collection<String> queues) {
     if (instancePartitions < 1) {
       throw new IllegalArgumentException(
           "instancePartitions must be at least 1, was " + instancePartitions);
@@ -252,16 +292,22 @@ public final class TopicAdmin {
     if (replication < 1) {
       throw new IllegalArgumentException("replication must be at least 1, was " + replication);
     }
-    List<NewTopic> topics =
-        List.of(
-            new NewTopic(Topics.INSTANCES, instancePartitions, replication),
-            new NewTopic(Topics.CONFIG, CONFIG_PARTITIONS, replication)
-                .configs(
-                    Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+    List<NewTopic> topics = new ArrayList<>();
+    topics.add(new NewTopic(Topics.INSTANCES, instancePartitions, replication));
+    queues.stream()
+        .map(q -> Topics.instances(Topics.INSTANCES, q))
+        .filter(t -> !t.equals(Topics.INSTANCES))
+        .distinct()
+        .forEach(t -> topics.add(new NewTopic(t, instancePartitions, replication)));
+    topics.add(
+        new NewTopic(Topics.CONFIG, CONFIG_PARTITIONS, replication)
+            .configs(
+                Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
     Map<String, Object> props = settings.adminProps();
     props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
     try (Admin admin = Admin.create(props)) {
       CreateTopicsResult result = admin.createTopics(topics);
+      long deadline = System.nanoTime() + TIMEOUT.toNanos();
       for (NewTopic topic : topics) {
         try {
           result.values().get(topic.name()).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -271,6 +317,7 @@ public final class TopicAdmin {
               topic.numPartitions(),
               topic.replicationFactor(),
               topic.configs() == null ? "" : ", " + topic.configs());
+          awaitLeaders(admin, topic.name(), deadline);
         } catch (ExecutionException e) {
           if (!(e.getCause() instanceof TopicExistsException)) {
             throw new IllegalStateException(
@@ -298,18 +345,6 @@ public final class TopicAdmin {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics", e);
     }
-  }
-
-  /**
-   * Creates the instances topic {@code queueTopic} of a queue (see {@link Topics#instances}) if it
-   * does not exist, with the partitions and replication of {@code base}, the default queue's topic,
-   * or the broker's defaults when {@code base} does not exist either. A topic that exists is left
-   * as it is.
-   *
-   * @throws IllegalStateException if Kafka does not answer within {@link #TIMEOUT} or refuses
-   */
-  public static void ensureQueueTopic(KafkaSettings settings, String base, String queueTopic) {
-    ensureQueueTopics(settings, base, List.of(queueTopic));
   }
 
   /**
@@ -350,60 +385,68 @@ public final class TopicAdmin {
     }
   }
 
-  /** {@link #ensureQueueTopic} for several topics, with one admin client. */
-  public static void ensureQueueTopics(
-      KafkaSettings settings, String base, Collection<String> queueTopics) {
-    Map<String, Object> props = settings.adminProps();
-    props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
-    try (Admin admin = Admin.create(props)) {
-      Optional<Integer> partitions = Optional.empty();
-      Optional<Short> replication = Optional.empty();
+  /** Whether a topic exists, as {@link #exists} sees it. */
+  public enum Presence {
+    /** The topic exists and every partition's leader serves it. */
+    PRESENT,
+    /**
+     * The topic exists but some partition has no leader serving it yet (it was just created): a
+     * producer sending now can be stuck until its delivery timeout.
+     */
+    NOT_READY,
+    /** The cluster says the topic does not exist. */
+    MISSING,
+    /** This principal may not describe the topic. */
+    NOT_AUTHORIZED
+  }
+
+  /**
+   * Asks the cluster whether {@code topic} exists and is ready to take records, without creating
+   * it: a producer's metadata request would let a broker with {@code auto.create.topics.enable}
+   * create it with the broker's defaults.
+   *
+   * @param admin an admin client of the caller's, which stays open
+   * @param timeout how long to wait for each of the (at most two) answers
+   * @throws IllegalStateException when the cluster does not answer within {@code timeout} or fails
+   *     otherwise
+   */
+  public static Presence exists(Admin admin, String topic, Duration timeout) {
+    try {
+      TopicDescription d =
+          admin
+              .describeTopics(List.of(topic))
+              .topicNameValues()
+              .get(topic)
+              .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      if (!d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+        return Presence.NOT_READY;
+      }
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      d.partitions()
+          .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
       try {
-        TopicDescription d =
-            admin
-                .describeTopics(List.of(base))
-                .allTopicNames()
-                .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .get(base);
-        partitions = Optional.of(d.partitions().size());
-        replication = Optional.of((short) d.partitions().get(0).replicas().size());
+        admin.listOffsets(latest).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-          throw new IllegalStateException(
-              "cannot describe topic " + base + " on " + settings.bootstrap() + ": " + e.getCause(),
-              e.getCause());
+        if (e.getCause() instanceof RetriableException) {
+          return Presence.NOT_READY;
         }
+        throw e;
       }
-      List<NewTopic> missing = new ArrayList<>();
-      for (String t : queueTopics) {
-        if (!t.equals(base)) {
-          missing.add(new NewTopic(t, partitions, replication));
-        }
+      return Presence.PRESENT;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        return Presence.MISSING;
       }
-      CreateTopicsResult result = admin.createTopics(missing);
-      long deadline = System.nanoTime() + TIMEOUT.toNanos();
-      for (NewTopic topic : missing) {
-        try {
-          result.values().get(topic.name()).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-          log.info(
-              "Created queue topic {} ({} partitions, like {})",
-              topic.name(),
-              partitions.map(String::valueOf).orElse("the broker's default"),
-              base);
-        } catch (ExecutionException e) {
-          if (!(e.getCause() instanceof TopicExistsException)) {
-            throw new IllegalStateException(
-                "cannot create topic " + topic.name() + ": " + e.getCause(), e.getCause());
-          }
-        }
-        awaitLeaders(admin, topic.name(), deadline);
+      if (e.getCause() instanceof AuthorizationException) {
+        return Presence.NOT_AUTHORIZED;
       }
-    } catch (TimeoutException e) {
       throw new IllegalStateException(
-          "Kafka at " + settings.bootstrap() + " did not answer within " + TIMEOUT, e);
+          "cannot describe topic " + topic + ": " + e.getCause(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("topic " + topic + " not described within " + timeout, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating queue topics", e);
+      throw new IllegalStateException("interrupted while describing topic " + topic, e);
     }
   }
 }

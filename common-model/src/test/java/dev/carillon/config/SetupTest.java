@@ -23,8 +23,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
@@ -138,6 +140,61 @@ class SetupTest {
                 TopicAdmin.require(kafka, List.of(new TopicAdmin.Need(Topics.INSTANCES, 8, false))))
         .isInstanceOf(TopicAdmin.TopicException.class)
         .hasMessageContaining("topic carillon.instances has 6 partition(s) but at least 8");
+  }
+
+  @Test
+  void create_topics_makes_each_queues_topic_of_kafka_queues_with_the_configured_partitions(
+      DevStack stack) throws Exception {
+    String unique = UUID.randomUUID().toString().substring(0, 8);
+    String gpu = "gpu-" + unique;
+    String batch = "batch-" + unique;
+    Map<String, String> c = new HashMap<>();
+    c.put("kafka.bootstrap", stack.kafkaBootstrap());
+    c.put("kafka.instances-partitions", "6");
+    c.put("kafka.queues", gpu + ", default," + batch);
+    assertThat(ServiceLauncher.runStep(Command.CREATE_TOPICS, Config.of(c))).isZero();
+
+    KafkaSettings kafka = KafkaSettings.of(stack.kafkaBootstrap());
+    try (Admin admin = Admin.create(kafka.adminProps())) {
+      Map<String, TopicDescription> described =
+          admin
+              .describeTopics(
+                  List.of(
+                      Topics.instances(Topics.INSTANCES, gpu),
+                      Topics.instances(Topics.INSTANCES, batch)))
+              .allTopicNames()
+              .get(30, TimeUnit.SECONDS);
+      assertThat(described.keySet())
+          .containsExactlyInAnyOrder("carillon.instances." + gpu, "carillon.instances." + batch);
+      assertThat(described.values()).allSatisfy(d -> assertThat(d.partitions()).hasSize(6));
+    }
+    // What a worker serving the queue checks at start.
+    TopicAdmin.require(kafka, List.of(TopicAdmin.Need.instances(Topics.INSTANCES, gpu, 6)));
+  }
+
+  @Test
+  void a_bad_queue_in_kafka_queues_is_named_and_nothing_is_created(DevStack stack) {
+    String good = "ok-" + UUID.randomUUID().toString().substring(0, 8);
+    Map<String, String> c = new HashMap<>();
+    c.put("kafka.bootstrap", stack.kafkaBootstrap());
+    c.put("kafka.queues", good + ",Not A Queue");
+    assertThat(ServiceLauncher.runStep(Command.CREATE_TOPICS, Config.of(c))).isEqualTo(2);
+    try (Admin admin = Admin.create(KafkaSettings.of(stack.kafkaBootstrap()).adminProps())) {
+      assertThat(
+              TopicAdmin.exists(
+                  admin,
+                  Topics.instances(Topics.INSTANCES, good),
+                  java.time.Duration.ofSeconds(10)))
+          .isEqualTo(TopicAdmin.Presence.MISSING);
+    }
+    assertThatThrownBy(() -> Setup.queues(Config.of(c)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("kafka.queues: queue 'Not A Queue' must match");
+    assertThatThrownBy(() -> Setup.queues(Config.of(Map.of("kafka.queues", "gpu,,cpu"))))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("kafka.queues='gpu,,cpu': an empty queue name");
+    assertThat(Setup.queues(Config.of(Map.of("kafka.queues", " gpu , cpu,gpu"))))
+        .containsExactly("gpu", "cpu");
   }
 
   @Test

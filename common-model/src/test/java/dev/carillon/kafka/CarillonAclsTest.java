@@ -54,6 +54,30 @@ class CarillonAclsTest {
   }
 
   @Test
+  void each_queues_instances_topic_gets_the_instances_topics_grants_and_nothing_more() {
+    Set<String> grants =
+        grants(CarillonAcls.bindings(PRINCIPALS, List.of("inst", "inst.gpu"), "conf", "workers"));
+    Set<String> single = grants(CarillonAcls.bindings(PRINCIPALS, "inst", "conf", "workers"));
+    Set<String> onQueueTopic = new TreeSet<>();
+    for (String g : single) {
+      if (g.endsWith(" inst")) {
+        onQueueTopic.add(g.substring(0, g.length() - "inst".length()) + "inst.gpu");
+      }
+    }
+    assertThat(onQueueTopic)
+        .containsExactly(
+            "User:r DESCRIBE inst.gpu",
+            "User:r WRITE inst.gpu",
+            "User:t DESCRIBE inst.gpu",
+            "User:t WRITE inst.gpu",
+            "User:w DESCRIBE inst.gpu",
+            "User:w READ inst.gpu");
+    Set<String> expected = new TreeSet<>(single);
+    expected.addAll(onQueueTopic);
+    assertThat(grants).isEqualTo(expected);
+  }
+
+  @Test
   void a_principal_that_is_not_a_user_is_named_with_its_key() {
     assertThatThrownBy(
             () ->

@@ -51,11 +51,13 @@ class InstancePublisherTest {
   }
 
   @Test
-  void each_instance_goes_to_its_queues_topic_created_like_the_default_one_and_spread_at_random(
-      DevStack stack) throws Exception {
+  void each_instance_goes_to_its_queues_topic_and_is_spread_at_random(DevStack stack)
+      throws Exception {
     KafkaSettings settings = KafkaSettings.of(stack.kafkaBootstrap());
     String base = uniqueTopic();
     stack.createTopic(base, 4);
+    // As the create-topics step makes it (kafka.queues=gpu): the publisher creates no topic.
+    stack.createTopic(Topics.instances(base, "gpu"), 4);
     List<InstanceMessage> messages = new ArrayList<>();
     for (int i = 1; i <= 200; i++) {
       messages.add(InstanceMessage.of(i, i % 2 == 0 ? "summarize" : "digest", "w" + i, AT));
@@ -84,18 +86,49 @@ class InstancePublisherTest {
         .hasSize(100);
     // One task's instances are not tied to one partition (so to one worker).
     assertThat(gpu.stream().map(ConsumerRecord::partition).distinct().count()).isEqualTo(4);
-    try (org.apache.kafka.clients.admin.Admin admin =
-        org.apache.kafka.clients.admin.Admin.create(settings.adminProps())) {
-      assertThat(
-              admin
-                  .describeTopics(List.of(Topics.instances(base, "gpu")))
-                  .allTopicNames()
-                  .get()
-                  .get(Topics.instances(base, "gpu"))
-                  .partitions())
-          .as("created with the default queue topic's partitions")
-          .hasSize(4);
+  }
+
+  @Test
+  void a_message_to_a_queue_without_a_topic_is_held_back_and_creates_no_topic_until_the_step_does(
+      DevStack stack) throws Exception {
+    KafkaSettings settings = KafkaSettings.of(stack.kafkaBootstrap());
+    String base = uniqueTopic();
+    String gpuTopic = Topics.instances(base, "gpu");
+    stack.createTopic(base, 2);
+    QueueRouter router =
+        tasks -> {
+          java.util.Map<String, String> out = new java.util.HashMap<>();
+          tasks.forEach(t -> out.put(t, t.equals("summarize") ? "gpu" : "default"));
+          return out;
+        };
+    List<InstanceMessage> messages =
+        List.of(
+            InstanceMessage.of(1, "summarize", "w1", AT),
+            InstanceMessage.of(2, "digest", "w1", AT),
+            InstanceMessage.of(3, "summarize", "w2", AT));
+    try (InstancePublisher publisher =
+            new InstancePublisher(settings, base, InstancePublisher.DEFAULT_ACK_TIMEOUT, router);
+        org.apache.kafka.clients.admin.Admin admin =
+            org.apache.kafka.clients.admin.Admin.create(settings.adminProps())) {
+      assertThat(publisher.publish(messages))
+          .as("only the default queue's message is sent")
+          .containsExactly(2L);
+      assertThat(publisher.publish(messages))
+          .as("still held back at the next call, which checks again")
+          .containsExactly(2L);
+      assertThat(publisher.heldBackForMissingTopic()).isEqualTo(4);
+      // The devstack broker auto-creates topics on a producer's metadata request.
+      assertThat(TopicAdmin.exists(admin, gpuTopic, Duration.ofSeconds(10)))
+          .isEqualTo(TopicAdmin.Presence.MISSING);
+
+      stack.createTopic(gpuTopic, 2);
+
+      assertThat(publisher.publish(messages)).containsExactly(1L, 2L, 3L);
+      assertThat(publisher.heldBackForMissingTopic()).isEqualTo(4);
     }
+    assertThat(consumeAtLeast(settings, gpuTopic, 2))
+        .extracting(r -> InstanceMessageCodec.decode(r.value()).instanceId())
+        .containsExactlyInAnyOrder(1L, 3L);
   }
 
   @Test

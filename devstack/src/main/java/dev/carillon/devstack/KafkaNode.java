@@ -25,11 +25,14 @@ import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.internals.Exit;
@@ -234,7 +237,8 @@ public final class KafkaNode extends AbstractServerNode {
       while (true) {
         TopicDescription d = describe(admin, name);
         if (d != null
-            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())
+            && servesOffsets(admin, d)) {
           return;
         }
         if (System.nanoTime() - deadline >= 0) {
@@ -252,6 +256,27 @@ public final class KafkaNode extends AbstractServerNode {
       throw new IllegalStateException("interrupted while creating topic " + name, e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("cannot create topic " + name + ": " + e, e);
+    }
+  }
+
+  /**
+   * Whether every partition's leader answers a list-offsets request: the controller names a leader
+   * before that broker serves the partition, and a producer that sends in between was seen to be
+   * stuck (NOT_LEADER_OR_FOLLOWER, then OUT_OF_ORDER_SEQUENCE) until its delivery timeout.
+   */
+  private static boolean servesOffsets(Admin admin, TopicDescription d)
+      throws InterruptedException, TimeoutException, ExecutionException {
+    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    d.partitions()
+        .forEach(p -> latest.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest()));
+    try {
+      admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
+      return true;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RetriableException) {
+        return false;
+      }
+      throw e;
     }
   }
 

@@ -102,8 +102,13 @@ public final class LocalStack implements AutoCloseable {
       db =
           Database.open(
               new DbSettings(devstack.jdbcUrl(), devstack.dbUser(), devstack.dbPassword(), 2));
+      // The deploy step, done here in one go: the topics of every queue the task file names.
+      // Services create no topics; a queue added later needs its topic made the same way.
+      Set<String> queues = new TreeSet<>();
+      queues.add(TaskDefinition.DEFAULT_QUEUE);
+      tasks.forEach(t -> queues.add(t.queue()));
       TopicAdmin.ensureTopics(
-          KafkaSettings.of(devstack.kafkaBootstrap()), INSTANCE_PARTITIONS, (short) 1);
+          KafkaSettings.of(devstack.kafkaBootstrap()), INSTANCE_PARTITIONS, (short) 1, queues);
       List<String> changed = new TaskStore(db.dsl()).applyAll(tasks);
       out.printf(
           "applied %d task(s) from %s (%d new or changed)%n",
@@ -121,9 +126,6 @@ public final class LocalStack implements AutoCloseable {
       Map<String, String> worker = new HashMap<>(common);
       options.pluginDir().ifPresent(d -> worker.put("worker.plugin-dir", d.toString()));
       // One worker runs everything locally: it serves every queue the task file names.
-      Set<String> queues = new TreeSet<>();
-      queues.add(TaskDefinition.DEFAULT_QUEUE);
-      tasks.forEach(t -> queues.add(t.queue()));
       worker.put("worker.queues", String.join(",", queues));
       started.add(WorkerService.start(config(worker, "worker", options.adminPortBase(), 1)));
       started.add(RetryService.start(config(common, "retry", options.adminPortBase(), 2), clock));

@@ -447,6 +447,8 @@ class DeployFilesTest {
         assertThat(container.get("envFrom").toString()).contains("name=carillon");
         assertThat(env).doesNotContainKey(Config.envName("kafka.instances-partitions"));
         assertThat(env).containsKeys("CARILLON_KAFKA_ACL_TRIGGER", "CARILLON_KAFKA_ACL_OPERATOR");
+        // The queue topics are the step's too: services create none.
+        assertThat(env).containsKey(Config.envName("kafka.queues"));
       } else {
         for (DbRole role : DbRole.values()) {
           assertThat(env).containsKey(Config.envName(Setup.passwordKey(role)) + "_FILE");

@@ -93,6 +93,10 @@ class SecuredStackTest {
   private static final String ADMIN_TOKEN = Tokens.mint();
   private static TriggerService triggerService;
   private static RetryService retry;
+
+  /** A queue besides the default one, whose topic the create-topics step makes. */
+  private static final String SECURED_QUEUE = "secured-q";
+
   private static Database readOnly;
 
   @BeforeAll
@@ -122,6 +126,8 @@ class SecuredStackTest {
     topics.put("kafka.acl.worker", "User:carillon-worker");
     topics.put("kafka.acl.retry", "User:carillon-retry");
     topics.put("kafka.acl.operator", "User:carillon-operator");
+    // The queue topic and its ACLs come from the step too: the services may not create topics.
+    topics.put("kafka.queues", SECURED_QUEUE);
     assertThat(ServiceLauncher.runStep(Command.CREATE_TOPICS, Config.of(topics))).isZero();
 
     Clock clock = Clock.systemUTC();
@@ -145,6 +151,7 @@ class SecuredStackTest {
     worker.put("db.url", dbUrl + "?password=" + dbPasswords.get(DbRole.WORKER));
     worker.remove("db.password");
     worker.put("worker.republish-released", "false");
+    worker.put("worker.queues", "default," + SECURED_QUEUE);
     services.add(WorkerService.start(Config.of(worker)));
     retry = RetryService.start(Config.of(service(DbRole.RETRY, "carillon-retry")), clock);
     services.add(retry);
@@ -286,8 +293,17 @@ class SecuredStackTest {
             + "  - id: secured-noop\n"
             + "    handler: noop\n"
             + "    schedule: { cron: \"0/2 * * * * ?\", zone: UTC, window: EVERY_FIRE }\n"
+            + "    timeout: 30s\n"
+            + "  - id: secured-queued\n"
+            + "    handler: noop\n"
+            + "    queue: "
+            + SECURED_QUEUE
+            + "\n"
+            + "    schedule: { cron: \"0/2 * * * * ?\", zone: UTC, window: EVERY_FIRE }\n"
             + "    timeout: 30s\n");
-    assertThat(schedctl("apply", "-f", tasks.toString())).contains("secured-noop");
+    assertThat(schedctl("apply", "-f", tasks.toString()))
+        .contains("secured-noop")
+        .contains("secured-queued");
 
     await("an instance of secured-noop succeeds, read by the read-only role")
         .atMost(Duration.ofSeconds(60))
@@ -301,6 +317,20 @@ class SecuredStackTest {
                                 TASK_INSTANCE
                                     .TASK_ID
                                     .eq("secured-noop")
+                                    .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.SUCCESS.name()))))
+                    .isPositive());
+    await("an instance of secured-queued succeeds, through its queue's topic and its ACLs")
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        readOnly
+                            .dsl()
+                            .fetchCount(
+                                TASK_INSTANCE,
+                                TASK_INSTANCE
+                                    .TASK_ID
+                                    .eq("secured-queued")
                                     .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.SUCCESS.name()))))
                     .isPositive());
     assertThat(
@@ -317,6 +347,8 @@ class SecuredStackTest {
     refusedToWrite("carillon-retry", Topics.CONFIG);
     refusedToWrite("carillon-worker", Topics.INSTANCES);
     refusedToWrite("carillon-operator", Topics.INSTANCES);
+    refusedToWrite("carillon-worker", Topics.instances(Topics.INSTANCES, SECURED_QUEUE));
+    refusedToWrite("carillon-operator", Topics.instances(Topics.INSTANCES, SECURED_QUEUE));
 
     schedctl("config", "set", "retry/secured-noop", "{\"policy\":\"none\"}");
     await("the retry service applies the operator's signed override")

@@ -147,9 +147,7 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
     this.clock = clock;
     this.tracing = tracing;
     this.meters = meters;
-    TopicAdmin.require(
-        settings.kafka(),
-        List.of(new TopicAdmin.Need(settings.topic(), settings.instancePartitions(), false)));
+    requireTopics(settings);
     // Every worker statement finds its rows by primary key; see PRIMARY_KEY_PLANS for why.
     // The handlers this worker claims: its plugins' types and the built-in handlers it offers.
     java.util.Set<String> handlers = new java.util.TreeSet<>(plugins.types());
@@ -233,11 +231,10 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
                     "republish"))
             : Optional.empty();
     publisher.ifPresent(p -> p.bindMetrics(meters));
+    // Checked at start (requireTopics): a topic that did not exist yet would only be seen at the
+    // consumer's next metadata refresh (five minutes).
     List<String> topics =
         settings.queues().stream().map(q -> Topics.instances(settings.topic(), q)).toList();
-    // A topic that does not exist yet would only be seen at the consumer's next metadata refresh
-    // (five minutes), so the queues' topics are created before subscribing.
-    TopicAdmin.ensureQueueTopics(settings.kafka(), settings.topic(), topics);
     Map<String, Object> props = settings.kafka().consumerProps(settings.group());
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, "carillon-worker-" + settings.workerId());
     // Static membership: a worker restarted under its id rejoins as the same member and gets its
@@ -422,6 +419,27 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
   /** The port of the admin endpoints. */
   public int adminPort() {
     return admin.port();
+  }
+
+  /**
+   * Checks the default queue's topic and the topic of each queue this worker serves: each must
+   * exist with at least {@code kafka.instances-partitions} partitions. The worker creates none (the
+   * create-topics step does, with {@code kafka.queues}); a missing one stops the start with a
+   * message that names the topic and the step.
+   */
+  private static void requireTopics(WorkerSettings settings) {
+    java.util.Set<String> topics = new java.util.LinkedHashSet<>();
+    List<TopicAdmin.Need> needs = new java.util.ArrayList<>();
+    needs.add(new TopicAdmin.Need(settings.topic(), settings.instancePartitions(), false));
+    topics.add(settings.topic());
+    for (String queue : settings.queues()) {
+      TopicAdmin.Need need =
+          TopicAdmin.Need.instances(settings.topic(), queue, settings.instancePartitions());
+      if (topics.add(need.topic())) {
+        needs.add(need);
+      }
+    }
+    TopicAdmin.require(settings.kafka(), needs);
   }
 
   /** What this worker serves: its queues and its handlers. */

@@ -57,6 +57,7 @@ class HungRunTest {
                 .paramsJson("{\"duration\":\"600s\",\"ignoreInterrupts\":true}")
                 .build(),
             Tasks.daily("healthy").handler("counting").build()));
+    kit.queueTopic("deaf");
     Map<String, String> config = new HashMap<>(kit.config("hung-1", Map.of()));
     config.put("worker.queues", "default,deaf");
     config.put("worker.max-abandoned-runs", "2");

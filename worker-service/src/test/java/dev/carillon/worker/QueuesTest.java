@@ -2,12 +2,15 @@ package dev.carillon.worker;
 
 import static dev.carillon.store.jooq.Tables.INSTANCE_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.carillon.api.AgentContext;
 import dev.carillon.api.AgentResult;
 import dev.carillon.api.AgentTask;
 import dev.carillon.config.Config;
+import dev.carillon.kafka.TopicAdmin;
+import dev.carillon.kafka.Topics;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.retry.RetryService;
@@ -21,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,6 +83,9 @@ class QueuesTest {
             Tasks.daily("t-beta").handler("beta").build(),
             Tasks.daily("t-gpu").queue("gpu").handler("beta").build(),
             Tasks.daily("t-nobody").queue("tpu").handler("alpha").build()));
+    // The create-topics step's work (kafka.queues=gpu,tpu): services create no topics.
+    kit.queueTopic("gpu");
+    kit.queueTopic("tpu");
     worker("queue-a", "default", "alpha");
     worker("queue-b", "default,gpu", "beta");
     Map<String, String> retryConfig = new HashMap<>(kit.config("queue-retry", Map.of()));
@@ -144,5 +151,38 @@ class QueuesTest {
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () -> assertThat(retry.metrics().waitingForWorker()).containsEntry("tpu", 1));
+  }
+
+  @Test
+  void a_worker_refuses_to_start_when_a_queue_it_serves_has_no_topic_and_creates_none() {
+    kit.queueTopic("gpu");
+    String missing = Topics.instances(kit.topic, "tpu");
+
+    assertThatThrownBy(() -> worker("queue-no-topic", "default,gpu,tpu", "alpha"))
+        .isInstanceOf(TopicAdmin.TopicException.class)
+        .hasMessageContaining("topic " + missing + " does not exist")
+        .hasMessageContaining("create-topics")
+        .hasMessageContaining("queue tpu in kafka.queues")
+        .hasMessageContaining("at least " + kit.partitions + " partition(s)")
+        .hasMessageNotContaining(Topics.instances(kit.topic, "gpu"));
+    try (Admin admin = Admin.create(kit.kafka.adminProps())) {
+      assertThat(TopicAdmin.exists(admin, missing, Duration.ofSeconds(10)))
+          .as("the worker created no topic")
+          .isEqualTo(TopicAdmin.Presence.MISSING);
+    }
+  }
+
+  @Test
+  void a_worker_refuses_a_queue_topic_with_fewer_partitions_than_configured() {
+    kit.stack.createTopic(Topics.instances(kit.topic, "gpu"), 1);
+
+    assertThatThrownBy(() -> worker("queue-small-topic", "gpu", "alpha"))
+        .isInstanceOf(TopicAdmin.TopicException.class)
+        .hasMessageContaining(
+            "topic "
+                + Topics.instances(kit.topic, "gpu")
+                + " has 1 partition(s) but at least "
+                + kit.partitions
+                + " are needed");
   }
 }

@@ -8,6 +8,7 @@ import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.InstanceMessage;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.kafka.Topics;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
@@ -150,6 +151,17 @@ final class WorkerTestKit implements AutoCloseable {
 
   void publish(Instance... list) {
     publishTo(topic, list);
+  }
+
+  /**
+   * Creates the instances topic of {@code queue} next to the kit's ({@link Topics#instances}) with
+   * the kit's partitions, as the create-topics step does for a queue of {@code kafka.queues}:
+   * workers and publishers create no topics.
+   */
+  String queueTopic(String queue) {
+    String name = Topics.instances(topic, queue);
+    stack.createTopic(name, partitions);
+    return name;
   }
 
   /** Creates another topic on the stack, for a worker that must not share the kit's. */

@@ -6,8 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.carillon.devstack.DevStack;
 import dev.carillon.devstack.DevStackExtension;
 import dev.carillon.election.Fencing;
+import dev.carillon.kafka.CachedQueueRouter;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.KafkaSettings;
+import dev.carillon.kafka.TopicAdmin;
+import dev.carillon.kafka.Topics;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.Database;
@@ -25,6 +28,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,7 +53,10 @@ class DispatcherTest {
     instances = new OperatorStore(db.dsl());
     windows = new WindowStore(db.dsl());
     fence = new EpochStore(db.dsl()).begin("trigger", "test");
-    new TaskStore(db.dsl()).applyAll(List.of(Tasks.daily("stamped").build()));
+    new TaskStore(db.dsl())
+        .applyAll(
+            List.of(
+                Tasks.daily("stamped").build(), Tasks.daily("queued-late").queue("late").build()));
   }
 
   @AfterAll
@@ -99,6 +110,71 @@ class DispatcherTest {
       Instance claimed = instances.find(claimedSoon.id()).orElseThrow();
       assertThat(claimed.status()).isEqualTo(InstanceStatus.RUNNING);
       assertThat(claimed.dispatchedAt()).as("a claimed row is not stamped").isNull();
+    }
+  }
+
+  @Test
+  void an_instance_whose_queue_has_no_topic_is_not_lost_and_is_dispatched_once_the_topic_exists()
+      throws Exception {
+    Instance late =
+        windows
+            .create(List.of(Tasks.pending("queued-late", "2026-11-05", Duration.ofMinutes(5))), "t")
+            .get(0);
+    String base = "dispatch-" + UUID.randomUUID();
+    String lateTopic = Topics.instances(base, "late");
+    DevStack.shared().createTopic(base, 2);
+    KafkaSettings kafka = KafkaSettings.of(DevStack.shared().kafkaBootstrap());
+    try (Admin admin = Admin.create(kafka.adminProps());
+        InstancePublisher publisher =
+            new InstancePublisher(
+                kafka,
+                base,
+                InstancePublisher.DEFAULT_ACK_TIMEOUT,
+                new CachedQueueRouter(
+                    new TaskStore(db.dsl())::queues, Duration.ZERO, System::nanoTime));
+        Dispatcher dispatcher =
+            new Dispatcher(
+                publisher,
+                windows,
+                Clock.systemUTC(),
+                Duration.ofMinutes(1),
+                Duration.ofMillis(200),
+                () -> true,
+                Fencing.fixed(fence),
+                new TriggerMetrics(new SimpleMeterRegistry()))) {
+      dispatcher.start();
+      dispatcher.submit(List.of(late));
+
+      // The first publish and at least one sweep after it find the topic missing.
+      await("the publisher to hold the instance back twice: at submit and at a sweep")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> publisher.heldBackForMissingTopic() >= 2);
+      Instance held = instances.find(late.id()).orElseThrow();
+      assertThat(held.status()).isEqualTo(InstanceStatus.PENDING);
+      assertThat(held.dispatchedAt()).as("not stamped: nothing was acknowledged").isNull();
+      assertThat(TopicAdmin.exists(admin, lateTopic, Duration.ofSeconds(10)))
+          .as("the publisher created no topic (the broker auto-creates on a producer's request)")
+          .isEqualTo(TopicAdmin.Presence.MISSING);
+
+      DevStack.shared().createTopic(lateTopic, 2);
+
+      await("the sweep to publish the instance once the create-topics step made its topic")
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> assertThat(instances.find(late.id()).orElseThrow().dispatchedAt()).isNotNull());
+      long records =
+          admin
+              .listOffsets(
+                  java.util.Map.of(
+                      new TopicPartition(lateTopic, 0), OffsetSpec.latest(),
+                      new TopicPartition(lateTopic, 1), OffsetSpec.latest()))
+              .all()
+              .get(30, TimeUnit.SECONDS)
+              .values()
+              .stream()
+              .mapToLong(ListOffsetsResultInfo::offset)
+              .sum();
+      assertThat(records).as("the instance's message is in its queue's topic").isPositive();
     }
   }
 
