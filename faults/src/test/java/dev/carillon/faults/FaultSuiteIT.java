@@ -54,7 +54,10 @@ import org.slf4j.LoggerFactory;
  * system.
  *
  * <p>{@code -Dfaults.duration} sets the workload length (default 100s, one cycle, in the README's
- * test command; {@code faults/run-full.sh} runs 30m). Logs and the summary land in {@code
+ * test command; {@code faults/run-full.sh} runs 30m). With long outages ({@code
+ * -Dfaults.long-outages=true}, or a workload of 30 minutes or more) the run is laid out in blocks
+ * of a short-fault cycle followed by PostgreSQL hung, ZooKeeper down and Kafka down under a burst
+ * of 100 fires/s (see {@link LongOutages}). Logs and the summary land in {@code
  * faults/target/run-<timestamp>/}.
  */
 @Tag("faults")
@@ -116,6 +119,15 @@ class FaultSuiteIT {
 
   /** How long the backlog of a run with long outages may take to drain before the checks. */
   private static final Duration SETTLE_LONG = Duration.ofMinutes(10);
+
+  /**
+   * The exit code of a service that gives up on itself (a worker whose runs did not stop when
+   * asked, see worker.max-abandoned-runs) so that its orchestrator restarts it.
+   */
+  private static final int GIVE_UP_EXIT = 3;
+
+  /** How often runs with long outages look for services that gave up, to restart them. */
+  private static final Duration SUPERVISE_EVERY = Duration.ofSeconds(5);
 
   /** How long services get to be ready again (and leaders elected) after a long outage. */
   private static final Duration RECOVER_WITHIN = Duration.ofSeconds(90);
@@ -263,6 +275,14 @@ class FaultSuiteIT {
         cycles = blocks.size();
         log.info("Long outages ({}x): {}", longOutages.scale(), blocks);
         scheduleBlocks(scheduler, services, stack, random, blocks);
+        // As an orchestrator would: a worker cut from or waiting on PostgreSQL may give up (exit
+        // 3); left down for the rest of a long run, the backlog after each Kafka outage would
+        // drain on one worker.
+        scheduler.scheduleWithFixedDelay(
+            () -> restartGivenUp(services),
+            SUPERVISE_EVERY.toMillis(),
+            SUPERVISE_EVERY.toMillis(),
+            TimeUnit.MILLISECONDS);
       } else {
         end = start.plus(duration);
         cycles = Math.max(1, (int) Math.round(duration.toSeconds() / (double) CYCLE.toSeconds()));
@@ -289,7 +309,7 @@ class FaultSuiteIT {
       scheduler.awaitTermination(2, TimeUnit.MINUTES);
       recoverAll(services);
 
-      settle(regular, end, outages > 0 ? SETTLE_LONG : SETTLE);
+      settle(regular, end, outages > 0 ? SETTLE_LONG : SETTLE, outages > 0);
       Invariants.Report report;
       try (Connection c = connect()) {
         report =
@@ -1106,6 +1126,23 @@ class FaultSuiteIT {
         });
   }
 
+  /** Restarts every service that exited with {@link #GIVE_UP_EXIT} by itself. */
+  private void restartGivenUp(Services services) {
+    try {
+      for (Service s : services.all()) {
+        if (!s.process().isAlive() && s.process().exitValue() == GIVE_UP_EXIT) {
+          services.start(s.name(), s.role());
+          faults.add(
+              FaultLog.Kind.RESTART_SERVICE,
+              s.name(),
+              "it gave up (exit " + GIVE_UP_EXIT + "); restarted as an orchestrator would");
+        }
+      }
+    } catch (RuntimeException e) {
+      harnessErrors.add(Instant.now() + " " + e);
+    }
+  }
+
   /** After the schedule: every service runs again (a restart may have been cancelled). */
   private void recoverAll(Services services) {
     for (Service s : services.all()) {
@@ -1121,10 +1158,12 @@ class FaultSuiteIT {
 
   /**
    * Waits (bounded) until the trigger has evaluated {@code tasks} (the regular ones: a burst task's
-   * cursor stays at its last fire) up to the end of the run and every instance of it has finished.
-   * A timeout here is not a failure by itself: the invariants then report what is stuck.
+   * cursor stays at its last fire) up to the end of the run and every instance of it has finished;
+   * with {@code drained}, also until nothing is overdue (see {@link #overdue}). A timeout here is
+   * not a failure by itself: the invariants then report what is stuck.
    */
-  private void settle(List<Workload.TaskSpec> tasks, Instant end, Duration within) {
+  private void settle(
+      List<Workload.TaskSpec> tasks, Instant end, Duration within, boolean drained) {
     try {
       await("the trigger evaluated every task up to " + end + " and every instance finished")
           .atMost(within)
@@ -1143,11 +1182,33 @@ class FaultSuiteIT {
                                 + " 'RETRY_WAIT', 'FAILED', 'TIMEOUT')")) {
                   cursors.setTimestamp(1, Timestamp.from(end));
                   open.setTimestamp(1, Timestamp.from(end));
-                  return single(cursors) == tasks.size() && single(open) == 0;
+                  return single(cursors) == tasks.size()
+                      && single(open) == 0
+                      && (!drained || overdue(c) == 0);
                 }
               });
     } catch (ConditionTimeoutException e) {
       harnessErrors.add("did not settle within " + within + " (see the invariants)");
+    }
+  }
+
+  /**
+   * Instances (of any fire time) unfinished past their lease or due time plus {@link #GRACE}, as
+   * the invariant counts them: after a long outage the windows that fired after the run's end wait
+   * behind the backlog, and the checks come once it has drained.
+   */
+  private static long overdue(Connection c) throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT count(*) FROM task_instance WHERE task_id LIKE 'f-%' AND ("
+                + " status = 'RUNNING' AND lease_until < now() - ? * interval '1 second'"
+                + " OR status = 'RETRY_WAIT' AND next_attempt_at < now() - ? * interval '1 second'"
+                + " OR status IN ('PENDING', 'FAILED', 'TIMEOUT')"
+                + " AND updated_at < now() - ? * interval '1 second')")) {
+      for (int i = 1; i <= 3; i++) {
+        st.setLong(i, GRACE.toSeconds());
+      }
+      return single(st);
     }
   }
 
