@@ -964,15 +964,24 @@ class FaultSuiteIT {
   private void freezeLeader(Services services, ScheduledExecutorService scheduler)
       throws SQLException {
     Service leader = awaitLeader(services, Role.TRIGGER);
-    // A standby that answers (started, in the election) takes over while the leader is stopped.
-    await("a trigger standby beside " + leader.name())
+    // A standby in the election (connected to ZooKeeper, its latch node queued) takes over while
+    // the leader is stopped. Answering health is not enough: a standby just healed from a
+    // ZooKeeper partition answers at once but was seen to rejoin only 9 s later, and then the
+    // successor's term came after the freeze's limit.
+    await("a trigger standby in the election beside " + leader.name())
         .atMost(LEADER_WAIT)
         .pollInterval(Duration.ofMillis(500))
         .until(
             () ->
                 services.of(Role.TRIGGER).stream()
                     .filter(s -> !s.name().equals(leader.name()))
-                    .anyMatch(s -> s.process().isAlive() && services.health(s).isPresent()));
+                    .anyMatch(
+                        s ->
+                            s.process().isAlive()
+                                && services
+                                    .health(s)
+                                    .map(h -> h.path("inElection").asBoolean(false))
+                                    .orElse(false)));
     long epochAtFreeze = triggerEpoch();
     services.freeze(leader);
     Instant frozenAt = Instant.now();
