@@ -185,6 +185,19 @@ public final class LeaderElection implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether this candidate takes part in the election now: started, connected to ZooKeeper, and
+   * holding a latch node, so that it becomes the leader when the nodes before it go. A candidate
+   * whose session was lost is not, until it has reconnected and queued again; a health report shows
+   * this, so that an operator (and the fault suite) can tell a standby that would take over from
+   * one that could not.
+   */
+  public boolean joined() {
+    return state.get() == State.STARTED
+        && client.getZookeeperClient().isConnected()
+        && latch.getOurPath() != null;
+  }
+
   /** This candidate's id. */
   public String participantId() {
     return participantId;

@@ -83,8 +83,32 @@ class LeaderElectionTest {
                 assertThat(oldLeader.election.currentLeaderId())
                     .contains(other.election.participantId()));
     assertThat(oldLeader.election.isLeader()).isFalse();
+    await("the old leader to queue again").atMost(DEADLINE).until(oldLeader.election::joined);
     assertThat(oldLeader.events).containsExactly("lead", "loss");
     assertThat(other.events).containsExactly("lead");
+  }
+
+  @Test
+  void a_candidate_has_joined_from_its_start_until_it_closes(DevStack stack) {
+    CuratorFramework client = Zk.connect(stack.zkConnect(), SESSION);
+    toClose.add(client::close);
+    LeaderElection election =
+        new LeaderElection(
+            client,
+            service,
+            "solo",
+            new LeaderElection.Listener() {
+              @Override
+              public void onLeadership() {}
+
+              @Override
+              public void onLossOfLeadership() {}
+            });
+    assertThat(election.joined()).as("joined before start").isFalse();
+    election.start();
+    await("the candidate to queue in the election").atMost(DEADLINE).until(election::joined);
+    election.close();
+    assertThat(election.joined()).as("joined after close").isFalse();
   }
 
   @Test

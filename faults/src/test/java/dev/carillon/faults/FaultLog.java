@@ -38,7 +38,19 @@ final class FaultLog {
     /** A trigger whose clock is off (CARILLON_CLOCK_OFFSET) for the whole run. */
     CLOCK_SKEW,
     /** PostgreSQL up again after a crash (crash recovery done). */
-    POSTGRES_STARTED;
+    POSTGRES_STARTED,
+    /** PostgreSQL hung: every one of its processes SIGSTOPped (a long outage of the full run). */
+    POSTGRES_HANG,
+    /** SIGCONT to a hung PostgreSQL. */
+    POSTGRES_THAWED,
+    /** ZooKeeper stopped for long (the full run). */
+    ZOOKEEPER_DOWN,
+    /** ZooKeeper started again on the same port and data. */
+    ZOOKEEPER_STARTED,
+    /** Kafka stopped for long while the burst tasks fire (the full run). */
+    KAFKA_DOWN,
+    /** Kafka started again after {@link #KAFKA_DOWN}. */
+    KAFKA_STARTED;
 
     /** Whether this kind is a fault rather than the recovery that follows one. */
     boolean isFault() {
@@ -47,7 +59,18 @@ final class FaultLog {
           && this != RESUME_WORKER
           && this != HEAL_PARTITION
           && this != RESUME_LEADER
-          && this != POSTGRES_STARTED;
+          && this != POSTGRES_STARTED
+          && this != POSTGRES_THAWED
+          && this != ZOOKEEPER_STARTED
+          && this != KAFKA_STARTED;
+    }
+
+    /**
+     * Whether this fault stops every writer's database work for a while (a crash or a hang), so
+     * that a run it overlapped may lose its lease on any worker.
+     */
+    boolean isDatabaseOutage() {
+      return this == POSTGRES_CRASH || this == POSTGRES_HANG;
     }
 
     /**
@@ -66,6 +89,9 @@ final class FaultLog {
       return switch (this) {
         case FREEZE_WORKER -> RESUME_WORKER;
         case POSTGRES_CRASH -> POSTGRES_STARTED;
+        case POSTGRES_HANG -> POSTGRES_THAWED;
+        case ZOOKEEPER_DOWN -> ZOOKEEPER_STARTED;
+        case KAFKA_DOWN -> KAFKA_STARTED;
         case PARTITION_TRIGGER_ZK,
             PARTITION_WORKER_PG,
             PARTITION_RETRY_KAFKA,

@@ -54,7 +54,10 @@ import org.slf4j.LoggerFactory;
  * system.
  *
  * <p>{@code -Dfaults.duration} sets the workload length (default 100s, one cycle, in the README's
- * test command; {@code faults/run-full.sh} runs 30m). Logs and the summary land in {@code
+ * test command; {@code faults/run-full.sh} runs 30m). With long outages ({@code
+ * -Dfaults.long-outages=true}, or a workload of 30 minutes or more) the run is laid out in blocks
+ * of a short-fault cycle followed by PostgreSQL hung, ZooKeeper down and Kafka down under a burst
+ * of 100 fires/s (see {@link LongOutages}). Logs and the summary land in {@code
  * faults/target/run-<timestamp>/}.
  */
 @Tag("faults")
@@ -101,11 +104,43 @@ class FaultSuiteIT {
           FaultLog.Kind.PARTITION_WORKER_KAFKA);
   private static final Logger log = LoggerFactory.getLogger(FaultSuiteIT.class);
 
+  /**
+   * The triggers' in-memory dispatch queue in runs with long outages: small, so that a Kafka outage
+   * at {@link LongOutages#FIRES_PER_SECOND} fills it within seconds and the overflow is left in the
+   * database for the sweep.
+   */
+  private static final int DISPATCH_BACKLOG_BOUND = 2000;
+
+  /** How often the triggers' metrics are sampled around a long Kafka outage. */
+  private static final Duration SAMPLE_EVERY = Duration.ofSeconds(2);
+
+  /** How long after Kafka's return the alert metric is watched for falling back. */
+  private static final Duration FALL_BACK_MAX = Duration.ofMinutes(4);
+
+  /** How long the backlog of a run with long outages may take to drain before the checks. */
+  private static final Duration SETTLE_LONG = Duration.ofMinutes(10);
+
+  /**
+   * The exit code of a service that gives up on itself (a worker whose runs did not stop when
+   * asked, see worker.max-abandoned-runs) so that its orchestrator restarts it.
+   */
+  private static final int GIVE_UP_EXIT = 3;
+
+  /** How often runs with long outages look for services that gave up, to restart them. */
+  private static final Duration SUPERVISE_EVERY = Duration.ofSeconds(5);
+
+  /** How long services get to be ready again (and leaders elected) after a long outage. */
+  private static final Duration RECOVER_WITHIN = Duration.ofSeconds(90);
+
   private final FaultLog faults = new FaultLog();
   private final List<String> harnessErrors = Collections.synchronizedList(new ArrayList<>());
   private final List<Invariants.Zombie> zombies = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> frozen = Collections.synchronizedSet(new HashSet<>());
   private final List<Invariants.FrozenLeader> frozenLeaders =
+      Collections.synchronizedList(new ArrayList<>());
+  private final List<LongOutages.KafkaOutage> kafkaOutages =
+      Collections.synchronizedList(new ArrayList<>());
+  private final List<Invariants.Check> outageChecks =
       Collections.synchronizedList(new ArrayList<>());
   private StackProcess.Endpoints endpoints;
   private NetworkNamespaces lab;
@@ -137,6 +172,7 @@ class FaultSuiteIT {
         root.resolve("carillon-client/target/carillon-client-0.1.0-SNAPSHOT.jar"),
         pluginDir.resolve("carillon-client.jar"),
         StandardCopyOption.REPLACE_EXISTING);
+    LongOutages.Settings longOutages = LongOutages.Settings.fromSystemProperties(duration);
     long seed = Long.getLong("faults.seed", System.currentTimeMillis());
     Random random = new Random(seed);
 
@@ -163,7 +199,17 @@ class FaultSuiteIT {
       services.runStep(Role.TRIGGER, "migrate");
       services.runStep(Role.TRIGGER, "create-topics");
       // trigger-2's clock runs fast all along; it leads after each kill or cut of trigger-1.
-      services.environment(SKEWED_TRIGGER, Map.of("CARILLON_CLOCK_OFFSET", SKEW));
+      for (String name : List.of("trigger-1", "trigger-2")) {
+        Map<String, String> env = new HashMap<>();
+        if (name.equals(SKEWED_TRIGGER)) {
+          env.put("CARILLON_CLOCK_OFFSET", SKEW);
+        }
+        if (longOutages.enabled()) {
+          env.put(
+              "CARILLON_TRIGGER_MAX_DISPATCH_BACKLOG", Integer.toString(DISPATCH_BACKLOG_BOUND));
+        }
+        services.environment(name, env);
+      }
       faults.add(FaultLog.Kind.CLOCK_SKEW, SKEWED_TRIGGER, "clock " + SKEW + " fast, whole run");
       for (String name : List.of("trigger-1", "trigger-2")) {
         services.start(name, Role.TRIGGER);
@@ -205,41 +251,72 @@ class FaultSuiteIT {
                 + " NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())");
         st.execute("CREATE INDEX IF NOT EXISTS ix_ledger_effect ON ledger_effect (effect_key)");
       }
-      List<Workload.TaskSpec> tasks = Workload.tasks(random);
-      Path taskFile = runDir.resolve("workload.yaml");
-      Files.writeString(taskFile, Workload.yaml(tasks));
-      ByteArrayOutputStream err = new ByteArrayOutputStream();
-      int applied =
-          new Schedctl()
-              .run(
-                  new String[] {"apply", "-f", taskFile.toString()},
-                  new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                  new PrintStream(err, true, StandardCharsets.UTF_8),
-                  schedctlEnv());
-      assertThat(applied).as("schedctl apply: %s", err).isZero();
+      List<Workload.TaskSpec> regular = Workload.tasks(random);
+      apply(runDir.resolve("workload.yaml"), regular);
 
       // The run's windows are the fire times in [start, end]; start leaves the trigger a few
       // seconds to pick the new tasks up.
       Instant start = Instant.now().plusSeconds(5).truncatedTo(ChronoUnit.SECONDS);
-      Instant end = start.plus(duration);
+      List<Workload.TaskSpec> tasks = new ArrayList<>(regular);
+      List<LongOutages.Block> blocks = List.of();
+      Instant end;
+      int cycles;
       // Several threads: a fault that waits for a leader to appear must not delay the others.
       ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4);
-      int cycles = Math.max(1, (int) Math.round(duration.toSeconds() / (double) CYCLE.toSeconds()));
-      scheduleFaults(scheduler, services, stack, random, start, duration, cycles);
+      if (longOutages.enabled()) {
+        // Blocks of [short-fault cycle][PostgreSQL hung][ZooKeeper down][burst, Kafka down]; the
+        // burst tasks fire only inside their burst (their crons name its minutes), and are applied
+        // now, well before the first burst.
+        blocks = LongOutages.layout(start, longOutages.blocks(duration), longOutages);
+        List<Workload.TaskSpec> burst = LongOutages.burstTasks(blocks);
+        apply(runDir.resolve("burst.yaml"), burst);
+        tasks.addAll(burst);
+        end = blocks.get(blocks.size() - 1).end();
+        cycles = blocks.size();
+        log.info("Long outages ({}x): {}", longOutages.scale(), blocks);
+        scheduleBlocks(scheduler, services, stack, random, blocks);
+        // As an orchestrator would: a worker cut from or waiting on PostgreSQL may give up (exit
+        // 3); left down for the rest of a long run, the backlog after each Kafka outage would
+        // drain on one worker.
+        scheduler.scheduleWithFixedDelay(
+            () -> restartGivenUp(services),
+            SUPERVISE_EVERY.toMillis(),
+            SUPERVISE_EVERY.toMillis(),
+            TimeUnit.MILLISECONDS);
+      } else {
+        end = start.plus(duration);
+        cycles = Math.max(1, (int) Math.round(duration.toSeconds() / (double) CYCLE.toSeconds()));
+        scheduleFaults(scheduler, services, stack, random, start, duration, cycles);
+      }
+      Duration span = Duration.between(start, end);
       await("the workload runs until " + end)
-          .atMost(duration.plusMinutes(2))
+          .atMost(span.plusMinutes(2))
           .pollInterval(Duration.ofSeconds(1))
           .until(() -> Instant.now().isAfter(end.plus(FREEZE_FOR).plusSeconds(2)));
+      int outages = blocks.size();
+      if (outages > 0) {
+        try {
+          await("the samples of every long Kafka outage are complete")
+              .atMost(FALL_BACK_MAX.plusMinutes(1))
+              .pollInterval(Duration.ofSeconds(1))
+              .until(() -> kafkaOutages.size() >= outages);
+        } catch (ConditionTimeoutException e) {
+          harnessErrors.add(
+              kafkaOutages.size() + " of " + outages + " Kafka outages sampled to the end");
+        }
+      }
       scheduler.shutdownNow();
       scheduler.awaitTermination(2, TimeUnit.MINUTES);
       recoverAll(services);
 
-      settle(tasks, end);
+      settle(regular, end, outages > 0 ? SETTLE_LONG : SETTLE, outages > 0);
       Invariants.Report report;
       try (Connection c = connect()) {
         report =
             Invariants.check(c, tasks, start, end, faults, zombies, GRACE)
-                .plus(frozenLeaders.stream().map(Invariants::frozenLeader).toList());
+                .plus(frozenLeaders.stream().map(Invariants::frozenLeader).toList())
+                .plus(List.copyOf(outageChecks))
+                .plus(kafkaOutages.stream().map(LongOutages::kafkaOutage).toList());
       }
 
       List<BadInputs.Outcome> bad =
@@ -250,7 +327,7 @@ class FaultSuiteIT {
           .ifPresent(kb -> peaks.put("devstack JVM (Kafka, ZooKeeper)", kb));
       String summary =
           Summary.render(
-              duration,
+              span,
               seed,
               faults,
               report,
@@ -262,7 +339,8 @@ class FaultSuiteIT {
                   .orElse(
                       "Partitions: every service in a network namespace of its own, servers on "
                           + lab.serverAddress()),
-              peaks);
+              peaks,
+              List.copyOf(kafkaOutages));
       System.out.println(summary);
       Files.writeString(runDir.resolve("summary.txt"), summary);
 
@@ -284,6 +362,14 @@ class FaultSuiteIT {
       required.add(FaultLog.Kind.POSTGRES_CRASH);
       if (lab != null) {
         required.addAll(PARTITIONS);
+      }
+      if (outages > 0) {
+        required.addAll(
+            List.of(
+                FaultLog.Kind.POSTGRES_HANG,
+                FaultLog.Kind.ZOOKEEPER_DOWN,
+                FaultLog.Kind.KAFKA_DOWN));
+        assertThat(kafkaOutages).as("Kafka outages sampled").hasSize(outages);
       }
       for (FaultLog.Kind k : required) {
         assertThat(faults.faultCounts().getOrDefault(k, 0))
@@ -325,40 +411,368 @@ class FaultSuiteIT {
     // 80 trigger leader killed    84-99 a worker cut from Kafka   93 PostgreSQL crashed (5 s)
     Duration cycle = d.dividedBy(cycles);
     for (int i = 0; i < cycles; i++) {
-      long c = base + cycle.toMillis() * i;
-      at(scheduler, c + fraction(cycle, 0.08), () -> freezeBusiestWorker(services, scheduler));
-      at(scheduler, c + fraction(cycle, 0.45), () -> killLeader(services, scheduler, Role.RETRY));
-      at(scheduler, c + fraction(cycle, 0.55), () -> killLeader(services, scheduler, Role.TRIGGER));
-      at(scheduler, c + fraction(cycle, 0.60), () -> restartKafka(stack, scheduler));
+      scheduleCycle(scheduler, services, stack, base + cycle.toMillis() * i, cycle);
+    }
+  }
+
+  /** One cycle of the short faults (every kind but the worker kills), from {@code c} ms on. */
+  private void scheduleCycle(
+      ScheduledExecutorService scheduler,
+      Services services,
+      StackProcess stack,
+      long c,
+      Duration cycle) {
+    at(scheduler, c + fraction(cycle, 0.08), () -> freezeBusiestWorker(services, scheduler));
+    at(scheduler, c + fraction(cycle, 0.45), () -> killLeader(services, scheduler, Role.RETRY));
+    at(scheduler, c + fraction(cycle, 0.55), () -> killLeader(services, scheduler, Role.TRIGGER));
+    at(scheduler, c + fraction(cycle, 0.60), () -> restartKafka(stack, scheduler));
+    at(
+        scheduler,
+        c + fraction(cycle, 0.70),
+        () -> {
+          stack.command("restart-postgres");
+          faults.add(FaultLog.Kind.POSTGRES_RESTART, "postgres", "same port, same data");
+        });
+    at(scheduler, c + fraction(cycle, 0.80), () -> killLeader(services, scheduler, Role.TRIGGER));
+    at(scheduler, c + fraction(cycle, 0.30), () -> freezeLeader(services, scheduler));
+    at(scheduler, c + fraction(cycle, 0.93), () -> crashPostgres(stack, scheduler));
+    if (lab != null) {
       at(
           scheduler,
-          c + fraction(cycle, 0.70),
+          c + fraction(cycle, 0.12),
+          () -> partitionLeader(services, scheduler, FaultLog.Kind.PARTITION_TRIGGER_ZK));
+      at(
+          scheduler,
+          c + fraction(cycle, 0.30),
+          () -> partitionWorker(services, scheduler, FaultLog.Kind.PARTITION_WORKER_PG));
+      at(
+          scheduler,
+          c + fraction(cycle, 0.66),
+          () -> partitionLeader(services, scheduler, FaultLog.Kind.PARTITION_RETRY_KAFKA));
+      at(
+          scheduler,
+          c + fraction(cycle, 0.84),
+          () -> partitionWorker(services, scheduler, FaultLog.Kind.PARTITION_WORKER_KAFKA));
+    }
+  }
+
+  /**
+   * The schedule of a run with long outages: per block, a short-fault cycle with a worker kill
+   * every {@link #WORKER_KILL_EVERY} (none during the long outages, so that every repeat has one
+   * cause and no service starts against a server that is away), then PostgreSQL hung, ZooKeeper
+   * down and Kafka down under the burst (see {@link LongOutages}).
+   */
+  private void scheduleBlocks(
+      ScheduledExecutorService scheduler,
+      Services services,
+      StackProcess stack,
+      Random random,
+      List<LongOutages.Block> blocks) {
+    Instant now = Instant.now();
+    for (LongOutages.Block b : blocks) {
+      long c = Duration.between(now, b.shortCycleAt()).toMillis();
+      Duration cycle = LongOutages.SHORT_CYCLE;
+      for (long t = 15_000; t < cycle.toMillis() - 5_000; t += WORKER_KILL_EVERY.toMillis()) {
+        at(scheduler, c + t, () -> killRandomWorker(services, scheduler, random));
+      }
+      scheduleCycle(scheduler, services, stack, c, cycle);
+      at(
+          scheduler,
+          Duration.between(now, b.postgresHangAt()).toMillis(),
+          () -> hangPostgres(services, stack, scheduler, b));
+      at(
+          scheduler,
+          Duration.between(now, b.zooKeeperDownAt()).toMillis(),
+          () -> stopZooKeeper(services, stack, scheduler, b));
+      at(
+          scheduler,
+          Duration.between(now, b.kafkaDownAt()).toMillis(),
+          () -> stopKafka(services, stack, scheduler, b));
+    }
+  }
+
+  /**
+   * PostgreSQL SIGSTOPped (every process) for the block's hang; in its middle and near its end each
+   * service must still answer {@code /health/live} with 200 while its readiness names postgres, and
+   * after the SIGCONT every service must be ready again.
+   */
+  private void hangPostgres(
+      Services services,
+      StackProcess stack,
+      ScheduledExecutorService scheduler,
+      LongOutages.Block b) {
+    stack.command("freeze-postgres");
+    Instant hungAt = Instant.now();
+    faults.add(FaultLog.Kind.POSTGRES_HANG, "postgres", "SIGSTOP for " + b.postgresHang());
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    for (double f : new double[] {0.5, 0.9}) {
+      at(
+          scheduler,
+          (long) (b.postgresHang().toMillis() * f),
           () -> {
-            stack.command("restart-postgres");
-            faults.add(FaultLog.Kind.POSTGRES_RESTART, "postgres", "same port, same data");
+            for (Service s : services.all()) {
+              if (!s.process().isAlive()) {
+                continue;
+              }
+              int live = services.liveStatus(s).orElse(-1);
+              String pg =
+                  services.health(s).map(h -> h.path("postgres").asText("?")).orElse("no answer");
+              seen.add(s.name() + " live " + live + " postgres " + pg);
+            }
           });
-      at(scheduler, c + fraction(cycle, 0.80), () -> killLeader(services, scheduler, Role.TRIGGER));
-      at(scheduler, c + fraction(cycle, 0.30), () -> freezeLeader(services, scheduler));
-      at(scheduler, c + fraction(cycle, 0.93), () -> crashPostgres(stack, scheduler));
-      if (lab != null) {
-        at(
-            scheduler,
-            c + fraction(cycle, 0.12),
-            () -> partitionLeader(services, scheduler, FaultLog.Kind.PARTITION_TRIGGER_ZK));
-        at(
-            scheduler,
-            c + fraction(cycle, 0.30),
-            () -> partitionWorker(services, scheduler, FaultLog.Kind.PARTITION_WORKER_PG));
-        at(
-            scheduler,
-            c + fraction(cycle, 0.66),
-            () -> partitionLeader(services, scheduler, FaultLog.Kind.PARTITION_RETRY_KAFKA));
-        at(
-            scheduler,
-            c + fraction(cycle, 0.84),
-            () -> partitionWorker(services, scheduler, FaultLog.Kind.PARTITION_WORKER_KAFKA));
+    }
+    at(
+        scheduler,
+        b.postgresHang().toMillis(),
+        () -> {
+          stack.command("thaw-postgres");
+          faults.add(FaultLog.Kind.POSTGRES_THAWED, "postgres", "SIGCONT");
+          Duration ready = awaitAllReady(services);
+          List<String> during = List.copyOf(seen);
+          boolean liveAll =
+              !during.isEmpty() && during.stream().allMatch(x -> x.contains(" live 200 "));
+          boolean namedAll = during.stream().allMatch(x -> x.contains(" postgres DOWN"));
+          outageChecks.add(
+              new Invariants.Check(
+                  "PostgreSQL hung "
+                      + b.postgresHang().toSeconds()
+                      + " s (block "
+                      + b.index()
+                      + "): every service live throughout, readiness naming postgres, ready again"
+                      + " after SIGCONT",
+                  liveAll && namedAll && ready != null,
+                  during.size()
+                      + " samples during the hang ("
+                      + Duration.between(hungAt, Instant.now()).toSeconds()
+                      + " s ago)"
+                      + (liveAll ? ", all live" : ", NOT all live")
+                      + (namedAll ? ", all naming postgres DOWN" : ", NOT all naming postgres")
+                      + (ready == null
+                          ? "; NOT all ready within " + RECOVER_WITHIN
+                          : "; all ready " + ready.toSeconds() + " s after SIGCONT")
+                      + (liveAll && namedAll ? "" : "; " + during)));
+        });
+  }
+
+  /**
+   * ZooKeeper stopped for the block's outage: the leaders step down; after it starts again one
+   * trigger and one retry service must lead again (the windows of the gap are made up, which the
+   * invariants check).
+   */
+  private void stopZooKeeper(
+      Services services,
+      StackProcess stack,
+      ScheduledExecutorService scheduler,
+      LongOutages.Block b) {
+    stack.command("stop-zookeeper");
+    faults.add(FaultLog.Kind.ZOOKEEPER_DOWN, "zookeeper", "down for " + b.zooKeeperDown());
+    at(
+        scheduler,
+        b.zooKeeperDown().toMillis(),
+        () -> {
+          stack.command("start-zookeeper");
+          Instant back = Instant.now();
+          faults.add(FaultLog.Kind.ZOOKEEPER_STARTED, "zookeeper", "same port, same data");
+          boolean led;
+          try {
+            await("a trigger and a retry leader after ZooKeeper returned")
+                .atMost(RECOVER_WITHIN)
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                    () ->
+                        services.leader(Role.TRIGGER).isPresent()
+                            && services.leader(Role.RETRY).isPresent());
+            led = true;
+          } catch (ConditionTimeoutException e) {
+            led = false;
+          }
+          outageChecks.add(
+              new Invariants.Check(
+                  "ZooKeeper down "
+                      + b.zooKeeperDown().toSeconds()
+                      + " s (block "
+                      + b.index()
+                      + "): one trigger and one retry leader again after it returned",
+                  led,
+                  led
+                      ? "leaders after " + Duration.between(back, Instant.now()).toSeconds() + " s"
+                      : "no single leader of each within " + RECOVER_WITHIN));
+        });
+  }
+
+  /**
+   * Kafka stopped for the block's outage while the burst tasks fire; the triggers' dispatch metrics
+   * and memory are sampled every {@link #SAMPLE_EVERY} until the alert metric fell back after
+   * Kafka's return (or {@link #FALL_BACK_MAX}), then recorded for {@link LongOutages#kafkaOutage}.
+   */
+  private void stopKafka(
+      Services services,
+      StackProcess stack,
+      ScheduledExecutorService scheduler,
+      LongOutages.Block b) {
+    KafkaSampler sampler = new KafkaSampler(services, b);
+    sampler.sample();
+    stack.command("stop-kafka");
+    faults.add(
+        FaultLog.Kind.KAFKA_DOWN,
+        "kafka",
+        "down for "
+            + b.kafkaDown()
+            + ", burst of "
+            + LongOutages.FIRES_PER_SECOND
+            + " fires/s from "
+            + b.burstFrom()
+            + " to "
+            + b.burstUntil());
+    at(
+        scheduler,
+        b.kafkaDown().toMillis(),
+        () -> {
+          stack.command("start-kafka");
+          sampler.kafkaUp(Instant.now());
+          faults.add(FaultLog.Kind.KAFKA_STARTED, "kafka", "same port, same data");
+        });
+    sampleUntilDone(scheduler, sampler);
+  }
+
+  private void sampleUntilDone(ScheduledExecutorService scheduler, KafkaSampler sampler) {
+    at(
+        scheduler,
+        SAMPLE_EVERY.toMillis(),
+        () -> {
+          sampler.sample();
+          if (sampler.done()) {
+            kafkaOutages.add(sampler.result(burstRate(sampler.block)));
+          } else {
+            sampleUntilDone(scheduler, sampler);
+          }
+        });
+  }
+
+  /** Burst windows with a fire time inside the Kafka outage, per second of it. */
+  private double burstRate(LongOutages.Block b) throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement st =
+            c.prepareStatement(
+                "SELECT count(*) FROM task_instance WHERE task_id LIKE ? AND scheduled_at >= ?"
+                    + " AND scheduled_at < ?")) {
+      st.setString(1, LongOutages.BURST_PREFIX + "%");
+      st.setTimestamp(2, Timestamp.from(b.kafkaDownAt()));
+      st.setTimestamp(3, Timestamp.from(b.kafkaUpAt()));
+      return single(st) / (double) b.kafkaDown().toSeconds();
+    }
+  }
+
+  /** The triggers' dispatch metrics and memory around one long Kafka outage. */
+  private static final class KafkaSampler {
+    private final Services services;
+    private final LongOutages.Block block;
+    private final Map<String, Double> deferredAtStart = new HashMap<>();
+    private double deferred;
+    private double backlogPeak;
+    private double agePeak;
+    private int samples;
+    private volatile Instant kafkaUp;
+    private Duration fellBackAfter;
+
+    KafkaSampler(Services services, LongOutages.Block block) {
+      this.services = services;
+      this.block = block;
+    }
+
+    void kafkaUp(Instant at) {
+      kafkaUp = at;
+    }
+
+    synchronized void sample() {
+      double age = 0;
+      for (Service s : services.of(Role.TRIGGER)) {
+        Optional<String> text = s.process().isAlive() ? services.metrics(s) : Optional.empty();
+        if (text.isEmpty()) {
+          continue;
+        }
+        samples++;
+        backlogPeak =
+            Math.max(
+                backlogPeak, Services.metric(text.get(), "carillon_trigger_dispatch_backlog", ""));
+        age =
+            Math.max(age, Services.metric(text.get(), "carillon_trigger_dispatch_oldest_age", ""));
+        double d =
+            Services.metric(text.get(), "carillon_trigger_publish_total", "result=\"deferred\"");
+        double d0 = deferredAtStart.computeIfAbsent(s.name(), k -> d);
+        deferred = Math.max(deferred, d - d0);
+      }
+      agePeak = Math.max(agePeak, age);
+      Instant up = kafkaUp;
+      if (up != null && fellBackAfter == null && age < LongOutages.AGE_FELL_BACK) {
+        fellBackAfter = Duration.between(up, Instant.now());
       }
     }
+
+    synchronized boolean done() {
+      Instant up = kafkaUp;
+      return up != null && (fellBackAfter != null || Instant.now().isAfter(up.plus(FALL_BACK_MAX)));
+    }
+
+    synchronized LongOutages.KafkaOutage result(double firesPerSecond) {
+      long hwm =
+          services.of(Role.TRIGGER).stream()
+              .filter(s -> s.process().isAlive())
+              .mapToLong(s -> Services.vmHwmKb(s.pid()).orElse(0L))
+              .max()
+              .orElse(0);
+      return new LongOutages.KafkaOutage(
+          block.index(),
+          block.kafkaDown(),
+          firesPerSecond,
+          backlogPeak,
+          DISPATCH_BACKLOG_BOUND,
+          deferred,
+          agePeak,
+          fellBackAfter,
+          hwm,
+          samples);
+    }
+  }
+
+  /**
+   * Until every live service answers ready; how long that took, or null after {@link
+   * #RECOVER_WITHIN}.
+   */
+  private static Duration awaitAllReady(Services services) {
+    Instant from = Instant.now();
+    try {
+      await("every service ready again")
+          .atMost(RECOVER_WITHIN)
+          .pollInterval(Duration.ofMillis(500))
+          .until(
+              () ->
+                  services.all().stream()
+                      .filter(s -> s.process().isAlive())
+                      .allMatch(
+                          s ->
+                              services
+                                  .health(s)
+                                  .map(h -> "UP".equals(h.path("status").asText()))
+                                  .orElse(false)));
+      return Duration.between(from, Instant.now());
+    } catch (ConditionTimeoutException e) {
+      return null;
+    }
+  }
+
+  /** Applies {@code tasks} with {@code schedctl apply}, through a task file at {@code file}. */
+  private void apply(Path file, List<Workload.TaskSpec> tasks) throws java.io.IOException {
+    Files.writeString(file, Workload.yaml(tasks));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int applied =
+        new Schedctl()
+            .run(
+                new String[] {"apply", "-f", file.toString()},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                schedctlEnv());
+    assertThat(applied).as("schedctl apply %s: %s", file.getFileName(), err).isZero();
   }
 
   /**
@@ -550,15 +964,24 @@ class FaultSuiteIT {
   private void freezeLeader(Services services, ScheduledExecutorService scheduler)
       throws SQLException {
     Service leader = awaitLeader(services, Role.TRIGGER);
-    // A standby that answers (started, in the election) takes over while the leader is stopped.
-    await("a trigger standby beside " + leader.name())
+    // A standby in the election (connected to ZooKeeper, its latch node queued) takes over while
+    // the leader is stopped. Answering health is not enough: a standby just healed from a
+    // ZooKeeper partition answers at once but was seen to rejoin only 9 s later, and then the
+    // successor's term came after the freeze's limit.
+    await("a trigger standby in the election beside " + leader.name())
         .atMost(LEADER_WAIT)
         .pollInterval(Duration.ofMillis(500))
         .until(
             () ->
                 services.of(Role.TRIGGER).stream()
                     .filter(s -> !s.name().equals(leader.name()))
-                    .anyMatch(s -> s.process().isAlive() && services.health(s).isPresent()));
+                    .anyMatch(
+                        s ->
+                            s.process().isAlive()
+                                && services
+                                    .health(s)
+                                    .map(h -> h.path("inElection").asBoolean(false))
+                                    .orElse(false)));
     long epochAtFreeze = triggerEpoch();
     services.freeze(leader);
     Instant frozenAt = Instant.now();
@@ -712,6 +1135,23 @@ class FaultSuiteIT {
         });
   }
 
+  /** Restarts every service that exited with {@link #GIVE_UP_EXIT} by itself. */
+  private void restartGivenUp(Services services) {
+    try {
+      for (Service s : services.all()) {
+        if (!s.process().isAlive() && s.process().exitValue() == GIVE_UP_EXIT) {
+          services.start(s.name(), s.role());
+          faults.add(
+              FaultLog.Kind.RESTART_SERVICE,
+              s.name(),
+              "it gave up (exit " + GIVE_UP_EXIT + "); restarted as an orchestrator would");
+        }
+      }
+    } catch (RuntimeException e) {
+      harnessErrors.add(Instant.now() + " " + e);
+    }
+  }
+
   /** After the schedule: every service runs again (a restart may have been cancelled). */
   private void recoverAll(Services services) {
     for (Service s : services.all()) {
@@ -726,13 +1166,16 @@ class FaultSuiteIT {
   }
 
   /**
-   * Waits (bounded) until the trigger has evaluated the whole run and every instance of it has
-   * finished. A timeout here is not a failure by itself: the invariants then report what is stuck.
+   * Waits (bounded) until the trigger has evaluated {@code tasks} (the regular ones: a burst task's
+   * cursor stays at its last fire) up to the end of the run and every instance of it has finished;
+   * with {@code drained}, also until nothing is overdue (see {@link #overdue}). A timeout here is
+   * not a failure by itself: the invariants then report what is stuck.
    */
-  private void settle(List<Workload.TaskSpec> tasks, Instant end) {
+  private void settle(
+      List<Workload.TaskSpec> tasks, Instant end, Duration within, boolean drained) {
     try {
       await("the trigger evaluated every task up to " + end + " and every instance finished")
-          .atMost(SETTLE)
+          .atMost(within)
           .pollInterval(Duration.ofSeconds(1))
           .until(
               () -> {
@@ -740,7 +1183,7 @@ class FaultSuiteIT {
                     PreparedStatement cursors =
                         c.prepareStatement(
                             "SELECT count(*) FROM trigger_cursor WHERE task_id LIKE 'f-%' AND"
-                                + " evaluated_until >= ?");
+                                + " task_id NOT LIKE 'f-burst-%' AND evaluated_until >= ?");
                     PreparedStatement open =
                         c.prepareStatement(
                             "SELECT count(*) FROM task_instance WHERE task_id LIKE 'f-%' AND"
@@ -748,11 +1191,33 @@ class FaultSuiteIT {
                                 + " 'RETRY_WAIT', 'FAILED', 'TIMEOUT')")) {
                   cursors.setTimestamp(1, Timestamp.from(end));
                   open.setTimestamp(1, Timestamp.from(end));
-                  return single(cursors) == tasks.size() && single(open) == 0;
+                  return single(cursors) == tasks.size()
+                      && single(open) == 0
+                      && (!drained || overdue(c) == 0);
                 }
               });
     } catch (ConditionTimeoutException e) {
-      harnessErrors.add("did not settle within " + SETTLE + " (see the invariants)");
+      harnessErrors.add("did not settle within " + within + " (see the invariants)");
+    }
+  }
+
+  /**
+   * Instances (of any fire time) unfinished past their lease or due time plus {@link #GRACE}, as
+   * the invariant counts them: after a long outage the windows that fired after the run's end wait
+   * behind the backlog, and the checks come once it has drained.
+   */
+  private static long overdue(Connection c) throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT count(*) FROM task_instance WHERE task_id LIKE 'f-%' AND ("
+                + " status = 'RUNNING' AND lease_until < now() - ? * interval '1 second'"
+                + " OR status = 'RETRY_WAIT' AND next_attempt_at < now() - ? * interval '1 second'"
+                + " OR status IN ('PENDING', 'FAILED', 'TIMEOUT')"
+                + " AND updated_at < now() - ? * interval '1 second')")) {
+      for (int i = 1; i <= 3; i++) {
+        st.setLong(i, GRACE.toSeconds());
+      }
+      return single(st);
     }
   }
 

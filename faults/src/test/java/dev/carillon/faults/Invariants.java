@@ -550,7 +550,7 @@ final class Invariants {
       } else {
         why =
             switch (t.kind()) {
-              case OK, OVERLAP_ALLOW, RECOVERS ->
+              case OK, OVERLAP_ALLOW, RECOVERS, BURST ->
                   "SUCCESS".equals(r.status())
                           || "DEAD".equals(r.status()) && timeouts > r.maxRetry() - agentFailures
                       ? null
@@ -675,7 +675,7 @@ final class Invariants {
                 .filter(
                     f ->
                         f.kind().losesWorkerLeases() && f.target().equals(run.worker())
-                            || f.kind() == FaultLog.Kind.POSTGRES_CRASH)
+                            || f.kind().isDatabaseOutage())
                 // The fault acted (a kill at once; a freeze, cut or crash until it ended) between
                 // the run's start and the loss of its lease.
                 .filter(
@@ -716,7 +716,7 @@ final class Invariants {
     checks.add(
         new Check(
             "every repeated execution followed a lost lease explained by a kill, freeze or cut of its"
-                + " worker, or a PostgreSQL crash",
+                + " worker, or a PostgreSQL crash or hang",
             unexplained.isEmpty() && !ledger.isEmpty(),
             ledger.size()
                 + " executions, "
@@ -788,7 +788,7 @@ final class Invariants {
                 .filter(
                     f ->
                         f.kind().losesWorkerLeases() && callers.contains(f.target())
-                            || f.kind() == FaultLog.Kind.POSTGRES_CRASH)
+                            || f.kind().isDatabaseOutage())
                 .anyMatch(
                     f ->
                         !faultEnd(f, faults).isBefore(first.minusSeconds(1))
@@ -877,7 +877,7 @@ final class Invariants {
     checks.add(
         new Check(
             "every repeated call of an effect followed a kill, freeze or cut of a worker that called it,"
-                + " or a PostgreSQL crash",
+                + " or a PostgreSQL crash or hang",
             repeatedUnexplained.isEmpty() && !calls.isEmpty(),
             calls.size()
                 + " calls, "

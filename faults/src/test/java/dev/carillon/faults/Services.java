@@ -299,6 +299,44 @@ final class Services implements AutoCloseable {
     }
   }
 
+  /** The status code of a service's {@code /health/live}, or empty when it does not answer. */
+  Optional<Integer> liveStatus(Service s) {
+    try {
+      return Optional.of(
+          HTTP.send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://" + s.address() + ":" + s.adminPort() + "/health/live"))
+                      .timeout(Duration.ofSeconds(2))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode());
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The sum of a Prometheus series in a {@code /metrics} text: the lines of {@code name} (with or
+   * without labels) whose labels contain {@code labels} (e.g. {@code result="deferred"}; empty for
+   * any); 0 when there is none.
+   */
+  static double metric(String text, String name, String labels) {
+    double sum = 0;
+    for (String line : text.split("\n")) {
+      boolean plain = line.startsWith(name + " ") && labels.isEmpty();
+      boolean labelled =
+          line.startsWith(name + "{") && line.substring(0, line.indexOf('}') + 1).contains(labels);
+      if (plain || labelled) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return sum;
+  }
+
   /** The live process of {@code role} whose health says it leads, if exactly one does. */
   Optional<Service> leader(Role role) {
     List<Service> leaders =

@@ -17,7 +17,8 @@ final class Summary {
       List<String> harnessErrors,
       Duration wall,
       String network,
-      Map<String, Long> peakRssKb) {
+      Map<String, Long> peakRssKb,
+      List<LongOutages.KafkaOutage> kafkaOutages) {
     StringBuilder sb = new StringBuilder();
     line(sb, "=".repeat(78));
     line(
@@ -78,6 +79,14 @@ final class Summary {
     for (Map.Entry<String, Long> e : peakRssKb.entrySet()) {
       line(sb, String.format("  %-24s %6d MiB", e.getKey(), e.getValue() / 1024));
     }
+    if (!kafkaOutages.isEmpty()) {
+      line(sb, "Long Kafka outages (the triggers' dispatch metrics, sampled)");
+      for (LongOutages.KafkaOutage k : kafkaOutages) {
+        line(sb, "  " + kafkaOutage(k));
+      }
+    }
+    line(sb, "Markdown for docs/reliability.md, \"## Full run (30 minutes)\":");
+    sb.append(markdown(workload, seed, faults, report, wall, peakRssKb, kafkaOutages));
     line(sb, "Fault log");
     for (FaultLog.Entry e : faults.entries()) {
       line(sb, "  " + e.at() + " " + e.kind() + " " + e.target() + " (" + e.detail() + ")");
@@ -87,6 +96,132 @@ final class Summary {
     }
     line(sb, "=".repeat(78));
     return sb.toString();
+  }
+
+  /**
+   * The run as Markdown tables, ready to paste into docs/reliability.md: faults with their counts,
+   * the windows, repeats by cause, every invariant with its verdict and counts, the long Kafka
+   * outages, and the memory high-water marks.
+   */
+  static String markdown(
+      Duration workload,
+      long seed,
+      FaultLog faults,
+      Invariants.Report report,
+      Duration wall,
+      Map<String, Long> peakRssKb,
+      List<LongOutages.KafkaOutage> kafkaOutages) {
+    StringBuilder sb = new StringBuilder();
+    line(
+        sb,
+        "Workload "
+            + workload.toSeconds()
+            + " s, seed "
+            + seed
+            + ", wall time "
+            + wall.toSeconds()
+            + " s.");
+    line(sb, "");
+    line(sb, "| Fault | Injected |");
+    line(sb, "|---|---:|");
+    for (Map.Entry<FaultLog.Kind, Integer> e : faults.faultCounts().entrySet()) {
+      line(sb, "| `" + e.getKey() + "` | " + e.getValue() + " |");
+    }
+    line(sb, "");
+    line(sb, "| Windows | Count |");
+    line(sb, "|---|---:|");
+    line(sb, "| expected | " + report.windowsExpected() + " |");
+    line(sb, "| created | " + report.windowsCreated() + " |");
+    line(
+        sb,
+        "| run (finished: succeeded + dead + skipped) | "
+            + (report.succeeded() + report.dead() + report.skipped())
+            + " |");
+    line(
+        sb,
+        "| succeeded / dead / skipped | "
+            + report.succeeded()
+            + " / "
+            + report.dead()
+            + " / "
+            + report.skipped()
+            + " |");
+    line(sb, "| executions in the ledger | " + report.ledgerRuns() + " |");
+    line(sb, "| repeated executions | " + report.reexecutions().size() + " |");
+    for (Map.Entry<String, Long> e : Invariants.causes(report.reexecutions()).entrySet()) {
+      line(sb, "| &nbsp; repeated, caused by `" + e.getKey() + "` | " + e.getValue() + " |");
+    }
+    line(
+        sb,
+        "| effect calls / repeated (key dropped) | "
+            + report.effects().calls()
+            + " / "
+            + report.effects().repeated()
+            + " |");
+    line(sb, "");
+    line(sb, "| Invariant | Verdict | Counts |");
+    line(sb, "|---|---|---|");
+    for (Invariants.Check c : report.checks()) {
+      line(
+          sb,
+          "| "
+              + cell(c.name())
+              + " | "
+              + (c.ok() ? "PASS" : "**FAIL**")
+              + " | "
+              + cell(c.detail())
+              + " |");
+    }
+    if (!kafkaOutages.isEmpty()) {
+      line(sb, "");
+      line(
+          sb,
+          "| Kafka outage | Down | Fires/s | Backlog peak (bound) | Deferred | Oldest undispatched age, peak | Fell back after | Trigger VmHWM |");
+      line(sb, "|---|---:|---:|---:|---:|---:|---:|---:|");
+      for (LongOutages.KafkaOutage k : kafkaOutages) {
+        line(
+            sb,
+            String.format(
+                "| block %d | %d s | %.1f | %.0f (%d) | %.0f | %.0f s | %s | %d MiB |",
+                k.block(),
+                k.down().toSeconds(),
+                k.firesPerSecond(),
+                k.backlogPeak(),
+                k.backlogBound(),
+                k.deferred(),
+                k.oldestAgePeak(),
+                k.fellBackAfter() == null ? "never" : k.fellBackAfter().toSeconds() + " s",
+                k.triggerHwmKb() / 1024));
+      }
+    }
+    line(sb, "");
+    line(sb, "| Process | VmHWM |");
+    line(sb, "|---|---:|");
+    for (Map.Entry<String, Long> e : peakRssKb.entrySet()) {
+      line(sb, "| " + e.getKey() + " | " + e.getValue() / 1024 + " MiB |");
+    }
+    return sb.toString();
+  }
+
+  private static String kafkaOutage(LongOutages.KafkaOutage k) {
+    return String.format(
+        "block %d: down %d s, %.1f fires/s, backlog peak %.0f (bound %d), %.0f deferred, oldest"
+            + " age peak %.0f s, fell back %s, trigger VmHWM %d MiB, %d samples",
+        k.block(),
+        k.down().toSeconds(),
+        k.firesPerSecond(),
+        k.backlogPeak(),
+        k.backlogBound(),
+        k.deferred(),
+        k.oldestAgePeak(),
+        k.fellBackAfter() == null ? "NEVER" : k.fellBackAfter().toSeconds() + " s after",
+        k.triggerHwmKb() / 1024,
+        k.samples());
+  }
+
+  /** A table cell: pipes escaped, on one line. */
+  private static String cell(String s) {
+    return s.replace("|", "\\|").replace("\n", " ");
   }
 
   private static void line(StringBuilder sb, String s) {

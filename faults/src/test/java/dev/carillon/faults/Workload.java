@@ -25,7 +25,12 @@ final class Workload {
     /** Runs longer than its interval, overlap ALLOW: concurrent runs, SUCCESS. */
     OVERLAP_ALLOW(4),
     /** Runs longer than its interval, overlap SKIP: SUCCESS or SKIPPED. */
-    OVERLAP_SKIP(4);
+    OVERLAP_SKIP(4),
+    /**
+     * The full run's burst around each long Kafka outage (see {@link LongOutages}): short runs,
+     * retried on any failure, SUCCESS. None in the regular workload.
+     */
+    BURST(0);
 
     final int count;
 
@@ -103,10 +108,26 @@ final class Workload {
                       id, k, "0/2 * * * * ?", zone, 3000, 0, false, immediate3, 3, "ALLOW");
               case OVERLAP_SKIP ->
                   new TaskSpec(id, k, "1/2 * * * * ?", zone, 3000, 0, false, immediate3, 3, "SKIP");
+              case BURST -> throw new IllegalStateException("burst tasks come from LongOutages");
             });
       }
     }
     return out;
+  }
+
+  /** A burst task: fires every second of its cron, 20 ms runs, retried like {@link Kind#OK}. */
+  static TaskSpec burst(String id, String cron) {
+    return new TaskSpec(
+        id,
+        Kind.BURST,
+        cron,
+        "UTC",
+        20,
+        0,
+        false,
+        "{ policy: IMMEDIATE, maxRetries: 3 }",
+        3,
+        "ALLOW");
   }
 
   /** The task file {@code schedctl apply} reads. */

@@ -508,6 +508,7 @@ public final class TriggerService implements AutoCloseable {
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("leader", leading);
     details.put("participant", election == null ? "" : election.participantId());
+    details.put("inElection", election != null && election.joined());
     details.put("ticking", loop != null && loop.isTicking());
     DependencyProbe.Status db =
         postgres == null
