@@ -567,6 +567,11 @@ public final class TriggerLoop {
    * evaluates the same fire times again.
    */
   public void startTicking() {
+    // A round is overdue only from when ticking starts. The last round of an earlier term, or the
+    // construction for a first term, is not this thread's progress: counted from there, a standby
+    // that became leader reported itself not live until its first round ended (seen in the fault
+    // suite, where that round waited on a stopped PostgreSQL).
+    lastRoundEnded.set(System.nanoTime());
     ticker.start();
   }
 

@@ -3,6 +3,7 @@ package dev.carillon.trigger.tick;
 import static dev.carillon.store.jooq.Tables.TASK_DEFINITION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -56,6 +57,28 @@ class TriggerLoopTest {
   void close() throws Exception {
     for (int i = toClose.size() - 1; i >= 0; i--) {
       toClose.get(i).close();
+    }
+  }
+
+  /**
+   * The service's liveness asks how long ago the ticking thread finished a round. A loop that has
+   * not ticked for a while (a standby, or a leader between terms) must not be overdue the moment it
+   * starts: before, the time was counted from its construction or its last term's last round, so a
+   * new leader whose first round waited on a stopped database reported itself not live.
+   */
+  @Test
+  void a_loop_is_overdue_only_from_when_it_starts_ticking() {
+    LoopFixture f = new LoopFixture(db, new SettableClock(DAY1_0800), "trigger:a");
+    await("the loop to sit idle for more than a second")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> f.loop.sinceLastRound().compareTo(Duration.ofSeconds(1)) > 0);
+    f.loop.startTicking();
+    try {
+      assertThat(f.loop.sinceLastRound())
+          .as("since the last round, read right after ticking started")
+          .isLessThan(Duration.ofSeconds(1));
+    } finally {
+      f.loop.stopTicking();
     }
   }
 
