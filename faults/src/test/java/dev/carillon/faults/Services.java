@@ -263,54 +263,37 @@ final class Services implements AutoCloseable {
 
   /** The {@code /health/ready} JSON of a service, or empty when it does not answer. */
   Optional<JsonNode> health(Service s) {
-    try {
-      HttpResponse<String> r =
-          HTTP.send(
-              HttpRequest.newBuilder(
-                      URI.create("http://" + s.address() + ":" + s.adminPort() + "/health/ready"))
-                  .timeout(Duration.ofSeconds(2))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      return Optional.of(JSON.readTree(r.body()));
-    } catch (IOException e) {
+    Optional<HttpResponse<String>> r = get(s, "/health/ready");
+    if (r.isEmpty()) {
       return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    }
+    try {
+      return Optional.of(JSON.readTree(r.get().body()));
+    } catch (IOException e) {
       return Optional.empty();
     }
   }
 
   /** The {@code /metrics} text of a service, or empty when it does not answer. */
   Optional<String> metrics(Service s) {
-    try {
-      return Optional.of(
-          HTTP.send(
-                  HttpRequest.newBuilder(
-                          URI.create("http://" + s.address() + ":" + s.adminPort() + "/metrics"))
-                      .timeout(Duration.ofSeconds(2))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body());
-    } catch (IOException e) {
-      return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
-    }
+    return get(s, "/metrics").map(HttpResponse::body);
   }
 
   /** The status code of a service's {@code /health/live}, or empty when it does not answer. */
   Optional<Integer> liveStatus(Service s) {
+    return get(s, "/health/live").map(HttpResponse::statusCode);
+  }
+
+  /** {@code GET path} on a service's admin port within 2 s, or empty when it does not answer. */
+  private static Optional<HttpResponse<String>> get(Service s, String path) {
     try {
       return Optional.of(
           HTTP.send(
-                  HttpRequest.newBuilder(
-                          URI.create(
-                              "http://" + s.address() + ":" + s.adminPort() + "/health/live"))
-                      .timeout(Duration.ofSeconds(2))
-                      .build(),
-                  HttpResponse.BodyHandlers.discarding())
-              .statusCode());
+              HttpRequest.newBuilder(
+                      URI.create("http://" + s.address() + ":" + s.adminPort() + path))
+                  .timeout(Duration.ofSeconds(2))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString()));
     } catch (IOException e) {
       return Optional.empty();
     } catch (InterruptedException e) {
