@@ -180,6 +180,18 @@ class LeaderElectionTest {
   }
 
   @Test
+  void the_zookeeper_client_connects_without_sasl_so_a_reconnect_does_no_reverse_dns(DevStack stack)
+      throws Exception {
+    CuratorFramework client = Zk.connect(stack.zkConnect(), SESSION);
+    toClose.add(client::close);
+    await("connected").atMost(DEADLINE).until(() -> client.getZookeeperClient().isConnected());
+    // The live handle's settings, the ones its reconnecting thread reads.
+    assertThat(client.getZookeeperClient().getZooKeeper().getClientConfig().isSaslClientEnabled())
+        .as("SASL on the client (a host-name lookup per connection attempt)")
+        .isFalse();
+  }
+
+  @Test
   void service_names_are_checked() {
     assertThatThrownBy(() -> new LeaderElection(null, "trigger", "p", null))
         .isInstanceOf(NullPointerException.class);

@@ -88,7 +88,7 @@ final class FaultLog {
     Kind endedBy() {
       return switch (this) {
         case FREEZE_WORKER -> RESUME_WORKER;
-        case POSTGRES_CRASH -> POSTGRES_STARTED;
+        case POSTGRES_CRASH, POSTGRES_RESTART -> POSTGRES_STARTED;
         case POSTGRES_HANG -> POSTGRES_THAWED;
         case ZOOKEEPER_DOWN -> ZOOKEEPER_STARTED;
         case KAFKA_DOWN -> KAFKA_STARTED;

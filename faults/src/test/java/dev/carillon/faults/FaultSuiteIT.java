@@ -77,6 +77,9 @@ class FaultSuiteIT {
   /** How long a fault aimed at a leader waits for one. */
   private static final Duration LEADER_WAIT = Duration.ofSeconds(30);
 
+  /** Liveness requests per sample before "no answer" counts, as a probe's failure threshold. */
+  private static final int LIVE_PROBE_TRIES = 3;
+
   /** Past the trigger's ZooKeeper session (4 s): the standby takes over while it is stopped. */
   private static final Duration LEADER_FREEZE_FOR = Duration.ofSeconds(12);
 
@@ -430,8 +433,10 @@ class FaultSuiteIT {
         scheduler,
         c + fraction(cycle, 0.70),
         () -> {
-          stack.command("restart-postgres");
+          // Logged before and after: the restart's span is when connections were cut.
           faults.add(FaultLog.Kind.POSTGRES_RESTART, "postgres", "same port, same data");
+          stack.command("restart-postgres");
+          faults.add(FaultLog.Kind.POSTGRES_STARTED, "postgres", "after the restart");
         });
     at(scheduler, c + fraction(cycle, 0.80), () -> killLeader(services, scheduler, Role.TRIGGER));
     at(scheduler, c + fraction(cycle, 0.30), () -> freezeLeader(services, scheduler));
@@ -514,9 +519,12 @@ class FaultSuiteIT {
               if (!s.process().isAlive()) {
                 continue;
               }
-              int live = services.liveStatus(s).orElse(-1);
+              int live = services.liveStatus(s, LIVE_PROBE_TRIES).orElse(-1);
               String pg =
-                  services.health(s).map(h -> h.path("postgres").asText("?")).orElse("no answer");
+                  services
+                      .health(s, LIVE_PROBE_TRIES)
+                      .map(h -> h.path("postgres").asText("?"))
+                      .orElse("no answer");
               seen.add(s.name() + " live " + live + " postgres " + pg);
             }
           });

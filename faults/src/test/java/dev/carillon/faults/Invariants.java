@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -573,19 +574,26 @@ final class Invariants {
                           + r.status()
                           + " after "
                           + r.retryCount();
-              case NON_RETRYABLE ->
-                  "DEAD".equals(r.status())
-                          && r.nonRetryable()
-                          && agentFailures == 1
-                          && r.retryCount() == timeouts
-                      ? null
-                      : "expected DEAD after one non-retryable attempt, was "
-                          + r.status()
-                          + " after "
-                          + agentFailures
-                          + " failed attempts, "
-                          + r.retryCount()
-                          + " retries";
+              case NON_RETRYABLE -> {
+                // The agent fails non-retryably on its first run; an earlier attempt may have
+                // failed retryably because the database went away under it (its checkpoint write
+                // cut by a crash, restart, hang or partition), and was rightly retried.
+                long cutOff = failuresUnderDatabaseLoss(ev, faults);
+                yield "DEAD".equals(r.status())
+                        && r.nonRetryable()
+                        && agentFailures - cutOff == 1
+                        && r.retryCount() == timeouts + cutOff
+                    ? null
+                    : "expected DEAD after one non-retryable attempt, was "
+                        + r.status()
+                        + " after "
+                        + agentFailures
+                        + " failed attempts ("
+                        + cutOff
+                        + " while the database was cut off), "
+                        + r.retryCount()
+                        + " retries";
+              }
               case NO_POLICY ->
                   "DEAD".equals(r.status()) && r.retryCount() == 0
                       ? null
@@ -900,6 +908,42 @@ final class Invariants {
    * When a fault stops acting: a kill at once, a freeze at its worker's next resume, a partition at
    * its target's next heal, a PostgreSQL crash when the server is up again.
    */
+  /**
+   * How many of an instance's failed attempts, all but its last, failed while the database was cut
+   * off from the worker that ran them: a crash, restart or hang of PostgreSQL, or that worker's
+   * partition from it, acted between the attempt's claim (less a second) and its failure.
+   */
+  static long failuresUnderDatabaseLoss(List<Event> ev, FaultLog faults) {
+    List<Event> failures =
+        ev.stream().filter(v -> "RUNNING".equals(v.from()) && "FAILED".equals(v.to())).toList();
+    long cutOff = 0;
+    for (Event failed : failures.subList(0, Math.max(0, failures.size() - 1))) {
+      Instant claimed =
+          ev.stream()
+              .filter(
+                  v -> "RUNNING".equals(v.to()) && Objects.equals(v.attempt(), failed.attempt()))
+              .map(Event::at)
+              .findFirst()
+              .orElse(failed.at());
+      boolean explained =
+          faults.entries().stream()
+              .filter(
+                  f ->
+                      f.kind().isDatabaseOutage()
+                          || f.kind() == FaultLog.Kind.POSTGRES_RESTART
+                          || f.kind() == FaultLog.Kind.PARTITION_WORKER_PG
+                              && f.target().equals(failed.actor()))
+              .anyMatch(
+                  f ->
+                      !faultEnd(f, faults).isBefore(claimed.minusSeconds(1))
+                          && !f.at().isAfter(failed.at()));
+      if (explained) {
+        cutOff++;
+      }
+    }
+    return cutOff;
+  }
+
   private static Instant faultEnd(FaultLog.Entry f, FaultLog faults) {
     FaultLog.Kind end = f.kind().endedBy();
     if (end == null) {

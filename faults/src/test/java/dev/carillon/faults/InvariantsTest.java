@@ -444,6 +444,49 @@ class InvariantsTest {
   }
 
   @Test
+  void a_failed_attempt_is_put_down_to_the_database_only_when_a_cut_to_its_worker_overlapped_it() {
+    Instant t = FROM;
+    // Attempt 1 on worker-2 failed retryably at +5 s, attempt 2 on worker-1 non-retryably.
+    List<Event> ev =
+        List.of(
+            new Event(1, 9, "CREATED", null, "PENDING", null, "trigger-1", t, null),
+            new Event(2, 9, "TRANSITION", "PENDING", "RUNNING", 1, "worker-2", ms(t, 100), null),
+            new Event(
+                3, 9, "TRANSITION", "RUNNING", "FAILED", 1, "worker-2", ms(t, 5_000), "57P01"),
+            new Event(4, 9, "TRANSITION", "FAILED", "RETRY_WAIT", 1, "retry-1", ms(t, 5_100), null),
+            new Event(
+                5, 9, "TRANSITION", "RETRY_WAIT", "PENDING", 1, "retry-1", ms(t, 6_000), null),
+            new Event(6, 9, "TRANSITION", "PENDING", "RUNNING", 2, "worker-1", ms(t, 6_100), null),
+            new Event(7, 9, "TRANSITION", "RUNNING", "FAILED", 2, "worker-1", ms(t, 7_000), "no"));
+
+    FaultLog restart = new FaultLog();
+    restart.add(ms(t, 3_000), FaultLog.Kind.POSTGRES_RESTART, "postgres", "fast");
+    restart.add(ms(t, 4_500), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
+    assertThat(Invariants.failuresUnderDatabaseLoss(ev, restart)).isEqualTo(1);
+
+    FaultLog ownPartition = new FaultLog();
+    ownPartition.add(ms(t, -10_000), FaultLog.Kind.PARTITION_WORKER_PG, "worker-2", "cut");
+    ownPartition.add(ms(t, 500), FaultLog.Kind.HEAL_PARTITION, "worker-2", "healed");
+    assertThat(Invariants.failuresUnderDatabaseLoss(ev, ownPartition)).isEqualTo(1);
+
+    FaultLog otherWorker = new FaultLog();
+    otherWorker.add(ms(t, 1_000), FaultLog.Kind.PARTITION_WORKER_PG, "worker-3", "cut");
+    otherWorker.add(ms(t, 16_000), FaultLog.Kind.HEAL_PARTITION, "worker-3", "healed");
+    assertThat(Invariants.failuresUnderDatabaseLoss(ev, otherWorker)).isZero();
+
+    FaultLog before = new FaultLog();
+    before.add(ms(t, -9_000), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
+    before.add(ms(t, -4_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
+    assertThat(Invariants.failuresUnderDatabaseLoss(ev, before)).isZero();
+
+    // The last failure is the one the agent meant; a crash over it excuses nothing.
+    FaultLog overLast = new FaultLog();
+    overLast.add(ms(t, 6_500), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
+    overLast.add(ms(t, 9_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
+    assertThat(Invariants.failuresUnderDatabaseLoss(ev, overLast)).isZero();
+  }
+
+  @Test
   void a_postgres_crash_during_the_run_explains_its_repeat_and_one_before_it_does_not() {
     World w = new World();
     Instant f = w.fires.get(0);

@@ -263,7 +263,15 @@ final class Services implements AutoCloseable {
 
   /** The {@code /health/ready} JSON of a service, or empty when it does not answer. */
   Optional<JsonNode> health(Service s) {
-    Optional<HttpResponse<String>> r = get(s, "/health/ready");
+    return health(s, 1);
+  }
+
+  /** {@link #health(Service)}, asked up to {@code tries} times until it answers. */
+  Optional<JsonNode> health(Service s, int tries) {
+    Optional<HttpResponse<String>> r = Optional.empty();
+    for (int i = 0; i < tries && r.isEmpty(); i++) {
+      r = get(s, "/health/ready");
+    }
     if (r.isEmpty()) {
       return Optional.empty();
     }
@@ -279,9 +287,20 @@ final class Services implements AutoCloseable {
     return get(s, "/metrics").map(HttpResponse::body);
   }
 
-  /** The status code of a service's {@code /health/live}, or empty when it does not answer. */
-  Optional<Integer> liveStatus(Service s) {
-    return get(s, "/health/live").map(HttpResponse::statusCode);
+  /**
+   * The status code of a service's {@code /health/live} as an orchestrator's probe sees it: asked
+   * up to {@code tries} times in a row (each within 2 s), the first answer counts; empty when none
+   * came. One unanswered request says nothing about liveness on a machine at load 20 (Kubernetes
+   * restarts a container only after its probe's failure threshold, 3 by default).
+   */
+  Optional<Integer> liveStatus(Service s, int tries) {
+    for (int i = 0; i < tries; i++) {
+      Optional<Integer> status = get(s, "/health/live").map(HttpResponse::statusCode);
+      if (status.isPresent()) {
+        return status;
+      }
+    }
+    return Optional.empty();
   }
 
   /** {@code GET path} on a service's admin port within 2 s, or empty when it does not answer. */
