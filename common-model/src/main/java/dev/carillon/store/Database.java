@@ -93,6 +93,19 @@ public final class Database implements AutoCloseable {
    *     start)
    */
   public static Database forService(DbSettings settings, String connectionInitSql) {
+    return forService(settings, connectionInitSql, new StartupRetry(StartupRetry.DEFAULT_LIMIT));
+  }
+
+  /**
+   * {@link #forService(DbSettings, String)}, trying again while PostgreSQL cannot be reached, as
+   * {@code retry} says (a service started during a database restart waits for it).
+   */
+  public static Database forService(
+      DbSettings settings, String connectionInitSql, StartupRetry retry) {
+    return retry.run(settings.maskedUrl(), () -> openForService(settings, connectionInitSql));
+  }
+
+  private static Database openForService(DbSettings settings, String connectionInitSql) {
     Database db = connect(settings, connectionInitSql);
     try {
       if (settings.migrate()) {

@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import org.jooq.CommonTableExpression;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Record1;
 import org.jooq.Record4;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -42,6 +43,9 @@ import org.jooq.impl.SQLDataType;
  * <p>Thread-safe; every method runs in its own transaction.
  */
 public final class WindowStore {
+  /** The most dispatch-index entries {@link #oldestUndispatchedAge()} reads. */
+  static final int AGE_SCAN_LIMIT = 10_000;
+
   private final DSLContext dsl;
 
   public WindowStore(DSLContext dsl) {
@@ -481,22 +485,32 @@ public final class WindowStore {
   }
 
   /**
-   * How long the oldest PENDING instance that was never dispatched has waited (database time), or
-   * empty when there is none: the dispatch backlog's age, which grows while Kafka is away. Reads
-   * the first entry of the PENDING rows' dispatch index (oldest id first), not the table.
+   * How long the longest-waiting undispatched PENDING instance has waited since it became PENDING
+   * (database time), or empty when there is none: the dispatch backlog's age, which grows while
+   * Kafka is away. Measured from {@code updated_at}, as the sweep's grace is: a window re-queued by
+   * a retry or a lost lease keeps its old {@code created_at}, and counting from that made a
+   * 300-second Kafka outage report backlogs 500 to 1,500 s old. Reads at most {@link
+   * #AGE_SCAN_LIMIT} entries of the PENDING rows' dispatch index (lowest ids first), so its cost is
+   * bounded however deep the backlog; a backlog deeper than that reports the oldest wait among
+   * those entries.
    */
   public Optional<Duration> oldestUndispatchedAge() {
+    Table<Record1<Instant>> first =
+        dsl.select(TASK_INSTANCE.UPDATED_AT)
+            .from(TASK_INSTANCE)
+            .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
+            .and(TASK_INSTANCE.DISPATCHED_AT.isNull())
+            .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
+            .limit(AGE_SCAN_LIMIT)
+            .asTable("first_undispatched");
     return dsl.select(
             DSL.field(
-                "extract(epoch from ({0} - {1}))",
-                SQLDataType.DOUBLE, Sql.NOW, TASK_INSTANCE.CREATED_AT))
-        .from(TASK_INSTANCE)
-        .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
-        .and(TASK_INSTANCE.DISPATCHED_AT.isNull())
-        .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
-        .limit(1)
+                "extract(epoch from ({0} - min({1})))",
+                SQLDataType.DOUBLE, Sql.NOW, first.field(TASK_INSTANCE.UPDATED_AT)))
+        .from(first)
         .fetchOptional()
-        .map(r -> Duration.ofMillis(Math.max(0, Math.round(r.value1() * 1000))));
+        .map(Record1::value1)
+        .map(seconds -> Duration.ofMillis(Math.max(0, Math.round(seconds * 1000))));
   }
 
   /**

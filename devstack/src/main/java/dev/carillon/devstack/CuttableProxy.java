@@ -42,11 +42,12 @@ public final class CuttableProxy implements AutoCloseable {
   private volatile boolean cut;
   private volatile boolean closed;
 
-  private CuttableProxy(String targetHost, int targetPort) throws IOException {
+  private CuttableProxy(String targetHost, int targetPort, int listenPort) throws IOException {
     this.targetHost = targetHost;
     this.targetPort = targetPort;
     this.server = new ServerSocket();
-    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    server.setReuseAddress(true);
+    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort));
     Thread acceptor = new Thread(this::acceptLoop, "cuttable-proxy-" + server.getLocalPort());
     acceptor.setDaemon(true);
     acceptor.start();
@@ -54,10 +55,19 @@ public final class CuttableProxy implements AutoCloseable {
 
   /** A proxy on a free loopback port to {@code targetHost:targetPort}, forwarding. */
   public static CuttableProxy start(String targetHost, int targetPort) {
+    return start(targetHost, targetPort, 0);
+  }
+
+  /**
+   * A proxy on loopback port {@code listenPort} to {@code targetHost:targetPort}, forwarding: a
+   * test can let clients find nothing on a port (connection refused, as with a stopped server) and
+   * then open it.
+   */
+  public static CuttableProxy start(String targetHost, int targetPort, int listenPort) {
     try {
-      return new CuttableProxy(targetHost, targetPort);
+      return new CuttableProxy(targetHost, targetPort, listenPort);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot open a proxy port", e);
+      throw new UncheckedIOException("cannot open proxy port " + listenPort, e);
     }
   }
 

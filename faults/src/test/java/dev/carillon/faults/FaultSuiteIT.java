@@ -510,6 +510,7 @@ class FaultSuiteIT {
     Instant hungAt = Instant.now();
     faults.add(FaultLog.Kind.POSTGRES_HANG, "postgres", "SIGSTOP for " + b.postgresHang());
     List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    List<String> starting = Collections.synchronizedList(new ArrayList<>());
     for (double f : new double[] {0.5, 0.9}) {
       at(
           scheduler,
@@ -517,6 +518,14 @@ class FaultSuiteIT {
           () -> {
             for (Service s : services.all()) {
               if (!s.process().isAlive()) {
+                continue;
+              }
+              Optional<Instant> started = s.process().info().startInstant();
+              if (started.isPresent() && started.get().isAfter(hungAt)) {
+                // (Re)started during the hang, it is still starting (waiting for PostgreSQL, no
+                // admin port yet): an orchestrator's startup probe, not its liveness probe, covers
+                // that.
+                starting.add(s.name() + " started " + started.get() + ", during the hang");
                 continue;
               }
               int live = services.liveStatus(s, LIVE_PROBE_TRIES).orElse(-1);
@@ -558,6 +567,7 @@ class FaultSuiteIT {
                       + (ready == null
                           ? "; NOT all ready within " + RECOVER_WITHIN
                           : "; all ready " + ready.toSeconds() + " s after SIGCONT")
+                      + (starting.isEmpty() ? "" : "; not sampled, starting: " + starting)
                       + (liveAll && namedAll ? "" : "; " + during)));
         });
   }

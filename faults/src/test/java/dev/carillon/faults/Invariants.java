@@ -158,22 +158,36 @@ final class Invariants {
     return verdict(load(c), tasks, from, upTo, faults, zombies, grace);
   }
 
-  /** Reads the suite's tasks' rows, events, ledger, effects and checkpoints. */
+  /**
+   * Reads the suite's tasks' rows, events, ledger, effects and checkpoints, and the database's
+   * time, all in one REPEATABLE READ snapshot: every read sees the same committed state, whatever
+   * the services do meanwhile. Read one after the other as separate snapshots, a window that
+   * succeeded between the ledger's read and the rows' read had a SUCCESS without a ledger row (153
+   * such in a full run whose backlog was still draining at the checks), and a row that finished
+   * after the time was read looked stuck.
+   */
   static Observed load(Connection c) throws SQLException {
-    // The database's time is read before anything else: a row is judged stuck when it is still
-    // unfinished past its due time or lease at that instant, and every row below is read after
-    // it, so a row that finished meanwhile is seen finished. Read last, it was up to the length of
-    // the reads (tens of seconds at 150,000 windows under load) later than the rows it judged: the
-    // first full run called 67 rows stuck, and the one looked up had succeeded 18 s before that
-    // time.
+    boolean autoCommit = c.getAutoCommit();
+    int isolation = c.getTransactionIsolation();
+    c.setAutoCommit(false);
+    c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+    try {
+      return read(c);
+    } finally {
+      c.rollback();
+      c.setTransactionIsolation(isolation);
+      c.setAutoCommit(autoCommit);
+    }
+  }
+
+  private static Observed read(Connection c) throws SQLException {
+    // now() is the snapshot's start: every row below is judged against the instant it was read at.
     Instant dbNow;
     try (Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT now()")) {
       rs.next();
       dbNow = rs.getTimestamp(1).toInstant();
     }
-    // The ledger is read first: a run writes its row only after its claim committed, so every
-    // claim behind a ledger row read here is in the events read next.
     List<LedgerRow> ledger = new ArrayList<>();
     try (Statement st = c.createStatement();
         ResultSet rs =
