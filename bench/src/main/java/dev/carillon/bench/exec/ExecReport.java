@@ -123,9 +123,11 @@ final class ExecReport {
    *
    * @param before one sample of each worker after it was ready and before anything was published
    * @param shares the runs sent to each worker
+   * @param machine the machine when the run started (cores, load), for the reader
    */
   static String markdown(
       ExecOptions options,
+      String machine,
       WorkerJava java,
       List<WorkerSample> before,
       List<Integer> shares,
@@ -161,6 +163,7 @@ final class ExecReport {
         outcome.succeeded() == runs
             ? outcome.lastSucceeded().map(t -> secs(published, t)).orElse("n/a")
             : "not all succeeded");
+    row(sb, "machine at the start", machine);
     row(
         sb,
         "worker JVM",

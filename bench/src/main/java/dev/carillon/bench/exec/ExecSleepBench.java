@@ -246,6 +246,13 @@ public final class ExecSleepBench {
           before.add(sampleWorker(http, w, procs));
         }
 
+        String machine =
+            Runtime.getRuntime().availableProcessors()
+                + " cores, load average "
+                + loadAverage()
+                + ", "
+                + ProcTable.read().threads()
+                + " threads running";
         List<Instance> created = createInstances(db, options.runs(), timeout);
         List<Integer> plan = PartitionSpread.plan(options.runs(), assignment);
         List<Integer> shares = new ArrayList<>();
@@ -283,7 +290,15 @@ public final class ExecSleepBench {
         Outcome outcome = outcome(db);
         System.out.println(
             ExecReport.markdown(
-                options, java, before, shares, published, samples, outcome, ticksPerSecond));
+                options,
+                machine,
+                java,
+                before,
+                shares,
+                published,
+                samples,
+                outcome,
+                ticksPerSecond));
         return outcome.succeeded() == options.runs();
       } finally {
         for (Worker w : workers) {
@@ -620,6 +635,12 @@ public final class ExecSleepBench {
     }
     System.err.println("getconf CLK_TCK failed; taking 100 clock ticks per second");
     return 100;
+  }
+
+  /** The 1, 5 and 15 minute load averages from /proc/loadavg, or "unknown". */
+  private static String loadAverage() {
+    String[] f = readOrEmpty(Path.of("/proc/loadavg")).trim().split("\\s+");
+    return f.length >= 3 ? f[0] + " " + f[1] + " " + f[2] : "unknown";
   }
 
   private static String readOrEmpty(Path p) {

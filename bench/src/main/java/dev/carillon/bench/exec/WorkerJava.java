@@ -63,6 +63,9 @@ record WorkerJava(Path executable, int feature, String versionLine) {
                 () ->
                     new IllegalArgumentException(
                         "--java " + executable + " printed no version: " + out.strip()));
-    return new WorkerJava(executable, feature, out.strip().lines().findFirst().orElse(""));
+    return new WorkerJava(
+        executable,
+        feature,
+        out.lines().filter(l -> l.contains("version")).findFirst().orElse("").strip());
   }
 }

@@ -93,6 +93,7 @@ class ExecReportTest {
     String md =
         ExecReport.markdown(
             options,
+            "2 cores, load average 1.00 0.50 0.25, 700 threads running",
             new WorkerJava(Path.of("/usr/bin/java"), 17, "openjdk version \"17.0.15\""),
             before,
             List.of(150, 150),
@@ -105,6 +106,8 @@ class ExecReportTest {
         .contains("### 300 concurrent exec runs of `sleep 20` on 2 workers")
         .contains("`bench/run.sh exec --runs 300 --sleep 20s --heap 512m --workers 2`")
         .contains("| succeeded | 300 of 300, 0 failed |")
+        .contains(
+            "| machine at the start | 2 cores, load average 1.00 0.50 0.25, 700 threads running |")
         .contains("| published to the last start | 1.5 s |")
         .contains("| published to the last success | 22.3 s |")
         .contains("| worker.concurrency (each) | 150; runs sent per worker [150, 150] |")
@@ -135,6 +138,7 @@ class ExecReportTest {
     String md =
         ExecReport.markdown(
             options,
+            "2 cores, load average 1.00 0.50 0.25, 700 threads running",
             new WorkerJava(Path.of("java"), 25, "openjdk version \"25.0.3\""),
             List.of(ws(0, 0, 0, 200 * 1024, 60)),
             List.of(10),
