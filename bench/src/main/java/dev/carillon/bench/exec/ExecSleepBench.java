@@ -41,6 +41,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -107,8 +108,8 @@ public final class ExecSleepBench {
           java.executable(),
           java.versionLine(),
           options.virtualThreads() ? "virtual" : "platform");
+      checkLimits(options);
       try (DevStack stack = DevStack.start(DevStackOptions.defaults())) {
-        checkLimits(options);
         ok = run(stack, options, java);
       }
     } catch (Refused | IllegalArgumentException e) {
@@ -149,9 +150,10 @@ public final class ExecSleepBench {
     return java;
   }
 
-  /** Compares the machine's limits with what the run needs, with the dev stack already running. */
+  /** Compares the machine's limits with what the run needs, before anything is started. */
   private static void checkLimits(ExecOptions options) throws IOException {
-    MachineLimits limits = MachineLimits.read(ProcTable.read().threads());
+    MachineLimits limits =
+        MachineLimits.read(ProcTable.read().threads() + MachineLimits.DEV_STACK_TASKS);
     MachineLimits.Demand demand =
         new MachineLimits.Demand(
             options.runs(),
@@ -160,8 +162,8 @@ public final class ExecSleepBench {
             options.virtualThreads(),
             MachineLimits.heapKb(options.heap()));
     System.err.printf(
-        "machine limits (%d tasks running now; the run adds about %d: %d per run, %d per"
-            + " worker):%n",
+        "machine limits (%d tasks running now, with an allowance for the dev stack; the run adds"
+            + " about %d: %d per run, %d per worker):%n",
         limits.tasksNow(),
         demand.newTasks(),
         1 + demand.threadsPerRun(),
@@ -217,7 +219,11 @@ public final class ExecSleepBench {
                   Format.YAML,
                   "bench"));
 
-      List<Worker> workers = new ArrayList<>();
+      List<Worker> workers = new CopyOnWriteArrayList<>();
+      // Interrupted (Ctrl-C, timeout), the bench still stops its workers and their commands: the
+      // finally below does not run when the JVM is asked to exit.
+      Thread hook = new Thread(() -> stopWorkers(workers), "exec-bench-stop-workers");
+      Runtime.getRuntime().addShutdownHook(hook);
       try {
         for (int w = 0; w < options.workers(); w++) {
           workers.add(
@@ -301,17 +307,44 @@ public final class ExecSleepBench {
                 ticksPerSecond));
         return outcome.succeeded() == options.runs();
       } finally {
-        for (Worker w : workers) {
-          w.process().destroy();
-        }
-        for (Worker w : workers) {
-          if (!w.process().waitFor(60, TimeUnit.SECONDS)) {
-            w.process().destroyForcibly();
-          }
+        stopWorkers(workers);
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+          // Already shutting down: the hook runs (and finds the workers gone).
         }
       }
     }
   }
+
+  /**
+   * Asks each worker to shut down (SIGTERM: it stops its runs and leaves the group), gives them
+   * {@link #STOP_WAIT} together, then kills what is left of each, the commands under it included.
+   */
+  private static void stopWorkers(List<Worker> workers) {
+    List<ProcessHandle> all = new ArrayList<>();
+    for (Worker w : workers) {
+      all.add(w.process().toHandle());
+      w.process().descendants().forEach(all::add);
+      w.process().destroy();
+    }
+    long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+    for (Worker w : workers) {
+      try {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !w.process().waitFor(left, TimeUnit.NANOSECONDS)) {
+          System.err.printf("worker %s did not stop within %s; killing it%n", w.id(), STOP_WAIT);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+  }
+
+  /** How long the workers get to shut down before they and their commands are killed. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(45);
 
   /** The worker JVMs log as the bench does, and say which threads their slots run on. */
   private static final String WORKER_LOGBACK =

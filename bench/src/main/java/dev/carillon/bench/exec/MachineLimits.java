@@ -1,6 +1,8 @@
 package dev.carillon.bench.exec;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +26,7 @@ import java.util.OptionalLong;
  * @param maxOpenFiles the hard {@code RLIMIT_NOFILE}, which a JVM raises its soft limit to
  * @param maxMapCount {@code /proc/sys/vm/max_map_count}, per process
  * @param memAvailableKb {@code MemAvailable} of {@code /proc/meminfo}
- * @param tasksNow threads of every process on the machine now
+ * @param tasksNow threads of every process on the machine now, with the dev stack's
  */
 record MachineLimits(
     long pidMax,
@@ -35,6 +37,13 @@ record MachineLimits(
     long maxMapCount,
     long memAvailableKb,
     long tasksNow) {
+
+  /**
+   * Threads and processes the dev stack adds (Kafka and ZooKeeper in the bench's JVM, PostgreSQL's
+   * processes), counted before it starts so that a run that cannot fit fails before anything is
+   * started.
+   */
+  static final int DEV_STACK_TASKS = 400;
 
   /** Platform threads a worker JVM has before it runs anything (measured: about 70). */
   static final int BASE_THREADS_PER_WORKER = 100;
@@ -131,16 +140,27 @@ record MachineLimits(
 
   /** This machine's limits now, with {@code tasksNow} counted by the caller. */
   static MachineLimits read(long tasksNow) throws IOException {
-    String limits = Files.readString(Path.of("/proc/self/limits"));
+    String limits = proc("/proc/self/limits");
     return new MachineLimits(
-        number(Files.readString(Path.of("/proc/sys/kernel/pid_max"))),
-        number(Files.readString(Path.of("/proc/sys/kernel/threads-max"))),
+        number(proc("/proc/sys/kernel/pid_max")),
+        number(proc("/proc/sys/kernel/threads-max")),
         limit(limits, "Max processes", false),
-        realUid(Files.readString(Path.of("/proc/self/status"))) == 0,
+        realUid(proc("/proc/self/status")) == 0,
         limit(limits, "Max open files", true),
-        number(Files.readString(Path.of("/proc/sys/vm/max_map_count"))),
-        memAvailableKb(Files.readString(Path.of("/proc/meminfo"))),
+        number(proc("/proc/sys/vm/max_map_count")),
+        memAvailableKb(proc("/proc/meminfo")),
         tasksNow);
+  }
+
+  /**
+   * A /proc file in one read. {@code Files.readString} sizes its first read by the file's size,
+   * which /proc reports as 0, and a sysctl file read from an offset past 0 answers end of file: it
+   * gave "3" for a pid_max of 32768.
+   */
+  static String proc(String path) throws IOException {
+    try (InputStream in = Files.newInputStream(Path.of(path))) {
+      return new String(in.readNBytes(1 << 20), StandardCharsets.US_ASCII);
+    }
   }
 
   static long number(String text) {
