@@ -112,7 +112,7 @@ public final class ExecSleepBench {
       try (DevStack stack = DevStack.start(DevStackOptions.defaults())) {
         ok = run(stack, options, java);
       }
-    } catch (Refused | IllegalArgumentException e) {
+    } catch (Refused e) {
       System.err.println("bench exec: " + e.getMessage());
       System.exit(2);
       return;
@@ -123,7 +123,12 @@ public final class ExecSleepBench {
   private static WorkerJava workerJava(ExecOptions options) throws Exception {
     Path executable =
         options.java().orElse(Path.of(System.getProperty("java.home"), "bin", "java"));
-    WorkerJava java = WorkerJava.probe(executable);
+    WorkerJava java;
+    try {
+      java = WorkerJava.probe(executable);
+    } catch (IllegalArgumentException e) {
+      throw new Refused(e.getMessage());
+    }
     if (java.feature() < WorkerJava.OLDEST_THAT_RUNS_THE_WORKER) {
       throw new Refused(
           "--java "
