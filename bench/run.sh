@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the bench (and what it depends on) and runs it with the given arguments, e.g.
 #   bench/run.sh --workload all --system all
-#   bench/run.sh exec --runs 200 --sleep 30s     (exec agents on one worker; see ExecSleepBench)
+#   bench/run.sh exec --runs 200 --sleep 30s     (exec agents; --workers, --java, --virtual-threads;
+#                                                 see ExecSleepBench)
 #   bench/run.sh console --instances 200000      (the console's pages; see ConsolePagesBench)
 # The Markdown report goes to stdout, progress to stderr. See docs/benchmarks.md.
 set -euo pipefail
