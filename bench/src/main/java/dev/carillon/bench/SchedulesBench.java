@@ -2,6 +2,7 @@ package dev.carillon.bench;
 
 import dev.carillon.bench.schedules.FireSeconds;
 import dev.carillon.bench.schedules.FireSeconds.Second;
+import dev.carillon.bench.schedules.HeapWatch;
 import dev.carillon.bench.schedules.MemoryCeiling;
 import dev.carillon.bench.schedules.ScheduleMix;
 import dev.carillon.bench.schedules.ScheduleMix.Cadence;
@@ -81,7 +82,12 @@ public final class SchedulesBench {
     // Before the first logger: the tick loop's INFO lines carry each tick's phases and the
     // definition load's time (see logback.xml).
     System.setProperty("carillon.bench.tick.log", "INFO");
-    new SchedulesBench(options).run();
+    try {
+      new SchedulesBench(options).run();
+    } catch (BenchException e) {
+      System.err.println("SchedulesBench failed: " + e.getMessage());
+      System.exit(1);
+    }
     System.exit(0);
   }
 
@@ -96,12 +102,15 @@ public final class SchedulesBench {
     int n = options.tasks();
     System.out.printf(
         "SchedulesBench: %,d tasks, seed %d, %,d definitions per apply, statement timeout %s,"
-            + " max heap %.0f MiB%n",
+            + " max heap %.0f MiB; %d cores, JDK %s, load average %.2f%n",
         n,
         options.seed(),
         options.applyChunk(),
         options.statementTimeout(),
-        Runtime.getRuntime().maxMemory() / MIB);
+        Runtime.getRuntime().maxMemory() / MIB,
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"),
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     ScheduleMix mix = ScheduleMix.generate(n, options.seed(), ZoneWeights.population());
     Map<Group, Integer> counts = mix.counts();
     Second busiest = FireSeconds.busiest(counts, DAY);
@@ -127,6 +136,9 @@ public final class SchedulesBench {
       mix = null;
       measureTrigger(db, busiest);
     }
+    System.out.printf(
+        "load average at the end: %.2f%n",
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     String xmx =
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
             .filter(a -> a.startsWith("-Xmx"))
@@ -206,14 +218,21 @@ public final class SchedulesBench {
     AtomicInteger dispatched = new AtomicInteger();
     TriggerLoop leader = loop(db, "trigger:bench", clock, dispatched);
 
-    Tick first = Tick.of(leader.tickOnce());
+    Tick first;
+    long peakLoading;
+    long collections;
+    try (HeapWatch watch = HeapWatch.start()) {
+      first = tick(leader, "the first tick");
+      peakLoading = watch.maxAfterGc();
+      collections = watch.collections();
+    }
     long heapLoaded = heapUsedAfterGc();
     System.out.printf(
         "RESULT first tick (load and validate %,d definitions, start %,d cursors): %,d ms%n",
         n, n, first.ms());
 
     clock.set(busiest.at());
-    Tick fire = Tick.of(leader.tickOnce());
+    Tick fire = tick(leader, "the busiest second's tick");
     System.out.printf(
         "RESULT busiest second %s: %,d fire times, %,d instances created, tick %,d ms"
             + " (cold JIT; phases in the 'Tick at ... phases' log line)%n",
@@ -229,7 +248,7 @@ public final class SchedulesBench {
     }
 
     clock.set(busiest.at().plusSeconds(1));
-    Tick idle = Tick.of(leader.tickOnce());
+    Tick idle = tick(leader, "the idle tick");
     long heapSteady = heapUsedAfterGc();
     System.out.printf("RESULT idle tick after it: %,d ms%n", idle.ms());
 
@@ -238,7 +257,7 @@ public final class SchedulesBench {
     clock.set(busiest.at().plusSeconds(2));
     TriggerLoop standby = loop(db, "trigger:standby", clock, new AtomicInteger());
     long t0 = System.nanoTime();
-    Tick takeover = Tick.of(standby.tickOnce());
+    Tick takeover = tick(standby, "the standby's first tick");
     long takeoverMs = (System.nanoTime() - t0) / 1_000_000;
     long heapTwoLoops = heapUsedAfterGc();
     System.out.printf(
@@ -278,6 +297,12 @@ public final class SchedulesBench {
         loopPerTask,
         cachePerTask,
         (heapTwoLoops - heapSteady) / (double) n);
+    double peakPerTask = (peakLoading - heapBefore) / (double) n;
+    System.out.printf(
+        "first tick's peak: %.1f MiB in use after the fullest of its %d collections = %,.0f bytes"
+            + " per task above the level before it (garbage the old generation still held"
+            + " included; 0 collections: not seen)%n",
+        peakLoading / MIB, collections, peakPerTask);
     if (loopPerTask > 0 && cachePerTask >= 0) {
       MemoryCeiling ceiling =
           new MemoryCeiling(loopPerTask, cachePerTask, MemoryCeiling.DEFAULT_TRIGGER_HEAP);
@@ -288,8 +313,34 @@ public final class SchedulesBench {
           MemoryCeiling.OTHER_CACHES,
           MemoryCeiling.DEFAULT_TRIGGER_HEAP / MIB,
           ceiling.tasks());
+      if (peakPerTask > loopPerTask) {
+        MemoryCeiling atLoad =
+            new MemoryCeiling(peakPerTask, cachePerTask, MemoryCeiling.DEFAULT_TRIGGER_HEAP);
+        System.out.printf(
+            "RESULT memory ceiling at a first tick (the loop at its peak, the other caches"
+                + " loaded): ~%,.0f bytes per task, at most %,d tasks%n",
+            atLoad.serviceBytesPerTask(), atLoad.tasks());
+      }
     } else {
       System.out.println("memory ceiling: not computed, the heap deltas are not positive (noise)");
+    }
+  }
+
+  /** One tick; a failure (a statement over the timeout, say) names the tick and its time. */
+  private Tick tick(TriggerLoop loop, String what) {
+    long t0 = System.nanoTime();
+    try {
+      return Tick.of(loop.tickOnce());
+    } catch (RuntimeException e) {
+      throw new BenchException(
+          what
+              + " failed after "
+              + (System.nanoTime() - t0) / 1_000_000
+              + " ms (statement timeout "
+              + options.statementTimeout()
+              + "; --statement-timeout raises it): "
+              + e.getMessage(),
+          e);
     }
   }
 
