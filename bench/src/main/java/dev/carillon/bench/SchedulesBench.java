@@ -274,35 +274,54 @@ public final class SchedulesBench {
     Reference.reachabilityFence(standby);
     Reference.reachabilityFence(cache);
 
-    double loopPerTask = (heapSteady - heapBefore) / (double) n;
-    double cachePerTask = (heapCache - heapTwoLoops) / (double) n;
+    System.out.printf("one more definition cache: %,d valid, loaded in %,d ms%n", valid, cacheMs);
+    printHeap(
+        new HeapLevels(
+            heapBefore, heapLoaded, heapSteady, heapTwoLoops, heapCache, peakLoading, collections),
+        n);
+  }
+
+  /**
+   * Heap in use after full collections at each step of {@link #measureTrigger}, and the most in use
+   * after any collection during the first tick.
+   */
+  private record HeapLevels(
+      long before,
+      long loaded,
+      long steady,
+      long twoLoops,
+      long withCache,
+      long firstTickPeak,
+      long firstTickCollections) {}
+
+  private static void printHeap(HeapLevels h, int n) {
+    double loopPerTask = (h.steady() - h.before()) / (double) n;
+    double cachePerTask = (h.withCache() - h.twoLoops()) / (double) n;
     System.out.printf(
         "heap used after GC: %.1f MiB before the first tick; %.1f MiB after it; %.1f MiB after"
             + " the idle tick; %.1f MiB with the standby's loop too; %.1f MiB with one more"
-            + " definition cache (%,d valid, loaded in %,d ms)%n",
-        heapBefore / MIB,
-        heapLoaded / MIB,
-        heapSteady / MIB,
-        heapTwoLoops / MIB,
-        heapCache / MIB,
-        valid,
-        cacheMs);
+            + " definition cache%n",
+        h.before() / MIB,
+        h.loaded() / MIB,
+        h.steady() / MIB,
+        h.twoLoops() / MIB,
+        h.withCache() / MIB);
     System.out.printf(
         "RESULT trigger heap: %.1f MiB for %,d tasks after the first tick, %.1f MiB after the"
             + " idle tick = %,.0f bytes per task (the loop); a definition cache alone %,.0f bytes"
             + " per task; the standby's loop %,.0f bytes per task%n",
-        (heapLoaded - heapBefore) / MIB,
+        (h.loaded() - h.before()) / MIB,
         n,
-        (heapSteady - heapBefore) / MIB,
+        (h.steady() - h.before()) / MIB,
         loopPerTask,
         cachePerTask,
-        (heapTwoLoops - heapSteady) / (double) n);
-    double peakPerTask = (peakLoading - heapBefore) / (double) n;
+        (h.twoLoops() - h.steady()) / (double) n);
+    double peakPerTask = (h.firstTickPeak() - h.before()) / (double) n;
     System.out.printf(
         "first tick's peak: %.1f MiB in use after the fullest of its %d collections = %,.0f bytes"
             + " per task above the level before it (garbage the old generation still held"
             + " included; 0 collections: not seen)%n",
-        peakLoading / MIB, collections, peakPerTask);
+        h.firstTickPeak() / MIB, h.firstTickCollections(), peakPerTask);
     if (loopPerTask > 0 && cachePerTask >= 0) {
       MemoryCeiling ceiling =
           new MemoryCeiling(loopPerTask, cachePerTask, MemoryCeiling.DEFAULT_TRIGGER_HEAP);
