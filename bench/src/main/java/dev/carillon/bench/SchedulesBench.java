@@ -317,11 +317,15 @@ public final class SchedulesBench {
         cachePerTask,
         (h.twoLoops() - h.steady()) / (double) n);
     double peakPerTask = (h.firstTickPeak() - h.before()) / (double) n;
-    System.out.printf(
-        "first tick's peak: %.1f MiB in use after the fullest of its %d collections = %,.0f bytes"
-            + " per task above the level before it (garbage the old generation still held"
-            + " included; 0 collections: not seen)%n",
-        h.firstTickPeak() / MIB, h.firstTickCollections(), peakPerTask);
+    if (h.firstTickCollections() > 0) {
+      System.out.printf(
+          "first tick's peak: %.1f MiB in use after the fullest of its %d collections = %,.0f"
+              + " bytes per task above the level before it (garbage the old generation still held"
+              + " included)%n",
+          h.firstTickPeak() / MIB, h.firstTickCollections(), peakPerTask);
+    } else {
+      System.out.println("first tick's peak: not seen, no collection ran during the tick");
+    }
     if (loopPerTask > 0 && cachePerTask >= 0) {
       MemoryCeiling ceiling =
           new MemoryCeiling(loopPerTask, cachePerTask, MemoryCeiling.DEFAULT_TRIGGER_HEAP);
@@ -332,7 +336,7 @@ public final class SchedulesBench {
           MemoryCeiling.OTHER_CACHES,
           MemoryCeiling.DEFAULT_TRIGGER_HEAP / MIB,
           ceiling.tasks());
-      if (peakPerTask > loopPerTask) {
+      if (h.firstTickCollections() > 0 && peakPerTask > loopPerTask) {
         MemoryCeiling atLoad =
             new MemoryCeiling(peakPerTask, cachePerTask, MemoryCeiling.DEFAULT_TRIGGER_HEAP);
         System.out.printf(
