@@ -4,6 +4,8 @@
 #   bench/run.sh exec --runs 200 --sleep 30s     (exec agents; --workers, --java, --virtual-threads;
 #                                                 see ExecSleepBench)
 #   bench/run.sh console --instances 200000      (the console's pages; see ConsolePagesBench)
+#   bench/run.sh schedules 1000000               (a million schedules on one trigger; see
+#                                                 SchedulesBench; heap SCHEDULES_HEAP, default 2g)
 # The Markdown report goes to stdout, progress to stderr. See docs/benchmarks.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,6 +22,11 @@ if [ "${1:-}" = console ]; then
   shift
   exec java -Xmx1g -Djava.io.tmpdir="$root/bench/target/tmp" -cp "$jar" \
     dev.carillon.bench.console.ConsolePagesBench "$@"
+fi
+if [ "${1:-}" = schedules ]; then
+  shift
+  exec java -Xmx"${SCHEDULES_HEAP:-2g}" -Djava.io.tmpdir="$root/bench/target/tmp" -cp "$jar" \
+    dev.carillon.bench.SchedulesBench "$@"
 fi
 # A fixed heap so that GC behaves the same from run to run; the dev stack's files go under target/.
 exec java -Xms2g -Xmx2g -Djava.io.tmpdir="$root/bench/target/tmp" -jar "$jar" "$@"
