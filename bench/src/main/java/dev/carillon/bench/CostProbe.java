@@ -161,7 +161,30 @@ public final class CostProbe {
         }
       }
       Cost.Snapshot after = new Cost.Snapshot(wal, cpu, db(), bytes);
+      backwards("WAL bytes", before.walPosition(), after.walPosition());
+      backwards("PostgreSQL CPU", before.cpuTicks(), after.cpuTicks());
+      backwards("Kafka bytes", before.kafkaBytes(), after.kafkaBytes());
+      if (before.db().isPresent() && after.db().isPresent()) {
+        backwards(
+            "database counters",
+            OptionalLong.of(before.db().get().commits()),
+            OptionalLong.of(after.db().get().commits()));
+      }
       return Cost.between(before, after, units, ticksPerSecond());
+    }
+
+    /** {@link Cost#between} makes a figure that went backwards unknown; say so. */
+    private void backwards(String figure, OptionalLong before, OptionalLong after) {
+      if (before.isPresent() && after.isPresent() && after.getAsLong() < before.getAsLong()) {
+        warn(
+            figure,
+            "it went backwards in a run on "
+                + database
+                + ", from "
+                + before.getAsLong()
+                + " to "
+                + after.getAsLong());
+      }
     }
 
     @Override
