@@ -89,14 +89,27 @@ public final class CostProbe {
 
   /** Measures runs on {@code stack}; reasons for unread figures go to {@code warnings}. */
   public static CostProbe of(DevStack stack, PrintStream warnings) {
-    return new CostProbe(
-        true,
+    return of(
         stack.jdbcUrl(),
         stack.dbUser(),
         stack.dbPassword(),
         () -> stack.postgres().postmasterPid(),
         stack.kafkaBootstrap(),
         warnings);
+  }
+
+  /**
+   * Measures runs on the server at {@code adminUrl} (its maintenance database) whose postmaster
+   * {@code postmasterPid} names, and on the broker at {@code kafkaBootstrap}.
+   */
+  static CostProbe of(
+      String adminUrl,
+      String user,
+      String password,
+      LongSupplier postmasterPid,
+      String kafkaBootstrap,
+      PrintStream warnings) {
+    return new CostProbe(true, adminUrl, user, password, postmasterPid, kafkaBootstrap, warnings);
   }
 
   /** Measures nothing: every run's cost is {@link Cost#unmeasured} (the warm-up). */
@@ -153,7 +166,8 @@ public final class CostProbe {
       OptionalLong wal = wal();
       OptionalLong cpu = cpu();
       OptionalLong bytes = kafkaBytes();
-      Instant published = ended.plus(STATS_PUBLISHED);
+      // Without a connection there are no counters to wait for.
+      Instant published = pg == null ? ended : ended.plus(STATS_PUBLISHED);
       for (Instant now = clock.instant(); now.isBefore(published); now = clock.instant()) {
         LockSupport.parkNanos(Duration.between(now, published).toNanos());
         if (Thread.interrupted()) {
