@@ -45,6 +45,7 @@ public final class BenchRunner {
   private final PrintStream progress;
   private final Clock clock;
   private final AtomicInteger runs = new AtomicInteger();
+  private final CostProbe costs;
 
   public BenchRunner(
       DevStack stack,
@@ -58,6 +59,7 @@ public final class BenchRunner {
         known.stream().collect(Collectors.toUnmodifiableMap(BenchSystem::id, Function.identity()));
     this.progress = progress;
     this.clock = clock;
+    this.costs = CostProbe.of(stack, progress);
   }
 
   /** Every system the bench knows, in report order: Carillon first, then its references. */
@@ -141,14 +143,15 @@ public final class BenchRunner {
 
   Workload workload(String name) {
     return switch (name) {
-      case "burst" -> new BurstWorkload(options.n());
+      case "burst" -> new BurstWorkload(options.n(), costs);
       case "steady" ->
           new SteadyWorkload(
               options.rate(),
               options.duration(),
               options.period(),
               options.grace(),
-              options.effectiveLead());
+              options.effectiveLead(),
+              costs);
       case "api" ->
           new ApiWorkload(
               (SteadyWorkload) workload("steady"),

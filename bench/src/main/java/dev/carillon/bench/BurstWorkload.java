@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * {@code n} one-shot instances of the noop handler due at one instant. Measures the due instant to
  * the last SUCCESS committed (observed in the system's store), so it counts picking, running and
- * completing, but not creating rows ahead of time.
+ * completing, but not creating rows ahead of time. Its cost ({@link CostProbe}) covers the whole
+ * life of the instances: from before they are created to the last SUCCESS.
  */
 public final class BurstWorkload implements Workload {
   // How often the store is asked whether the last SUCCESS is committed, once every handler ran:
@@ -20,12 +21,19 @@ public final class BurstWorkload implements Workload {
   private static final Duration STORE_POLL = Duration.ofMillis(2);
 
   private final int n;
+  private final CostProbe costs;
 
+  /** A burst whose cost is not measured (the warm-up). */
   public BurstWorkload(int n) {
+    this(n, CostProbe.none());
+  }
+
+  public BurstWorkload(int n, CostProbe costs) {
     if (n < 1) {
       throw new IllegalArgumentException("n must be at least 1, was " + n);
     }
     this.n = n;
+    this.costs = costs;
   }
 
   @Override
@@ -46,6 +54,18 @@ public final class BurstWorkload implements Workload {
       ids.add(String.format("b-%07d", i));
     }
     ctx.recorder().expectDistinct(n);
+    try (CostProbe.Span cost = costs.start(ctx)) {
+      return run(system, systemName, ctx, ids, cost);
+    }
+  }
+
+  private RunResult.Burst run(
+      SchedulerUnderTest system,
+      String systemName,
+      RunContext ctx,
+      List<String> ids,
+      CostProbe.Span cost)
+      throws InterruptedException {
     Instant due = system.startBurst(ids);
     Instant deadline = due.plus(timeout());
     // Nothing is due before `due`; waiting for it here lets the compilation counter cover the
@@ -66,7 +86,8 @@ public final class BurstWorkload implements Workload {
     }
     Duration compilation = Duration.ofMillis(compilationMillis() - compiledBefore);
     FireCheck check = FireCheck.byJob(new HashSet<>(ids), ctx.recorder().fires());
-    return new RunResult.Burst(systemName, n, endToEnd, system.burstStages(), check, compilation);
+    List<Stage> stages = system.burstStages();
+    return new RunResult.Burst(systemName, n, endToEnd, stages, check, compilation, cost.end(n));
   }
 
   /** The JVM's accumulated JIT compilation time, or 0 where the JVM does not count it. */

@@ -184,6 +184,8 @@ public final class Report {
       md.append('\n');
     }
 
+    md.append(CostTable.markdown(r.systems(), r.runs()));
+
     List<RunResult.Failed> failures = of(r.runs(), RunResult.Failed.class);
     if (!failures.isEmpty()) {
       md.append("### Failed runs\n\n");

@@ -18,6 +18,8 @@ public sealed interface RunResult {
    *     timed out
    * @param compilation the JIT's compilation time during that span (all compiler threads, as {@link
    *     java.lang.management.CompilationMXBean} counts it): the warm-up runs until it is small
+   * @param cost what the run cost PostgreSQL and Kafka, from creating the instances to the last
+   *     SUCCESS, per instance
    */
   record Burst(
       String system,
@@ -25,10 +27,23 @@ public sealed interface RunResult {
       Duration endToEnd,
       List<Stage> stages,
       FireCheck check,
-      Duration compilation)
+      Duration compilation,
+      Cost cost)
       implements RunResult {
     public Burst {
       stages = List.copyOf(stages);
+      java.util.Objects.requireNonNull(cost, "cost");
+    }
+
+    /** A burst whose cost was not measured. */
+    public Burst(
+        String system,
+        int n,
+        Duration endToEnd,
+        List<Stage> stages,
+        FireCheck check,
+        Duration compilation) {
+      this(system, n, endToEnd, stages, check, compilation, Cost.unmeasured(n));
     }
 
     @Override
@@ -42,9 +57,18 @@ public sealed interface RunResult {
     }
   }
 
-  /** A steady run; the lag figures are in {@link FireCheck#lag()}. */
-  record Steady(String system, int rate, Duration duration, long tasks, FireCheck check)
+  /**
+   * A steady run; the lag figures are in {@link FireCheck#lag()}.
+   *
+   * @param cost what the run cost PostgreSQL and Kafka from just before its first fire to its end,
+   *     per planned fire
+   */
+  record Steady(String system, int rate, Duration duration, long tasks, FireCheck check, Cost cost)
       implements RunResult {
+    public Steady {
+      java.util.Objects.requireNonNull(cost, "cost");
+    }
+
     @Override
     public String workload() {
       return "steady";

@@ -63,6 +63,36 @@ class BenchSmokeTest {
     assertThat(b.check().executions()).isEqualTo(200);
     assertThat(b.perSecond()).isPositive();
     b.stages().forEach(s -> assertThat(s.perSecond()).as(s.name()).isPositive());
+
+    // The cost of creating, running and completing 200 instances, read from the dev stack.
+    Cost c = b.cost();
+    assertThat(c.units()).isEqualTo(200);
+    assertThat(c.walBytes()).as("WAL bytes").isPresent();
+    assertThat(c.walBytes().getAsLong()).as("WAL bytes").isPositive();
+    assertThat(c.pgCpuMillis()).as("PostgreSQL CPU").isPresent();
+    assertThat(c.commits()).as("commits").isPresent();
+    assertThat(c.commits().getAsLong()).as("commits").isPositive();
+    assertThat(c.tuples()).as("tuples").isPresent();
+    // Every system writes at least one row per instance (and deletes or updates it).
+    assertThat(c.tuples().getAsLong()).as("tuples").isGreaterThanOrEqualTo(200);
+    assertThat(c.kafkaBytes()).as("Kafka bytes").isPresent();
+    if (system.id().equals("carillon")) {
+      assertThat(c.kafkaBytes().getAsLong()).as("Carillon's Kafka bytes").isPositive();
+    }
+    String md =
+        Report.markdown(
+            new BenchRunner.Results(
+                TINY,
+                Machine.describe(),
+                Clock.systemUTC().instant(),
+                java.time.Duration.ofSeconds(5),
+                "0.0 0.0 0.0",
+                List.of(system),
+                List.of(r)),
+            "15");
+    assertThat(md)
+        .contains("### Cost per instance (database and Kafka)")
+        .contains("| " + system.displayName() + " | burst | 200 instances | ");
   }
 
   @ParameterizedTest(name = "{0}")
@@ -80,6 +110,11 @@ class BenchSmokeTest {
     assertThat(s.check().unexpected()).isZero();
     assertThat(s.check().lag().count()).isEqualTo(60);
     assertThat(s.check().lag().max()).isGreaterThanOrEqualTo(s.check().lag().p50());
+    assertThat(s.cost().units()).as("planned fires").isEqualTo(60);
+    assertThat(s.cost().walBytes()).as("WAL bytes").isPresent();
+    assertThat(s.cost().walBytes().getAsLong()).as("WAL bytes").isPositive();
+    assertThat(s.cost().commits()).as("commits").isPresent();
+    assertThat(s.cost().commits().getAsLong()).as("commits").isPositive();
   }
 
   @org.junit.jupiter.api.Test

@@ -1,0 +1,86 @@
+package dev.carillon.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.carillon.devstack.DevStackException;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A probe that can read nothing: the run goes on, every figure is unknown, stderr says why once.
+ */
+class CostProbeTest {
+  private static RunContext context() {
+    return new RunContext(
+        "jdbc:postgresql://127.0.0.1:1/bench_x_burst_1",
+        "postgres",
+        "postgres",
+        1,
+        1,
+        Duration.ofMillis(100),
+        new Recorder(),
+        Clock.systemUTC(),
+        "x1",
+        "x",
+        "x");
+  }
+
+  @Test
+  @Timeout(60)
+  void a_probe_that_can_read_nothing_gives_unknown_figures_and_says_why_once_per_figure()
+      throws Exception {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream warnings = new PrintStream(err, true, StandardCharsets.UTF_8);
+    CostProbe probe =
+        CostProbe.of(
+            // Nothing listens on port 1; "x" is not a Kafka bootstrap address.
+            "jdbc:postgresql://127.0.0.1:1/postgres",
+            "postgres",
+            "postgres",
+            () -> {
+              throw new DevStackException("no postmaster.pid");
+            },
+            "x",
+            warnings);
+
+    Cost first;
+    try (CostProbe.Span span = probe.start(context())) {
+      first = span.end(10);
+    }
+    Cost second;
+    try (CostProbe.Span span = probe.start(context())) {
+      second = span.end(10);
+    }
+
+    for (Cost c : List.of(first, second)) {
+      assertThat(c.units()).isEqualTo(10);
+      assertThat(
+              List.of(
+                  c.walBytes(),
+                  c.pgCpuMillis(),
+                  c.commits(),
+                  c.inserted(),
+                  c.updated(),
+                  c.deleted(),
+                  c.kafkaBytes()))
+          .allMatch(OptionalLong::isEmpty);
+    }
+    List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines)
+        .hasSize(4)
+        .allMatch(l -> l.startsWith("cost: ") && l.contains("not measured (shown as ?)"));
+    assertThat(String.join("\n", lines))
+        .contains("WAL bytes not measured (shown as ?): cannot connect to PostgreSQL")
+        .contains("database counters not measured (shown as ?): cannot connect to PostgreSQL")
+        .contains("PostgreSQL CPU not measured (shown as ?): cannot find the postmaster")
+        .contains("no postmaster.pid")
+        .contains("Kafka bytes not measured (shown as ?): cannot create a Kafka admin client");
+  }
+}
