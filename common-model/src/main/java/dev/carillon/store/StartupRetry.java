@@ -72,6 +72,9 @@ public final class StartupRetry {
             pause,
             left.withNanos(0));
         try {
+          // A plain sleep is right here: this is the starting thread, it has nothing else to do
+          // until PostgreSQL answers, the pause is bounded by the limit, and an interrupt (the
+          // process asked to stop) ends it at once.
           Thread.sleep(pause.toMillis());
         } catch (InterruptedException interrupted) {
           Thread.currentThread().interrupt();
