@@ -103,6 +103,12 @@ public final class WorkerMetrics {
   public final Counter abandoned;
 
   /**
+   * Runs asked to stop that had not ended within their grace while the worker's database did not
+   * answer, so were not counted as abandoned yet (see {@code GiveUp}).
+   */
+  public final Counter abandonDeferred;
+
+  /**
    * Valid records left unclaimed because this worker does not serve their task's queue or handler.
    */
   public final Counter notServed;
@@ -200,6 +206,12 @@ public final class WorkerMetrics {
         counter(registry, workerId, "runs.fenced", "runs stopped before an unrenewed lease ended");
     abandoned =
         counter(registry, workerId, "runs.abandoned", "stopped runs that did not end in time");
+    abandonDeferred =
+        counter(
+            registry,
+            workerId,
+            "runs.abandon-deferred",
+            "stopped runs not ended in time while the database did not answer");
     notServed =
         counter(
             registry, workerId, "claims.not-served", "records of a queue or handler not served");

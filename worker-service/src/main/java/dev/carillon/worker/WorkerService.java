@@ -31,6 +31,7 @@ import dev.carillon.worker.lease.LeaseFence;
 import dev.carillon.worker.plugin.PluginRegistry;
 import dev.carillon.worker.presence.PresenceBeacon;
 import dev.carillon.worker.run.AgentKind;
+import dev.carillon.worker.run.GiveUp;
 import dev.carillon.worker.run.RunPool;
 import dev.carillon.worker.run.RunSpecCache;
 import dev.carillon.worker.run.RunTelemetry;
@@ -67,11 +68,12 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * <p><b>Giving up.</b> When {@code worker.max-abandoned-runs} runs were asked to stop and did not
- * end (a plugin that ignores interrupts), or another process joined the group with this worker's
- * id, the worker reports not ready (health and presence), stops polling and leaves the group, gives
- * back the instances still waiting for a slot, and asks its process to exit ({@link
- * #exitRequested}, code {@link #EXIT_GAVE_UP} or {@link #EXIT_DUPLICATE_ID}): only a new process
- * gets its threads back, and the orchestrator starts one.
+ * end (a plugin that ignores interrupts; runs blocked while this worker's PostgreSQL does not
+ * answer are counted only if they still have not ended once it answers again, see {@link GiveUp}),
+ * or another process joined the group with this worker's id, the worker reports not ready (health
+ * and presence), stops polling and leaves the group, gives back the instances still waiting for a
+ * slot, and asks its process to exit ({@link #exitRequested}, code {@link #EXIT_GAVE_UP} or {@link
+ * #EXIT_DUPLICATE_ID}): only a new process gets its threads back, and the orchestrator starts one.
  *
  * <p><b>Health.</b> {@code /health/live} says whether the worker's own loops go round (the
  * consumer's poll loop and the lease heartbeat, each within {@link #LOOP_STALL}); a database that
@@ -202,8 +204,13 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
             builtIns(clock),
             new LeaseFence(settings.fenceMargin(), settings.stopGrace()),
             settings.heartbeatInterval(),
-            settings.maxAbandonedRuns(),
-            reason -> giveUp(reason, EXIT_GAVE_UP),
+            new GiveUp(
+                settings.maxAbandonedRuns(),
+                reason -> giveUp(reason, EXIT_GAVE_UP),
+                () ->
+                    postgres.isUp()
+                        ? Optional.empty()
+                        : Optional.of("PostgreSQL does not answer this worker")),
             new RunTelemetry(tracing, Optional.of(advisor)),
             settings.virtualThreads());
     poolRef[0] = pool;

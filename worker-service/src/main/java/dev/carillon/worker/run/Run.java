@@ -238,6 +238,11 @@ final class Run {
     return true;
   }
 
+  /** Whether a thread is still busy with the run and it was not abandoned yet. */
+  synchronized boolean threadBusy() {
+    return !threadDone && !abandoned;
+  }
+
   /** Whether the run was abandoned (its thread may since have ended). */
   synchronized boolean abandoned() {
     return abandoned;

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 
 /**
  * The runs of this worker: claimed instances waiting for a thread, runs in progress and ends being
@@ -80,8 +79,7 @@ public final class RunPool implements AutoCloseable {
    * @param fence when a run whose lease is not renewed is stopped, and how long a stopped run may
    *     take to end
    * @param heartbeatInterval the fixed lease renewal interval, or empty for the adaptive one
-   * @param maxAbandonedRuns abandoned runs at once that make the worker give up
-   * @param onGiveUp told why, once, when {@code maxAbandonedRuns} runs are abandoned
+   * @param giveUp when runs that do not stop make the worker give up
    * @param telemetry where run spans go, and the timeout advisor
    * @param virtualThreads run on virtual threads where the JDK has them ({@link RunThreads})
    */
@@ -99,14 +97,13 @@ public final class RunPool implements AutoCloseable {
       Map<BuiltInHandler, AgentKind> builtIns,
       LeaseFence fence,
       Optional<Duration> heartbeatInterval,
-      int maxAbandonedRuns,
-      Consumer<String> onGiveUp,
+      GiveUp giveUp,
       RunTelemetry telemetry,
       boolean virtualThreads) {
     this.resume = resume;
     this.metrics = metrics;
     this.workerId = workerId;
-    this.stopper = new Stopper(metrics, fence, maxAbandonedRuns, onGiveUp, workerId);
+    this.stopper = new Stopper(metrics, fence, giveUp, workerId);
     this.runs = new Runs(concurrency + prefetch);
     this.ends =
         new EndRecorder(

@@ -4,12 +4,12 @@ import dev.carillon.worker.DaemonThreads;
 import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.lease.LeaseFence;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
  * {@link #stop}; a run whose thread is still busy with it {@link LeaseFence#graceFor its grace}
  * later is <em>abandoned</em>: logged once, counted ({@code carillon.worker.runs.abandoned}), and
  * it keeps its slot until its thread really ends ({@link #threadEnded}), so such runs cannot pile
- * up threads. When {@code maxAbandoned} runs are abandoned at once, the worker can no longer trust
- * its slots or its stops, and {@code onGiveUp} is told, once.
+ * up threads. When {@link GiveUp#maxAbandoned} runs are abandoned at once, the worker can no longer
+ * trust its slots or its stops, and {@link GiveUp#onGiveUp} is told, once. While {@link
+ * GiveUp#outage} names an outage (the worker's database does not answer), a run still busy after
+ * its grace is not abandoned yet but looked at again a grace later (see {@link GiveUp}).
  *
  * <p>Thread-safe; the checks run on the stopper's own timer thread.
  */
@@ -29,27 +31,19 @@ final class Stopper implements AutoCloseable {
 
   private final WorkerMetrics metrics;
   private final LeaseFence fence;
-  private final int maxAbandoned;
-  private final Consumer<String> onGiveUp;
+  private final GiveUp rule;
   private final ScheduledExecutorService timer;
   private final AtomicInteger abandoned = new AtomicInteger();
   private final AtomicBoolean gaveUp = new AtomicBoolean();
 
   /**
    * @param fence gives each run's grace
-   * @param maxAbandoned abandoned runs at once that make the worker give up
-   * @param onGiveUp told why, once, when {@code maxAbandoned} is reached
+   * @param rule when abandoned runs make the worker give up
    */
-  Stopper(
-      WorkerMetrics metrics,
-      LeaseFence fence,
-      int maxAbandoned,
-      Consumer<String> onGiveUp,
-      String workerId) {
+  Stopper(WorkerMetrics metrics, LeaseFence fence, GiveUp rule, String workerId) {
     this.metrics = metrics;
     this.fence = fence;
-    this.maxAbandoned = maxAbandoned;
-    this.onGiveUp = onGiveUp;
+    this.rule = rule;
     ScheduledThreadPoolExecutor t =
         new ScheduledThreadPoolExecutor(1, DaemonThreads.named("carillon-stops-" + workerId));
     t.setRemoveOnCancelPolicy(true);
@@ -68,15 +62,40 @@ final class Stopper implements AutoCloseable {
           fence
               .graceFor(run.timeout)
               .plus(execution == null ? Duration.ZERO : execution.stopAllowance());
-      try {
-        timer.schedule(() -> check(run, grace), grace.toNanos(), TimeUnit.NANOSECONDS);
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        // Closed: the worker is stopping; its exit ends whatever still runs.
-      }
+      checkLater(run, grace, false);
     }
   }
 
-  private void check(Run run, Duration grace) {
+  private void checkLater(Run run, Duration grace, boolean deferredBefore) {
+    try {
+      timer.schedule(
+          () -> check(run, grace, deferredBefore), grace.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Closed: the worker is stopping; its exit ends whatever still runs.
+    }
+  }
+
+  private void check(Run run, Duration grace, boolean deferredBefore) {
+    if (!run.threadBusy()) {
+      return;
+    }
+    Optional<String> outage = rule.outage().get();
+    if (outage.isPresent()) {
+      if (!deferredBefore) {
+        metrics.abandonDeferred.increment();
+        log.warn(
+            "{} was asked to stop {} ago ({}) and has not ended, but {}: its thread is likely"
+                + " blocked on that, not ignoring the stop, so it is not counted as abandoned"
+                + " while the outage lasts (looked at again every {})",
+            run,
+            grace,
+            run.state(),
+            outage.get(),
+            grace);
+      }
+      checkLater(run, grace, true);
+      return;
+    }
     if (!run.abandonIfBusy()) {
       return;
     }
@@ -86,17 +105,18 @@ final class Stopper implements AutoCloseable {
         "{} was asked to stop {} ago ({}) and has not ended: abandoned; it keeps its slot until its"
             + " thread ends ({} of {} abandoned runs before this worker gives up)",
         run,
-        grace,
+        deferredBefore ? "more than " + grace : grace,
         run.state(),
         now,
-        maxAbandoned);
-    if (now >= maxAbandoned && gaveUp.compareAndSet(false, true)) {
-      onGiveUp.accept(
-          now
-              + " run(s) were asked to stop and did not end within their grace (at most "
-              + fence.stopGrace()
-              + "); worker.max-abandoned-runs is "
-              + maxAbandoned);
+        rule.maxAbandoned());
+    if (now >= rule.maxAbandoned() && gaveUp.compareAndSet(false, true)) {
+      rule.onGiveUp()
+          .accept(
+              now
+                  + " run(s) were asked to stop and did not end within their grace (at most "
+                  + fence.stopGrace()
+                  + "); worker.max-abandoned-runs is "
+                  + rule.maxAbandoned());
     }
   }
 
