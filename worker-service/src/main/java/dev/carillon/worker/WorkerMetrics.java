@@ -229,6 +229,18 @@ public final class WorkerMetrics {
         .register(registry);
   }
 
+  /**
+   * Registers the gauge of run threads waiting for their turn to send a statement ({@code
+   * StatementGate}): a line that stays long means the pool is too small for the runs' checkpoints
+   * and effects.
+   */
+  public void runStatementsWaiting(IntSupplier waiting) {
+    Gauge.builder("carillon.worker.run-statements.waiting", waiting::getAsInt)
+        .description("run threads waiting for their turn to send a statement")
+        .tag("worker", workerId)
+        .register(registry);
+  }
+
   /** Records one claim statement's time. */
   public void claimTook(Duration took) {
     claimDuration.record(took);

@@ -212,7 +212,8 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
                         ? Optional.empty()
                         : Optional.of("PostgreSQL does not answer this worker")),
             new RunTelemetry(tracing, Optional.of(advisor)),
-            settings.virtualThreads());
+            settings.virtualThreads(),
+            settings.db().poolSize());
     poolRef[0] = pool;
     this.heartbeater =
         new Heartbeater(

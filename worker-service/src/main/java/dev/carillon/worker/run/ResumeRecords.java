@@ -45,6 +45,7 @@ final class ResumeRecords implements RunRecords {
   private static final Logger log = LoggerFactory.getLogger(ResumeRecords.class);
 
   private final ResumeStore store;
+  private final StatementGate gate;
   private final Run run;
   private final RunLeases leases;
   private final WorkerMetrics metrics;
@@ -58,8 +59,14 @@ final class ResumeRecords implements RunRecords {
   private Optional<Checkpoint> last;
 
   ResumeRecords(
-      ResumeStore store, Run run, RunLeases leases, WorkerMetrics metrics, String workerId) {
+      ResumeStore store,
+      StatementGate gate,
+      Run run,
+      RunLeases leases,
+      WorkerMetrics metrics,
+      String workerId) {
     this.store = store;
+    this.gate = gate;
     this.run = run;
     this.leases = leases;
     this.metrics = metrics;
@@ -259,7 +266,7 @@ final class ResumeRecords implements RunRecords {
     Optional<String> tooLarge = ResumeRules.effectResult(result);
     long sent = System.nanoTime();
     boolean recorded =
-        io(
+        ioEvenIfStopped(
             "record effect '" + key + "' (it was performed)",
             () -> store.recordEffect(run.lease, workerId, key, tooLarge.isEmpty() ? result : null));
     if (!recorded) {
@@ -301,8 +308,26 @@ final class ResumeRecords implements RunRecords {
     return new RunCancelledException(run.instance.idempotencyKey(), run.instance.attempt());
   }
 
-  /** Runs a store call, turning a database failure into the API's {@link UncheckedIOException}. */
+  /**
+   * Runs a store call when the {@link StatementGate} lets it, turning a database failure into the
+   * API's {@link UncheckedIOException}; a stop while it waits for its turn cancels the run.
+   */
   private <T> T io(String what, Supplier<T> call) {
+    try {
+      return gate.through(() -> translated(what, call));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      log.debug("{} was stopped while it waited to {}", run, what);
+      throw cancelled();
+    }
+  }
+
+  /** As {@link #io}, but waits for its turn even when the run is stopped meanwhile. */
+  private <T> T ioEvenIfStopped(String what, Supplier<T> call) {
+    return gate.throughEvenIfInterrupted(() -> translated(what, call));
+  }
+
+  private <T> T translated(String what, Supplier<T> call) {
     try {
       return call.get();
     } catch (DataAccessException e) {

@@ -60,6 +60,7 @@ public final class RunPool implements AutoCloseable {
   private final RunLeases leases;
   private final Drain drain;
   private final ResumeStore resume;
+  private final StatementGate statements;
   private final WorkerMetrics metrics;
   private final String workerId;
   private final Stopper stopper;
@@ -82,6 +83,9 @@ public final class RunPool implements AutoCloseable {
    * @param giveUp when runs that do not stop make the worker give up
    * @param telemetry where run spans go, and the timeout advisor
    * @param virtualThreads run on virtual threads where the JDK has them ({@link RunThreads})
+   * @param dbPoolSize the connections of the pool {@code store} and {@code resume} use; run
+   *     threads' own statements use all but {@value StatementGate#RESERVED} of them at once ({@link
+   *     StatementGate})
    */
   public RunPool(
       LeaseStore store,
@@ -99,8 +103,11 @@ public final class RunPool implements AutoCloseable {
       Optional<Duration> heartbeatInterval,
       GiveUp giveUp,
       RunTelemetry telemetry,
-      boolean virtualThreads) {
+      boolean virtualThreads,
+      int dbPoolSize) {
     this.resume = resume;
+    this.statements = StatementGate.forPool(dbPoolSize);
+    metrics.runStatementsWaiting(statements::waiting);
     this.metrics = metrics;
     this.workerId = workerId;
     this.stopper = new Stopper(metrics, fence, giveUp, workerId);
@@ -140,7 +147,7 @@ public final class RunPool implements AutoCloseable {
    * from the queue the runner feeds); it is called only when a run starts, long after.
    */
   private ResumeRecords resumeRecordsOf(Run run) {
-    return new ResumeRecords(resume, run, leases, metrics, workerId);
+    return new ResumeRecords(resume, statements, run, leases, metrics, workerId);
   }
 
   /** How many more instances may be claimed now; never shrinks except by {@link #startAll}. */
