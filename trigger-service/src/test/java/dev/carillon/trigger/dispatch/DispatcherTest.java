@@ -56,7 +56,9 @@ class DispatcherTest {
     new TaskStore(db.dsl())
         .applyAll(
             List.of(
-                Tasks.daily("stamped").build(), Tasks.daily("queued-late").queue("late").build()));
+                Tasks.daily("stamped").build(),
+                Tasks.daily("queued-late").queue("late").build(),
+                Tasks.daily("swept").build()));
   }
 
   @AfterAll
@@ -211,6 +213,76 @@ class DispatcherTest {
       assertThat(instances.find(created.get(2).id()).orElseThrow().dispatchedAt())
           .as("left undispatched, for the sweep")
           .isNull();
+    }
+  }
+
+  /**
+   * A backlog left in the database (a Kafka outage, a full queue) drains at Kafka's pace: a sweep
+   * that read a full batch sweeps again in the next round, not a sweep interval (here 10 minutes)
+   * later. Before, one batch of 1,000 went out per interval.
+   */
+  @Test
+  void a_backlog_deeper_than_one_batch_is_swept_batch_after_batch_not_one_per_interval()
+      throws Exception {
+    int rows = Dispatcher.BATCH * 2 + 500;
+    List<dev.carillon.model.instance.NewInstance> backlog = new java.util.ArrayList<>();
+    for (int n = 0; n < rows; n++) {
+      backlog.add(Tasks.pendingKey("swept", "k" + n, Duration.ofMinutes(5)));
+    }
+    windows.create(backlog, "t");
+    // Left undispatched an hour ago, as after an outage; the sweep leaves younger rows alone.
+    db.dsl()
+        .execute(
+            "UPDATE task_instance SET updated_at = updated_at - interval '1 hour' WHERE task_id = ?",
+            "swept");
+    String topic = "swept-" + UUID.randomUUID();
+    DevStack.shared().createTopic(topic, 2);
+    KafkaSettings kafka = KafkaSettings.of(DevStack.shared().kafkaBootstrap());
+    try (InstancePublisher publisher =
+            new InstancePublisher(kafka, topic, InstancePublisher.DEFAULT_ACK_TIMEOUT);
+        Dispatcher dispatcher =
+            new Dispatcher(
+                publisher,
+                windows,
+                Clock.systemUTC(),
+                Duration.ofMinutes(1),
+                Duration.ofMinutes(10),
+                () -> true,
+                Fencing.fixed(fence),
+                new TriggerMetrics(new SimpleMeterRegistry()))) {
+      dispatcher.start();
+
+      await("every row of the backlog stamped, long before a second sweep interval")
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> undispatched("swept") == 0);
+      assertThat(endOffsets(topic)).as("each row published once").isEqualTo(rows);
+    }
+  }
+
+  private static long undispatched(String task) {
+    Object count =
+        db.dsl()
+            .fetchValue(
+                "SELECT count(*) FROM task_instance WHERE task_id = ? AND dispatched_at IS NULL",
+                task);
+    return ((Number) count).longValue();
+  }
+
+  /** The records in both partitions of {@code topic}. */
+  private static long endOffsets(String topic) throws Exception {
+    KafkaSettings kafka = KafkaSettings.of(DevStack.shared().kafkaBootstrap());
+    try (Admin admin = Admin.create(kafka.adminProps())) {
+      return admin
+          .listOffsets(
+              java.util.Map.of(
+                  new TopicPartition(topic, 0), OffsetSpec.latest(),
+                  new TopicPartition(topic, 1), OffsetSpec.latest()))
+          .all()
+          .get(30, TimeUnit.SECONDS)
+          .values()
+          .stream()
+          .mapToLong(ListOffsetsResultInfo::offset)
+          .sum();
     }
   }
 }
