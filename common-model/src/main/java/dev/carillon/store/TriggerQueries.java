@@ -95,9 +95,14 @@ public final class TriggerQueries {
     // when it filters a sequential scan, so each row is compared with every id (rows × ids), and a
     // new leader's first tick loads every task. The sub-select becomes a semi join (hashed, or one
     // index probe per id), linear in rows + ids.
+    // The ids' range as well, so that a page of a large read (DefinitionCache reads a new
+    // leader's every row in pages of sorted ids) is an index range scan, not a scan of the whole
+    // table per page. PostgreSQL takes the bounds, in its collation: Java's order of strings is
+    // not the database's, and a bound taken in Java could leave rows out.
     return dsl.select(TASK_DEFINITION.asterisk(), STAMP)
         .from(TASK_DEFINITION)
         .where(TASK_DEFINITION.TASK_ID.in(DSL.select(unnest(ids))))
+        .and(TASK_DEFINITION.TASK_ID.between(bound(DSL::min, ids), bound(DSL::max, ids)))
         .and(TASK_DEFINITION.DELETED_AT.isNull())
         .orderBy(TASK_DEFINITION.TASK_ID)
         .fetch()
@@ -122,6 +127,17 @@ public final class TriggerQueries {
         .orderBy(TASK_INSTANCE.ID)
         .fetch()
         .map(InstanceRows::toInstance);
+  }
+
+  /** {@code (SELECT min(id) FROM unnest(ids))} or max: a bound in the database's collation. */
+  private static Field<String> bound(
+      java.util.function.Function<Field<String>, Field<String>> aggregate, Collection<String> ids) {
+    Field<String> id = DSL.field(DSL.name("page", "id"), String.class);
+    return DSL.field(
+        DSL.select(aggregate.apply(id))
+            .from(
+                DSL.table("unnest({0}::varchar[])", DSL.val(ids.toArray(String[]::new)))
+                    .as("page", "id")));
   }
 
   /** The ids as rows of one column, for {@code IN (SELECT ...)}: one bind value however many. */

@@ -26,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * <p>A row that fails validation (edited by hand in SQL) is left out and logged at ERROR once per
  * (task, version, problem); every other task keeps firing.
  *
+ * <p>Changed rows are read in pages of at most {@link #PAGE} ids, one statement each: a new
+ * leader's first refresh reads every row, and at a million tasks one statement took 21.6 s, above
+ * the default {@code db.statement-timeout} of 15 s, so such a trigger could never finish its first
+ * tick (docs/benchmarks.md, "A million schedules"). A page also bounds the result held at once.
+ *
  * <p>Not thread-safe: owned by one loop ({@link TriggerLoop}, the dependency releaser, the event
  * consumer or the condition poller), which serializes its passes.
  */
@@ -34,17 +39,31 @@ public final class DefinitionCache {
 
   private record Entry(LoadedTask task, long stamp) {}
 
+  /** The most task rows one statement reads: well under a second at 20,000 (~0.45 s at 1M). */
+  static final int PAGE = 20_000;
+
   private final TriggerQueries queries;
+  private final int page;
   private final Map<String, Entry> entries = new TreeMap<>();
   private final Set<String> reported = new HashSet<>();
   private final Set<String> movedOneShots = new TreeSet<>();
   private TaskFingerprint fingerprint;
   private List<TaskDefinition> valid = List.of();
   private int invalid;
+  private int lastReadStatements;
 
   /** A cache reading through {@code queries}. */
   public DefinitionCache(TriggerQueries queries) {
+    this(queries, PAGE);
+  }
+
+  /** A cache reading at most {@code page} rows a statement. */
+  DefinitionCache(TriggerQueries queries, int page) {
+    if (page < 1) {
+      throw new IllegalArgumentException("page must be at least 1, was " + page);
+    }
     this.queries = queries;
+    this.page = page;
   }
 
   /** The valid definitions, reloading changed rows first; sorted by task id. */
@@ -70,13 +89,22 @@ public final class DefinitionCache {
         removed++;
       }
     }
-    for (StampedTask s : queries.loadTasks(changed)) {
-      Entry before = entries.put(s.task().id(), new Entry(s.task(), s.stamp()));
-      if (before != null && movedOneShot(before.task(), s.task())) {
-        movedOneShots.add(s.task().id());
+    // Sorted, so that each page is (near enough: Java's order is not the database's collation) a
+    // contiguous range of the primary key, which loadTasks reads by range.
+    changed.sort(null);
+    int statements = 0;
+    for (int from = 0; from < changed.size(); from += page) {
+      List<String> ids = changed.subList(from, Math.min(changed.size(), from + page));
+      statements++;
+      for (StampedTask s : queries.loadTasks(ids)) {
+        Entry before = entries.put(s.task().id(), new Entry(s.task(), s.stamp()));
+        if (before != null && movedOneShot(before.task(), s.task())) {
+          movedOneShots.add(s.task().id());
+        }
+        s.task().error().ifPresent(e -> reportInvalid(s.task(), e.getMessage()));
       }
-      s.task().error().ifPresent(e -> reportInvalid(s.task(), e.getMessage()));
     }
+    lastReadStatements = statements;
     List<TaskDefinition> defs = new ArrayList<>(entries.size());
     int bad = 0;
     for (Entry e : entries.values()) {
@@ -87,9 +115,11 @@ public final class DefinitionCache {
       }
     }
     log.info(
-        "Task definitions {}: {} loaded, {} removed; {} valid, {} invalid; in {} ms",
+        "Task definitions {}: {} loaded in {} statement(s), {} removed; {} valid, {} invalid; in {}"
+            + " ms",
         fingerprint == null ? "read" : "changed",
         changed.size(),
+        statements,
         removed,
         defs.size(),
         bad,
@@ -127,6 +157,11 @@ public final class DefinitionCache {
   /** The ids of every task row known at the last refresh, valid or not (deleted ones are not). */
   Set<String> known() {
     return entries.keySet();
+  }
+
+  /** How many statements the last refresh that found a change read changed rows with. */
+  int lastReadStatements() {
+    return lastReadStatements;
   }
 
   /** Task rows that failed validation at the last refresh. */
