@@ -3,23 +3,32 @@ package dev.carillon.bench;
 import java.util.List;
 
 /**
- * The fields of one line of Linux's {@code /proc/<pid>/stat} that the cost probe needs. Times are
- * in clock ticks ({@code getconf CLK_TCK}).
+ * The fields of one line of Linux's {@code /proc/<pid>/stat} that the bench needs (the cost probe's
+ * PostgreSQL CPU, the exec bench's process table). Times are in clock ticks ({@code getconf
+ * CLK_TCK}).
  *
  * @param comm the process name (up to 15 characters; may contain spaces and parentheses)
  * @param utime CPU time in user mode
  * @param stime CPU time in kernel mode
  * @param cutime user time of the children this process has waited for (reaped)
  * @param cstime kernel time of the children this process has waited for
+ * @param threads its threads ({@code num_threads})
  */
 public record ProcStat(
-    long pid, String comm, long ppid, long utime, long stime, long cutime, long cstime) {
+    long pid,
+    String comm,
+    long ppid,
+    long utime,
+    long stime,
+    long cutime,
+    long cstime,
+    long threads) {
 
   /**
    * Parses one {@code stat} line. The name sits between the first {@code (} and the <em>last</em>
    * {@code )}, since a process may name itself {@code a) b (c}; the fields after it are separated
    * by single spaces (see proc(5): state is field 3, ppid 4, utime 14, stime 15, cutime 16, cstime
-   * 17).
+   * 17, num_threads 20).
    *
    * @throws IllegalArgumentException naming the line when it is not a stat line
    */
@@ -31,9 +40,9 @@ public record ProcStat(
     }
     String[] rest = line.substring(close + 1).trim().split(" +");
     // rest[0] is field 3 (state), so field k is rest[k - 3].
-    if (rest.length < 15) {
+    if (rest.length < 18) {
       throw new IllegalArgumentException(
-          "not a /proc stat line (" + (rest.length + 2) + " fields, need 17): " + line);
+          "not a /proc stat line (" + (rest.length + 2) + " fields, need 20): " + line);
     }
     try {
       return new ProcStat(
@@ -43,7 +52,8 @@ public record ProcStat(
           Long.parseLong(rest[11]),
           Long.parseLong(rest[12]),
           Long.parseLong(rest[13]),
-          Long.parseLong(rest[14]));
+          Long.parseLong(rest[14]),
+          Long.parseLong(rest[17]));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not a /proc stat line (" + e.getMessage() + "): " + line);
     }

@@ -1,5 +1,6 @@
 package dev.carillon.bench.exec;
 
+import dev.carillon.bench.ProcStat;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -11,7 +12,6 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Every process of the machine at one moment, from {@code /proc/PID/stat}: who is whose parent, how
@@ -19,59 +19,11 @@ import java.util.Optional;
  * sample ({@link #read()}); the rest is arithmetic on what was read.
  */
 final class ProcTable {
-  /**
-   * The fields of one {@code /proc/PID/stat} line the bench uses; times in clock ticks ({@code
-   * getconf CLK_TCK}).
-   *
-   * @param utime user time of the process itself
-   * @param stime system time of the process itself
-   * @param cutime user time of its children that ended and were waited for
-   * @param cstime system time of those children
-   * @param threads its threads ({@code num_threads})
-   */
-  record Stat(long pid, long ppid, long utime, long stime, long cutime, long cstime, long threads) {
-
-    /** CPU time of the process and of its children that ended and were waited for. */
-    long cpuTicks() {
-      return utime + stime + cutime + cstime;
-    }
-
-    /**
-     * Parses one stat line. The command name (field 2) is in parentheses and may hold spaces and
-     * parentheses itself, so the fields after it are counted from its last ')'.
-     */
-    static Optional<Stat> parse(String line) {
-      int open = line.indexOf('(');
-      int close = line.lastIndexOf(')');
-      if (open < 1 || close < open) {
-        return Optional.empty();
-      }
-      String[] f = line.substring(close + 1).trim().split("\\s+");
-      // f[0] is field 3 (state), so field n is f[n - 3].
-      if (f.length < 18) {
-        return Optional.empty();
-      }
-      try {
-        return Optional.of(
-            new Stat(
-                Long.parseLong(line.substring(0, open).trim()),
-                Long.parseLong(f[1]),
-                Long.parseLong(f[11]),
-                Long.parseLong(f[12]),
-                Long.parseLong(f[13]),
-                Long.parseLong(f[14]),
-                Long.parseLong(f[17])));
-      } catch (NumberFormatException e) {
-        return Optional.empty();
-      }
-    }
-  }
-
-  private final Map<Long, Stat> byPid = new HashMap<>();
+  private final Map<Long, ProcStat> byPid = new HashMap<>();
   private final Map<Long, List<Long>> children = new HashMap<>();
 
-  ProcTable(Collection<Stat> stats) {
-    for (Stat s : stats) {
+  ProcTable(Collection<ProcStat> stats) {
+    for (ProcStat s : stats) {
       byPid.put(s.pid(), s);
       children.computeIfAbsent(s.ppid(), p -> new ArrayList<>()).add(s.pid());
     }
@@ -81,13 +33,15 @@ final class ProcTable {
    * Every process of this machine now; empty off Linux. A process gone while reading is left out.
    */
   static ProcTable read() {
-    List<Stat> stats = new ArrayList<>();
+    List<ProcStat> stats = new ArrayList<>();
     try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
       for (Path d : dirs) {
         try {
-          Stat.parse(Files.readString(d.resolve("stat"))).ifPresent(stats::add);
+          stats.add(ProcStat.parse(Files.readString(d.resolve("stat")).strip()));
         } catch (IOException e) {
           // Ended between the listing and the read.
+        } catch (IllegalArgumentException e) {
+          // Not a stat line this parser knows (a kernel older than proc(5)'s 20 fields).
         }
       }
     } catch (IOException e) {
@@ -113,14 +67,14 @@ final class ProcTable {
     }
     long sum = 0;
     for (long pid : tree(root)) {
-      sum += byPid.get(pid).cpuTicks();
+      sum += byPid.get(pid).ticksWithReapedChildren();
     }
     return sum;
   }
 
   /** Threads of every process (what counts against {@code kernel.pid_max} and threads-max). */
   long threads() {
-    return byPid.values().stream().mapToLong(Stat::threads).sum();
+    return byPid.values().stream().mapToLong(ProcStat::threads).sum();
   }
 
   private List<Long> tree(long root) {
