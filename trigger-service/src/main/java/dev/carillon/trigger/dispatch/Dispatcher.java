@@ -42,14 +42,14 @@ import org.slf4j.LoggerFactory;
  * dispatcher also asks the database for PENDING instances never dispatched, or dispatched more than
  * {@code redispatchAfter} ago ({@link WindowStore#undispatched}), and publishes those: that is how
  * instances created while Kafka was down, or by a leader that died before publishing, get out. A
- * sweep reads {@link #BATCH} rows; when it read a full batch and Kafka acknowledged all of it, it
- * stamps them at once and the next sweep comes in the next round rather than a sweep interval
- * later, so a backlog drains at Kafka's pace (one batch a round, between the queue's own batches)
- * and not at one batch per {@code sweepEvery}: at 1,000 rows per 5 s, the 30,000 rows of a
- * 300-second Kafka outage at 100 fires a second took minutes to get out after Kafka returned (the
- * fault suite's full run). The same sweep publishes what did not fit in the queue: it holds at most
- * {@link #MAX_BACKLOG} instances (a Kafka that stops acknowledging must not fill the heap), and
- * instances submitted beyond that are logged, counted ({@code
+ * sweep reads {@link #BATCH} rows; when it read a full batch of rows never dispatched and Kafka
+ * acknowledged all of it, it stamps them at once and the next sweep comes in the next round rather
+ * than a sweep interval later, so a backlog drains at Kafka's pace (one batch a round, between the
+ * queue's own batches) and not at one batch per {@code sweepEvery}: at 1,000 rows per 5 s, the
+ * 30,000 rows of a 300-second Kafka outage at 100 fires a second took minutes to get out after
+ * Kafka returned (the fault suite's full run). The same sweep publishes what did not fit in the
+ * queue: it holds at most {@link #MAX_BACKLOG} instances (a Kafka that stops acknowledging must not
+ * fill the heap), and instances submitted beyond that are logged, counted ({@code
  * carillon.trigger.publish{result=deferred}}) and left PENDING and undispatched for the sweep. A
  * message may therefore be published twice; the workers' claim is a compare-and-set, so that is
  * harmless.
@@ -267,7 +267,7 @@ public final class Dispatcher implements AutoCloseable {
         }
         int ok = publish(stranded);
         acked += ok;
-        sweepAgain = stranded.size() == BATCH && ok == stranded.size();
+        sweepAgain = sweepAgain(stranded, ok);
         // Rows the next sweep must not read again are stamped now, not after the stamp delay.
         stamp(stampAll || sweepAgain);
         sweptInStreak += ok;
@@ -288,6 +288,20 @@ public final class Dispatcher implements AutoCloseable {
       metrics.oldestUndispatched(Duration.ZERO);
     }
     return acked;
+  }
+
+  /**
+   * Whether the next sweep should come at once: the batch was full, Kafka acknowledged all of it,
+   * and it held only rows never dispatched (the backlog of an outage or of a full queue). Rows
+   * published before and still unclaimed (republished after {@code redispatchAfter}) wait for busy
+   * workers, not for Kafka: publishing them again batch after batch would only queue copies, so
+   * they go out one batch per sweep interval, as a lost message's recovery. The sweep reads never
+   * dispatched rows first, so the batch's last row tells.
+   */
+  static boolean sweepAgain(List<Instance> batch, int acknowledged) {
+    return batch.size() == BATCH
+        && acknowledged == batch.size()
+        && batch.get(batch.size() - 1).dispatchedAt() == null;
   }
 
   private int drain(List<Instance> into, int max) {
