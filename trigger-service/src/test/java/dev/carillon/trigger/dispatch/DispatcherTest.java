@@ -81,16 +81,7 @@ class DispatcherTest {
     KafkaSettings kafka = KafkaSettings.of(DevStack.shared().kafkaBootstrap());
     try (InstancePublisher publisher =
             new InstancePublisher(kafka, topic, InstancePublisher.DEFAULT_ACK_TIMEOUT);
-        Dispatcher dispatcher =
-            new Dispatcher(
-                publisher,
-                windows,
-                Clock.systemUTC(),
-                Duration.ofMinutes(1),
-                Duration.ofMinutes(10),
-                () -> true,
-                Fencing.fixed(fence),
-                new TriggerMetrics(new SimpleMeterRegistry()))) {
+        Dispatcher dispatcher = dispatcher(publisher, Duration.ofMinutes(10))) {
       dispatcher.start();
       long submitted = System.nanoTime();
       dispatcher.submit(List.of(waiting, claimedSoon));
@@ -134,16 +125,7 @@ class DispatcherTest {
                 InstancePublisher.DEFAULT_ACK_TIMEOUT,
                 new CachedQueueRouter(
                     new TaskStore(db.dsl())::queues, Duration.ZERO, System::nanoTime));
-        Dispatcher dispatcher =
-            new Dispatcher(
-                publisher,
-                windows,
-                Clock.systemUTC(),
-                Duration.ofMinutes(1),
-                Duration.ofMillis(200),
-                () -> true,
-                Fencing.fixed(fence),
-                new TriggerMetrics(new SimpleMeterRegistry()))) {
+        Dispatcher dispatcher = dispatcher(publisher, Duration.ofMillis(200))) {
       dispatcher.start();
       dispatcher.submit(List.of(late));
 
@@ -164,18 +146,7 @@ class DispatcherTest {
           .atMost(Duration.ofSeconds(30))
           .untilAsserted(
               () -> assertThat(instances.find(late.id()).orElseThrow().dispatchedAt()).isNotNull());
-      long records =
-          admin
-              .listOffsets(
-                  java.util.Map.of(
-                      new TopicPartition(lateTopic, 0), OffsetSpec.latest(),
-                      new TopicPartition(lateTopic, 1), OffsetSpec.latest()))
-              .all()
-              .get(30, TimeUnit.SECONDS)
-              .values()
-              .stream()
-              .mapToLong(ListOffsetsResultInfo::offset)
-              .sum();
+      long records = endOffsets(lateTopic);
       assertThat(records).as("the instance's message is in its queue's topic").isPositive();
     }
   }
@@ -240,16 +211,7 @@ class DispatcherTest {
     KafkaSettings kafka = KafkaSettings.of(DevStack.shared().kafkaBootstrap());
     try (InstancePublisher publisher =
             new InstancePublisher(kafka, topic, InstancePublisher.DEFAULT_ACK_TIMEOUT);
-        Dispatcher dispatcher =
-            new Dispatcher(
-                publisher,
-                windows,
-                Clock.systemUTC(),
-                Duration.ofMinutes(1),
-                Duration.ofMinutes(10),
-                () -> true,
-                Fencing.fixed(fence),
-                new TriggerMetrics(new SimpleMeterRegistry()))) {
+        Dispatcher dispatcher = dispatcher(publisher, Duration.ofMinutes(10))) {
       dispatcher.start();
 
       await("every row of the backlog stamped, long before a second sweep interval")
@@ -266,6 +228,22 @@ class DispatcherTest {
                 "SELECT count(*) FROM task_instance WHERE task_id = ? AND dispatched_at IS NULL",
                 task);
     return ((Number) count).longValue();
+  }
+
+  /**
+   * A leading dispatcher (its fence current, re-dispatching after a minute) sweeping every {@code
+   * sweepEvery}.
+   */
+  private static Dispatcher dispatcher(InstancePublisher publisher, Duration sweepEvery) {
+    return new Dispatcher(
+        publisher,
+        windows,
+        Clock.systemUTC(),
+        Duration.ofMinutes(1),
+        sweepEvery,
+        () -> true,
+        Fencing.fixed(fence),
+        new TriggerMetrics(new SimpleMeterRegistry()));
   }
 
   /** The records in both partitions of {@code topic}. */
