@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Timeout;
  * Issue 24's virtual-thread defect: a worker with many more run slots than connections must not
  * starve its own pool. Thirty runs start at once on a worker with a pool of 4 and a 1 s {@code
  * db.connection-timeout}, and their first statement (the last checkpoint) is held up by a lock the
- * test takes on the checkpoint table for longer than that timeout. Two runs wait on the lock (the
- * gate's 4 − 2 connections), the other 28 wait in the gate's line instead of timing out in the
+ * test takes on the checkpoint table for longer than that timeout. Four runs wait on the lock (the
+ * gate is as wide as the pool), the other 26 wait in the gate's line instead of timing out in the
  * pool's, and once the lock goes every run succeeds. Without the gate, 26 of them failed with
  * "Connection is not available, request timed out after 1000ms".
  */
@@ -59,14 +59,14 @@ class StatementGateTest {
                   "db.pool-size", "4",
                   "db.connection-timeout", "1s"));
 
-      await("two statements blocked by the lock, the other runs in the gate's line")
+      await("four statements blocked by the lock, the other runs in the gate's line")
           .atMost(Duration.ofSeconds(60))
-          .until(() -> waiting(worker) == RUNS - 2 && blockedLongerThan(Duration.ZERO) == 2);
+          .until(() -> waiting(worker) == RUNS - 4 && blockedLongerThan(Duration.ZERO) == 4);
       // Longer than the pool's connection timeout: a run waiting for a connection would fail now.
       await("the blocked statements to have waited 2 s, twice the pool's timeout")
           .atMost(Duration.ofSeconds(30))
-          .until(() -> blockedLongerThan(Duration.ofSeconds(2)) == 2);
-      assertThat(waiting(worker)).isEqualTo(RUNS - 2);
+          .until(() -> blockedLongerThan(Duration.ofSeconds(2)) == 4);
+      assertThat(waiting(worker)).isEqualTo(RUNS - 4);
       assertThat(worker.metrics().failed.count()).isZero();
       lock.rollback();
 

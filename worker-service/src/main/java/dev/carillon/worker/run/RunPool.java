@@ -84,8 +84,7 @@ public final class RunPool implements AutoCloseable {
    * @param telemetry where run spans go, and the timeout advisor
    * @param virtualThreads run on virtual threads where the JDK has them ({@link RunThreads})
    * @param dbPoolSize the connections of the pool {@code store} and {@code resume} use; run
-   *     threads' own statements use all but {@value StatementGate#RESERVED} of them at once ({@link
-   *     StatementGate})
+   *     threads' own statements use at most that many at once ({@link StatementGate})
    */
   public RunPool(
       LeaseStore store,
