@@ -98,6 +98,8 @@ class SelfFencingTest {
               Instance now = kit.find(instance.id());
               assertThat(now.status()).isEqualTo(InstanceStatus.SUCCESS);
               assertThat(LedgerProbe.ended("fenced")).hasSize(2);
+              // Counted after the end's write commits, so awaited too (CI read 0 just after it).
+              assertThat(b.metrics().succeeded.count()).isEqualTo(1.0);
             });
     List<LedgerProbe.Entry> ledger = LedgerProbe.ended("fenced");
     LedgerProbe.Entry first =
