@@ -273,13 +273,13 @@ public final class Dispatcher implements AutoCloseable {
         sweptInStreak += ok;
         sweepsInStreak++;
       }
-      if (!sweepAgain && sweepsInStreak > 1) {
-        log.info(
-            "Published {} undispatched PENDING instance(s) in {} sweeps, one after the other",
-            sweptInStreak,
-            sweepsInStreak);
-      }
       if (!sweepAgain) {
+        if (sweepsInStreak > 1) {
+          log.info(
+              "Published {} undispatched PENDING instance(s) in {} sweeps, one after the other",
+              sweptInStreak,
+              sweepsInStreak);
+        }
         sweptInStreak = 0;
         sweepsInStreak = 0;
       }

@@ -3,8 +3,7 @@ package dev.carillon.trigger.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.carillon.model.instance.Instance;
-import dev.carillon.model.instance.InstanceStatus;
-import dev.carillon.model.instance.Origin;
+import dev.carillon.testsupport.Instances;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,35 +53,9 @@ class SweepAgainTest {
   }
 
   private static Instance pending(long id, Instant dispatchedAt) {
-    return new Instance(
-        id,
-        "t",
-        "w" + id,
-        T,
-        T.plusSeconds(60),
-        T,
-        InstanceStatus.PENDING,
-        0,
-        0,
-        0,
-        null,
-        null,
-        Duration.ofMinutes(5),
-        null,
-        Origin.SCHEDULE,
-        false,
-        null,
-        null,
-        false,
-        null,
-        null,
-        null,
-        null,
-        dispatchedAt,
-        T,
-        T,
-        null,
-        null,
-        null);
+    return Instances.of(id, "t", "w" + id, T, T.plusSeconds(60))
+        .timeout(Duration.ofMinutes(5))
+        .dispatchedAt(dispatchedAt)
+        .build();
   }
 }

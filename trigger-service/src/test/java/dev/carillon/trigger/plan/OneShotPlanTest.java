@@ -10,6 +10,7 @@ import dev.carillon.model.schedule.TriggerCursor;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.AtTrigger;
 import dev.carillon.model.task.TaskDefinition;
+import dev.carillon.testsupport.Instances;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -179,35 +180,13 @@ class OneShotPlanTest {
 
   /** A RUNNING instance of {@code row}'s window, as the database would hold it. */
   private static Instance running(long id, NewInstance row) {
-    return new Instance(
-        id,
-        row.taskId(),
-        row.window().key(),
-        row.window().start(),
-        row.window().end(),
-        row.scheduledAt(),
-        InstanceStatus.RUNNING,
-        1,
-        0,
-        0,
-        null,
-        null,
-        Duration.ofMinutes(30),
-        "w1",
-        row.origin(),
-        false,
-        null,
-        null,
-        false,
-        null,
-        null,
-        null,
-        null,
-        null,
-        row.scheduledAt(),
-        row.scheduledAt(),
-        null,
-        null,
-        null);
+    return Instances.of(
+            id, row.taskId(), row.window().key(), row.window().start(), row.window().end())
+        .scheduledAt(row.scheduledAt())
+        .status(InstanceStatus.RUNNING, 1)
+        .workerId("w1")
+        .origin(row.origin())
+        .createdAt(row.scheduledAt())
+        .build();
   }
 }

@@ -11,6 +11,7 @@ import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Decision;
+import dev.carillon.testsupport.Instances;
 import dev.carillon.testsupport.Tasks;
 import java.time.Duration;
 import java.time.Instant;
@@ -407,35 +408,9 @@ class TickPlannerTest {
 
   private static Instance instance(long id, String taskId, String day, InstanceStatus status) {
     Instant start = Instant.parse(day + "T00:00:00Z");
-    return new Instance(
-        id,
-        taskId,
-        day,
-        start,
-        start.plus(Duration.ofDays(1)),
-        start.plus(Duration.ofHours(8)),
-        status,
-        1,
-        0,
-        0,
-        null,
-        null,
-        Duration.ofMinutes(30),
-        null,
-        Origin.SCHEDULE,
-        false,
-        null,
-        null,
-        false,
-        null,
-        null,
-        null,
-        null,
-        null,
-        start,
-        start,
-        null,
-        null,
-        null);
+    return Instances.of(id, taskId, day, start, start.plus(Duration.ofDays(1)))
+        .scheduledAt(start.plus(Duration.ofHours(8)))
+        .status(status, 1)
+        .build();
   }
 }

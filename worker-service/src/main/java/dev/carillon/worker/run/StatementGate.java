@@ -21,7 +21,6 @@ import java.util.function.Supplier;
  */
 final class StatementGate {
   private final Semaphore permits;
-  private final int size;
 
   /** A gate for a pool of {@code poolSize} connections. */
   static StatementGate forPool(int poolSize) {
@@ -32,13 +31,7 @@ final class StatementGate {
     if (size < 1) {
       throw new IllegalArgumentException("size must be at least 1, was " + size);
     }
-    this.size = size;
     this.permits = new Semaphore(size, true);
-  }
-
-  /** Statements that may run at once. */
-  int size() {
-    return size;
   }
 
   /** Run threads waiting for their turn now (an estimate, for the gauge). */
