@@ -10,8 +10,11 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -698,6 +701,19 @@ final class Invariants {
           continue; // a retry the policy asked for, not a repeated execution
         }
         Instant lostAt = end.map(Event::at).orElse(upTo);
+        // The lease began with the claim, which may come seconds before the run's start (a claimed
+        // instance waits for a thread): a crash in between costs that lease as much as one after.
+        Instant claimedAt =
+            ev.stream()
+                .filter(
+                    v ->
+                        "RUNNING".equals(v.to())
+                            && Integer.valueOf(run.attempt()).equals(v.attempt())
+                            && v.actor().equals(run.worker()))
+                .map(Event::at)
+                .filter(at -> at.isBefore(run.startedAt()))
+                .findFirst()
+                .orElse(run.startedAt());
         Optional<FaultLog.Entry> cause =
             faults.entries().stream()
                 .filter(
@@ -705,10 +721,10 @@ final class Invariants {
                         f.kind().losesWorkerLeases() && f.target().equals(run.worker())
                             || f.kind().isDatabaseOutage())
                 // The fault acted (a kill at once; a freeze, cut or crash until it ended) between
-                // the run's start and the loss of its lease.
+                // the claim and the loss of its lease.
                 .filter(
                     f ->
-                        !faultEnd(f, faults).isBefore(run.startedAt().minusSeconds(1))
+                        !faultEnd(f, faults).isBefore(claimedAt.minusSeconds(1))
                             && !f.at().isAfter(lostAt))
                 .findFirst();
         LedgerRow next = runs.get(i + 1);
@@ -727,7 +743,10 @@ final class Invariants {
                   + run.worker()
                   + ": "
                   + causeText
-                  + (afterLoss ? "" : ", re-run started before the lease was lost"));
+                  + (afterLoss ? "" : ", re-run started before the lease was lost")
+                  + " ("
+                  + timeline(claimedAt, run.startedAt(), lostAt, faults)
+                  + ")");
         }
       }
     }
@@ -759,7 +778,15 @@ final class Invariants {
     checks.add(notEarly(inRun, events, faults));
     checks.add(timeoutsAfterLease(events, rowsById, ledger, specs));
 
-    EffectVerdict effects = effectChecks(calls, effectRecords, faults);
+    Map<String, Instant> claims = new HashMap<>();
+    for (Event v : o.events()) {
+      Row r = rowsById.get(v.instanceId());
+      if (r != null && "RUNNING".equals(v.to()) && v.attempt() != null) {
+        claims.putIfAbsent(
+            claimKey(r.taskId() + "/" + r.windowKey(), v.attempt(), v.actor()), v.at());
+      }
+    }
+    EffectVerdict effects = effectChecks(calls, effectRecords, faults, claims);
     checks.addAll(effects.checks());
 
     int succeeded = (int) inRun.stream().filter(r -> "SUCCESS".equals(r.status())).count();
@@ -786,6 +813,18 @@ final class Invariants {
    */
   static EffectVerdict effectChecks(
       List<EffectCallRow> calls, List<EffectRecordRow> effectRecords, FaultLog faults) {
+    return effectChecks(calls, effectRecords, faults, Map.of());
+  }
+
+  /**
+   * As above, with when each attempt was claimed ({@link #claimKey}): a repeat is explained by a
+   * fault from the claim of the first caller's attempt on, since its lease began there.
+   */
+  static EffectVerdict effectChecks(
+      List<EffectCallRow> calls,
+      List<EffectRecordRow> effectRecords,
+      FaultLog faults,
+      Map<String, Instant> claims) {
     List<Check> checks = new ArrayList<>();
     Map<String, List<EffectCallRow>> callsByWindow = new LinkedHashMap<>();
     for (EffectCallRow call : calls) {
@@ -805,7 +844,12 @@ final class Invariants {
       }
       if (w.getValue().size() > 1) {
         repeated += w.getValue().size() - 1;
-        Instant first = w.getValue().get(0).at();
+        EffectCallRow firstCall = w.getValue().get(0);
+        Instant first =
+            Optional.ofNullable(
+                    claims.get(claimKey(w.getKey(), firstCall.attempt(), firstCall.worker())))
+                .filter(claimed -> claimed.isBefore(firstCall.at()))
+                .orElse(firstCall.at());
         Instant last = w.getValue().get(w.getValue().size() - 1).at();
         Set<String> callers =
             w.getValue().stream().map(EffectCallRow::worker).collect(Collectors.toSet());
@@ -829,7 +873,10 @@ final class Invariants {
                   + " times by "
                   + w.getValue().stream()
                       .map(v -> v.worker() + "#" + v.attempt() + (v.inDoubt() ? " in doubt" : ""))
-                      .toList());
+                      .toList()
+                  + " ("
+                  + timeline(first, firstCall.at(), last, faults).replace(", lost ", ", again ")
+                  + ")");
         }
       }
     }
@@ -1193,6 +1240,49 @@ final class Invariants {
 
   private static String key(Row r) {
     return r == null ? "?" : r.taskId() + "/" + r.windowKey();
+  }
+
+  /** The key of an attempt's claim: {@code task/window#attempt@worker}. */
+  static String claimKey(String window, int attempt, String worker) {
+    return window + "#" + attempt + "@" + worker;
+  }
+
+  /**
+   * When an unexplained repeat's attempt was claimed, started and lost its lease, and the faults
+   * that acted within a minute before its loss: what a reader needs to judge it from CI's output
+   * alone, without the run's logs.
+   */
+  static String timeline(Instant claimedAt, Instant startedAt, Instant lostAt, FaultLog faults) {
+    DateTimeFormatter t = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+    List<String> near =
+        faults.entries().stream()
+            .filter(f -> !faultEnd(f, faults).isBefore(lostAt.minusSeconds(60)))
+            .filter(f -> !f.at().isAfter(lostAt))
+            // An end is printed with its fault, not on its own.
+            .filter(
+                f -> Arrays.stream(FaultLog.Kind.values()).noneMatch(k -> k.endedBy() == f.kind()))
+            .map(
+                f ->
+                    f.kind()
+                        + " "
+                        + f.target()
+                        + " "
+                        + t.format(f.at())
+                        + (f.kind().endedBy() == null
+                            ? ""
+                            : "-"
+                                + (faultEnd(f, faults).equals(Instant.MAX)
+                                    ? "open"
+                                    : t.format(faultEnd(f, faults)))))
+            .toList();
+    return "claimed "
+        + t.format(claimedAt)
+        + ", started "
+        + t.format(startedAt)
+        + ", lost "
+        + t.format(lostAt)
+        + "; faults in the minute before: "
+        + (near.isEmpty() ? "none" : String.join(", ", near));
   }
 
   private static String sample(List<String> items) {

@@ -8,6 +8,7 @@ import dev.carillon.faults.Invariants.EffectRecordRow;
 import dev.carillon.faults.Invariants.EffectVerdict;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -78,6 +79,29 @@ class InvariantsEffectsTest {
     assertThat(check(explained, "every repeated").ok()).isTrue();
     assertThat(check(explained, "no window's effect executed twice").ok()).isTrue();
     assertThat(explained.effects()).isEqualTo(new Invariants.Effects(1, 2, 1));
+  }
+
+  @Test
+  void a_repeat_is_explained_by_a_crash_after_the_first_callers_claim_though_before_its_call() {
+    List<EffectCallRow> calls =
+        List.of(
+            new EffectCallRow("f-1/a", 1, "worker-1", false, true, at(8_000)),
+            new EffectCallRow("f-1/a", 2, "worker-2", true, false, at(14_000)));
+    FaultLog crash = new FaultLog();
+    crash.add(at(1_000), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
+    crash.add(at(6_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
+
+    Check withoutClaims = check(Invariants.effectChecks(calls, List.of(), crash), "every repeated");
+    assertThat(withoutClaims.ok()).as("the crash ended 2 s before the first call").isFalse();
+    assertThat(withoutClaims.detail()).contains("POSTGRES_CRASH postgres");
+    Map<String, Instant> claims =
+        Map.of(
+            Invariants.claimKey("f-1/a", 1, "worker-1"), at(100),
+            Invariants.claimKey("f-1/a", 2, "worker-2"), at(13_000));
+    assertThat(
+            check(Invariants.effectChecks(calls, List.of(), crash, claims), "every repeated").ok())
+        .as("worker-1's lease began at its claim, before the crash")
+        .isTrue();
   }
 
   @Test

@@ -511,6 +511,36 @@ class InvariantsTest {
   }
 
   @Test
+  void a_crash_between_the_claim_and_a_late_start_explains_the_repeat_and_the_detail_says_when() {
+    World w = new World();
+    Instant f = w.fires.get(0);
+    // Claimed at f+0.1 s (f is 00:00:02), it waited for a thread and started at f+8 s, after
+    // PostgreSQL was back.
+    w.ledger.set(0, new LedgerRow(OK.id(), w.windows.get(0), 1, "worker-2", ms(f, 8_000)));
+    FaultLog crash = new FaultLog();
+    crash.add(ms(f, 1_000), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
+    crash.add(ms(f, 6_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
+    assertThat(
+            check(
+                    Invariants.verdict(
+                        w.observed(), List.of(OK), FROM, UP_TO, crash, List.of(), GRACE),
+                    "every repeated execution")
+                .ok())
+        .isTrue();
+
+    FaultLog beforeClaim = new FaultLog();
+    beforeClaim.add(ms(f, -7_000), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
+    beforeClaim.add(ms(f, -2_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
+    beforeClaim.add(ms(f, 3_000), FaultLog.Kind.KILL_WORKER, "worker-3", "pid 9");
+    assertFails(
+        Invariants.verdict(w.observed(), List.of(OK), FROM, UP_TO, beforeClaim, List.of(), GRACE),
+        "every repeated execution",
+        "(claimed 00:00:02.100, started 00:00:10.000, lost 00:00:13.000; faults in the minute"
+            + " before: POSTGRES_CRASH postgres 23:59:55.000-00:00:00.000, KILL_WORKER worker-3"
+            + " 00:00:05.000)");
+  }
+
+  @Test
   void a_success_without_its_execution_in_the_ledger_fails() {
     World w = new World();
     w.ledger.removeIf(l -> l.windowKey().equals(w.windows.get(2)));
