@@ -47,9 +47,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * TriggerLoop} with a settable clock: a first tick one second before the day's busiest second
  * (loads and validates every definition, starts every cursor), the tick at the busiest second
  * ({@link FireSeconds}), an idle tick, and the first tick of a second, fresh loop (what a standby
- * that won the election does before it can fire anything). Measures the retained heap of the loop
- * and of one more definition cache, and from them the task count at which the trigger's default
- * heap runs out ({@link MemoryCeiling}).
+ * that won the election does before it can fire anything). Measures the retained heap of the loop,
+ * and from it the task count at which the trigger's default heap runs out ({@link MemoryCeiling});
+ * and that of one more definition cache, which is what each of the service's other three loops held
+ * before they shared the loop's.
  *
  * <p>"Started" is not measured: starting needs the dispatcher, Kafka and workers, which the bench's
  * burst workload measures. Usage: {@code SchedulesBench [tasks] [--seed S] [--apply-chunk K]
@@ -326,22 +327,18 @@ public final class SchedulesBench {
     } else {
       System.out.println("first tick's peak: not seen, no collection ran during the tick");
     }
-    if (loopPerTask > 0 && cachePerTask >= 0) {
-      MemoryCeiling ceiling =
-          new MemoryCeiling(loopPerTask, cachePerTask, MemoryCeiling.DEFAULT_TRIGGER_HEAP);
+    if (loopPerTask > 0) {
+      MemoryCeiling ceiling = new MemoryCeiling(loopPerTask, MemoryCeiling.DEFAULT_TRIGGER_HEAP);
       System.out.printf(
-          "RESULT memory ceiling: a trigger service holds ~%,.0f bytes per task (the loop and %d"
-              + " more caches); its default heap (%.0f MiB) holds at most %,d tasks%n",
-          ceiling.serviceBytesPerTask(),
-          MemoryCeiling.OTHER_CACHES,
-          MemoryCeiling.DEFAULT_TRIGGER_HEAP / MIB,
-          ceiling.tasks());
+          "RESULT memory ceiling: a trigger service holds ~%,.0f bytes per task (the loop, whose"
+              + " definition cache its other loops share); its default heap (%.0f MiB) holds at"
+              + " most %,d tasks%n",
+          ceiling.serviceBytesPerTask(), MemoryCeiling.DEFAULT_TRIGGER_HEAP / MIB, ceiling.tasks());
       if (h.firstTickCollections() > 0 && peakPerTask > loopPerTask) {
-        MemoryCeiling atLoad =
-            new MemoryCeiling(peakPerTask, cachePerTask, MemoryCeiling.DEFAULT_TRIGGER_HEAP);
+        MemoryCeiling atLoad = new MemoryCeiling(peakPerTask, MemoryCeiling.DEFAULT_TRIGGER_HEAP);
         System.out.printf(
-            "RESULT memory ceiling at a first tick (the loop at its peak, the other caches"
-                + " loaded): ~%,.0f bytes per task, at most %,d tasks%n",
+            "RESULT memory ceiling at a first tick (the loop at its peak): ~%,.0f bytes per task,"
+                + " at most %,d tasks%n",
             atLoad.serviceBytesPerTask(), atLoad.tasks());
       }
     } else {

@@ -50,6 +50,7 @@ import dev.carillon.trigger.dependency.DependencyReleaser;
 import dev.carillon.trigger.dispatch.Dispatcher;
 import dev.carillon.trigger.event.EventConsumer;
 import dev.carillon.trigger.plan.TickPlanner;
+import dev.carillon.trigger.tick.DefinitionCache;
 import dev.carillon.trigger.tick.TickResult;
 import dev.carillon.trigger.tick.TickTelemetry;
 import dev.carillon.trigger.tick.TriggerLoop;
@@ -265,11 +266,14 @@ public final class TriggerService implements AutoCloseable {
     dispatcher.start();
     resources.push(dispatcher);
 
+    // One copy of the definitions for the four loops that read them (DefinitionCache).
+    TriggerQueries queries = new TriggerQueries(database.dsl());
+    DefinitionCache definitions = new DefinitionCache(queries);
     loop =
         new TriggerLoop(
             new TaskStore(database.dsl()),
             windows,
-            new TriggerQueries(database.dsl()),
+            queries,
             new TickPlanner(settings.planner(actor)),
             actor,
             clock,
@@ -278,12 +282,14 @@ public final class TriggerService implements AutoCloseable {
             dispatcher::submit,
             this::mayCommit,
             term,
+            definitions,
             new TickTelemetry(tracing, alerts, alertSettings));
     resources.push(loop::stopTicking);
 
     releaser =
         new DependencyReleaser(
-            new TriggerQueries(database.dsl()),
+            queries,
+            definitions,
             windows,
             new DependencyQueries(database.dsl()),
             actor,
@@ -302,7 +308,7 @@ public final class TriggerService implements AutoCloseable {
         new EventConsumer(
             common.kafka(),
             EVENTS_GROUP,
-            new TriggerQueries(database.dsl()),
+            definitions,
             windows,
             actor,
             clock,
@@ -321,7 +327,7 @@ public final class TriggerService implements AutoCloseable {
 
     conditions =
         new ConditionPoller(
-            new TriggerQueries(database.dsl()),
+            definitions,
             windows,
             new ConditionStore(database.dsl()),
             ConditionRegistry.load(TriggerService.class.getClassLoader()),

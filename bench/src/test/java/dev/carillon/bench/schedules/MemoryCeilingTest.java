@@ -7,11 +7,11 @@ import org.junit.jupiter.api.Test;
 
 class MemoryCeilingTest {
   @Test
-  void the_service_holds_the_loop_and_three_more_caches_per_task() {
-    MemoryCeiling c = new MemoryCeiling(2_000, 1_000, 768L * 1024 * 1024);
+  void the_service_holds_one_copy_of_the_definitions_the_loops_share() {
+    MemoryCeiling c = new MemoryCeiling(2_000, 768L * 1024 * 1024);
 
-    assertThat(c.serviceBytesPerTask()).isEqualTo(5_000);
-    assertThat(c.tasks()).isEqualTo(768L * 1024 * 1024 / 5_000);
+    assertThat(c.serviceBytesPerTask()).isEqualTo(2_000);
+    assertThat(c.tasks()).isEqualTo(768L * 1024 * 1024 / 2_000);
   }
 
   @Test
@@ -21,7 +21,7 @@ class MemoryCeilingTest {
 
   @Test
   void a_loop_that_holds_nothing_is_a_measurement_error() {
-    assertThatThrownBy(() -> new MemoryCeiling(0, 100, 1_000))
+    assertThatThrownBy(() -> new MemoryCeiling(0, 1_000))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("loopBytesPerTask > 0");
   }

@@ -15,7 +15,6 @@ import dev.carillon.store.ConditionStore.State;
 import dev.carillon.store.Decision;
 import dev.carillon.store.Fence;
 import dev.carillon.store.FencedException;
-import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.DefinitionCache;
 import java.time.Clock;
@@ -66,6 +65,7 @@ public final class ConditionPoller {
   private final Object lock = new Object();
 
   /**
+   * @param tasks the trigger service's definitions (the cache its loops share)
    * @param registry the condition plugins
    * @param clock the poll instants
    * @param dispatch receives created instances; must not block
@@ -73,7 +73,7 @@ public final class ConditionPoller {
    * @param fencing the leader's fence for each pass, and where a fenced write is reported
    */
   public ConditionPoller(
-      TriggerQueries queries,
+      DefinitionCache tasks,
       WindowStore windows,
       ConditionStore states,
       ConditionRegistry registry,
@@ -82,7 +82,7 @@ public final class ConditionPoller {
       Consumer<List<Instance>> dispatch,
       BooleanSupplier mayCommit,
       Fencing fencing) {
-    this.tasks = new DefinitionCache(queries);
+    this.tasks = Objects.requireNonNull(tasks, "tasks");
     this.windows = Objects.requireNonNull(windows, "windows");
     this.states = Objects.requireNonNull(states, "states");
     this.registry = Objects.requireNonNull(registry, "registry");

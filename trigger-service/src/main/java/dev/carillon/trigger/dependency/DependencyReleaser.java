@@ -104,7 +104,8 @@ public final class DependencyReleaser {
   public record Pass(int completions, List<Instance> created, List<Instance> rerun, long offset) {}
 
   /**
-   * @param queries task change detection and window lookups
+   * @param queries window lookups
+   * @param tasks the trigger service's definitions (the cache its loops share)
    * @param windows inserts, decisions and re-runs of finished downstream windows
    * @param deps completions, the offset and the database clock
    * @param actor who the event log names
@@ -115,6 +116,7 @@ public final class DependencyReleaser {
    */
   public DependencyReleaser(
       TriggerQueries queries,
+      DefinitionCache tasks,
       WindowStore windows,
       DependencyQueries deps,
       String actor,
@@ -123,7 +125,7 @@ public final class DependencyReleaser {
       BooleanSupplier mayCommit,
       Fencing fencing) {
     this.queries = Objects.requireNonNull(queries, "queries");
-    this.tasks = new DefinitionCache(queries);
+    this.tasks = Objects.requireNonNull(tasks, "tasks");
     this.windows = Objects.requireNonNull(windows, "windows");
     this.deps = Objects.requireNonNull(deps, "deps");
     this.actor = Objects.requireNonNull(actor, "actor");
@@ -164,7 +166,6 @@ public final class DependencyReleaser {
     if (!loaded) {
       offset = deps.offset(OFFSET);
       handled.clear();
-      tasks.clear();
       loaded = true;
     }
     List<TaskDefinition> defs = tasks.refresh();

@@ -12,7 +12,6 @@ import dev.carillon.model.task.EventTrigger;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Fence;
 import dev.carillon.store.FencedException;
-import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.DefinitionCache;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -94,6 +93,7 @@ public final class EventConsumer {
   /**
    * @param groupId the consumer group, shared by every trigger instance so a new leader resumes at
    *     the committed offsets
+   * @param tasks the trigger service's definitions (the cache its loops share)
    * @param dispatch receives the new PENDING instances; must not block
    * @param mayCommit asked before writing; false (leadership lost) drops the poll uncommitted
    * @param fencing the leader's fence for each poll's inserts, and where a fenced insert is
@@ -105,7 +105,7 @@ public final class EventConsumer {
   public EventConsumer(
       KafkaSettings kafka,
       String groupId,
-      TriggerQueries queries,
+      DefinitionCache tasks,
       WindowStore windows,
       String actor,
       Clock clock,
@@ -116,7 +116,7 @@ public final class EventConsumer {
       Duration taskRefresh) {
     this.kafka = Objects.requireNonNull(kafka, "kafka");
     this.groupId = Objects.requireNonNull(groupId, "groupId");
-    this.tasks = new DefinitionCache(queries);
+    this.tasks = Objects.requireNonNull(tasks, "tasks");
     this.windows = Objects.requireNonNull(windows, "windows");
     this.actor = Objects.requireNonNull(actor, "actor");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -330,7 +330,6 @@ public final class EventConsumer {
   public void stop() {
     synchronized (lock) {
       closeConsumer();
-      tasks.clear();
     }
   }
 

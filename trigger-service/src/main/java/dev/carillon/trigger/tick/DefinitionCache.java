@@ -14,6 +14,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +33,18 @@ import org.slf4j.LoggerFactory;
  * the default {@code db.statement-timeout} of 15 s, so such a trigger could never finish its first
  * tick (docs/benchmarks.md, "A million schedules"). A page also bounds the result held at once.
  *
- * <p>Not thread-safe: owned by one loop ({@link TriggerLoop}, the dependency releaser, the event
- * consumer or the condition poller), which serializes its passes.
+ * <p>One cache serves the whole trigger service: the tick loop ({@link TriggerLoop}), the
+ * dependency releaser, the event consumer and the condition poller each need the definitions, and
+ * with a cache of their own each held every row again (about 450 bytes a task apiece, which capped
+ * the default heap near 410,000 tasks; docs/benchmarks.md, "The ceiling"). Shared, a row changed is
+ * read once, by whichever of them refreshes first; the others find the fingerprint unchanged. The
+ * row stamps keep it exact across leaderships, so it is not cleared when leadership changes: a
+ * leader elected again reads only the rows changed meanwhile.
+ *
+ * <p>Thread-safe: a refresh holds the cache's lock while it reads, so the loops wait for one read
+ * instead of each making its own; the lists it returns are immutable. The lock is taken
+ * interruptibly, so that a loop stopped while another reads a large table stops at once instead of
+ * waiting for that read ({@link DefinitionsUnavailableException}).
  */
 public final class DefinitionCache {
   private static final Logger log = LoggerFactory.getLogger(DefinitionCache.class);
@@ -47,6 +59,7 @@ public final class DefinitionCache {
 
   private final TriggerQueries queries;
   private final int page;
+  private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, Entry> entries = new TreeMap<>();
   private final Set<String> reported = new HashSet<>();
   private final Set<String> movedOneShots = new TreeSet<>();
@@ -69,8 +82,15 @@ public final class DefinitionCache {
     this.page = page;
   }
 
-  /** The valid definitions, reloading changed rows first; sorted by task id. */
+  /**
+   * The valid definitions, reloading changed rows first; sorted by task id. The same list instance
+   * comes back while no row changed.
+   */
   public List<TaskDefinition> refresh() {
+    return locked(this::refreshLocked);
+  }
+
+  private List<TaskDefinition> refreshLocked() {
     TaskFingerprint now = queries.taskFingerprint();
     if (now.equals(fingerprint)) {
       return valid;
@@ -139,12 +159,12 @@ public final class DefinitionCache {
    * not a move: the one fire already decided stays decided.
    */
   List<String> takeMovedOneShots() {
-    if (movedOneShots.isEmpty()) {
-      return List.of();
-    }
-    List<String> out = List.copyOf(movedOneShots);
-    movedOneShots.clear();
-    return out;
+    return locked(
+        () -> {
+          List<String> out = List.copyOf(movedOneShots);
+          movedOneShots.clear();
+          return out;
+        });
   }
 
   private static boolean movedOneShot(LoadedTask before, LoadedTask after) {
@@ -157,27 +177,64 @@ public final class DefinitionCache {
             .orElse(false);
   }
 
-  /** The ids of every task row known at the last refresh, valid or not (deleted ones are not). */
+  /**
+   * A copy of the ids of every task row known at the last refresh, valid or not (deleted ones are
+   * not).
+   */
   Set<String> known() {
-    return entries.keySet();
+    return locked(() -> Set.copyOf(entries.keySet()));
+  }
+
+  /**
+   * Drops from {@code byTaskId} every key that is not a task row known at the last refresh (a
+   * deleted task's state goes with it), under the lock and without copying the ids.
+   */
+  void retainKnown(Map<String, ?> byTaskId) {
+    locked(() -> byTaskId.keySet().retainAll(entries.keySet()));
   }
 
   /** How many statements the last refresh that found a change read changed rows with. */
   int lastReadStatements() {
-    return lastReadStatements;
+    return locked(() -> lastReadStatements);
   }
 
   /** Task rows that failed validation at the last refresh. */
   int invalidCount() {
-    return invalid;
+    return locked(() -> invalid);
   }
 
-  /** Forgets everything, so the next refresh reloads every row (e.g. when leadership changes). */
+  /** Forgets everything, so the next refresh reloads every row. */
   public void clear() {
-    entries.clear();
-    movedOneShots.clear();
-    fingerprint = null;
-    valid = List.of();
+    locked(
+        () -> {
+          entries.clear();
+          movedOneShots.clear();
+          fingerprint = null;
+          valid = List.of();
+          return null;
+        });
+  }
+
+  private <T> T locked(Supplier<T> body) {
+    try {
+      lock.lockInterruptibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new DefinitionsUnavailableException(
+          "interrupted while another loop read the task definitions", e);
+    }
+    try {
+      return body.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The definitions could not be read: the thread was stopped while it waited for the cache. */
+  public static final class DefinitionsUnavailableException extends RuntimeException {
+    DefinitionsUnavailableException(String message, Throwable cause) {
+      super(message, cause);
+    }
   }
 
   private void reportInvalid(LoadedTask task, String problem) {

@@ -160,12 +160,15 @@ public final class TriggerLoop {
         dispatch,
         mayCommit,
         fencing,
+        new DefinitionCache(queries),
         TickTelemetry.off());
   }
 
   /**
-   * As the other constructor, with the spans and alerts of {@code telemetry}.
+   * As the other constructor, reading the definitions through {@code tasks} (the trigger service's
+   * one cache, shared with its other loops), with the spans and alerts of {@code telemetry}.
    *
+   * @param tasks the definitions, read through {@code queries}
    * @param telemetry traces new instances and alerts late fires and skipped windows
    */
   public TriggerLoop(
@@ -180,9 +183,10 @@ public final class TriggerLoop {
       Consumer<List<Instance>> dispatch,
       BooleanSupplier mayCommit,
       Fencing fencing,
+      DefinitionCache tasks,
       TickTelemetry telemetry) {
     this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
-    this.tasks = new DefinitionCache(queries);
+    this.tasks = Objects.requireNonNull(tasks, "tasks");
     this.taskStore = Objects.requireNonNull(taskStore, "taskStore");
     this.windows = Objects.requireNonNull(windows, "windows");
     this.queries = Objects.requireNonNull(queries, "queries");
@@ -281,7 +285,8 @@ public final class TriggerLoop {
     long t0 = System.nanoTime();
     tickStartNanos = Tracing.now();
     if (!cursorsLoaded) {
-      tasks.clear();
+      // The definitions are not cleared: the cache is shared with the other loops and its row
+      // stamps keep it exact, so a leader elected again reads only the rows changed meanwhile.
       cursors.clear();
       nextFires.clear();
       cursors.putAll(taskStore.cursors());
@@ -291,7 +296,7 @@ public final class TriggerLoop {
     List<TaskDefinition> all = tasks.refresh();
     // A deleted task leaves the cache and its cursor goes too (the store deleted its row), so a
     // task revived later starts from the time it returns instead of catching up.
-    cursors.keySet().retainAll(tasks.known());
+    tasks.retainKnown(cursors);
     // A one-shot given a new instant starts again from just before it (the apply deleted its
     // stored cursor in the same transaction); the old cursor may already be past the new instant.
     for (String id : tasks.takeMovedOneShots()) {

@@ -20,6 +20,7 @@ import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.TestDatabase;
+import dev.carillon.trigger.tick.DefinitionCache;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -70,7 +71,7 @@ class ConditionPollerTest {
 
   private ConditionPoller poller(String actor) {
     return new ConditionPoller(
-        new TriggerQueries(db.dsl()),
+        new DefinitionCache(new TriggerQueries(db.dsl())),
         new WindowStore(db.dsl()),
         new ConditionStore(db.dsl()),
         ConditionRegistry.load(getClass().getClassLoader()),

@@ -28,6 +28,7 @@ import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
+import dev.carillon.trigger.tick.DefinitionCache;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -89,6 +90,7 @@ class DependencyChainTest {
   private DependencyReleaser releaser(String actor) {
     return new DependencyReleaser(
         new TriggerQueries(db.dsl()),
+        new DefinitionCache(new TriggerQueries(db.dsl())),
         windows,
         new DependencyQueries(db.dsl()),
         actor,

@@ -21,6 +21,7 @@ import dev.carillon.store.TriggerQueries;
 import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.TestDatabase;
+import dev.carillon.trigger.tick.DefinitionCache;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -61,7 +62,7 @@ class EventConsumerTest {
         new EventConsumer(
             kafka,
             "test-" + topic,
-            new TriggerQueries(db.dsl()),
+            new DefinitionCache(new TriggerQueries(db.dsl())),
             new WindowStore(db.dsl()),
             "trigger:1",
             new SettableClock(T0),

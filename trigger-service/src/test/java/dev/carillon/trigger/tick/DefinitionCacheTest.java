@@ -1,6 +1,7 @@
 package dev.carillon.trigger.tick;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.carillon.devstack.DevStackExtension;
 import dev.carillon.model.task.TaskDefinition;
@@ -9,8 +10,17 @@ import dev.carillon.store.TaskStore;
 import dev.carillon.store.TriggerQueries;
 import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,5 +91,113 @@ class DefinitionCacheTest {
         .extracting(TaskDefinition::id)
         .containsExactlyInAnyOrder("a-b", "cx", "task-3");
     assertThat(cache.known()).doesNotContain("b1").hasSize(24);
+  }
+
+  @Test
+  void one_cache_shared_by_racing_loops_gives_each_the_same_current_definitions() throws Exception {
+    List<TaskDefinition> defs = new ArrayList<>();
+    for (int n = 0; n < 40; n++) {
+      defs.add(Tasks.daily("shared-" + n).build());
+    }
+    tasks.applyAll(defs);
+    DefinitionCache cache = new DefinitionCache(new TriggerQueries(db.dsl()), 7);
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService loops = Executors.newFixedThreadPool(4);
+    List<Future<Integer>> passes = new ArrayList<>();
+    try {
+      for (int t = 0; t < 4; t++) {
+        passes.add(
+            loops.submit(
+                () -> {
+                  int n = 0;
+                  while (!stop.get()) {
+                    assertThat(cache.refresh()).hasSize(40);
+                    n++;
+                  }
+                  return n;
+                }));
+      }
+      // Twenty edits while four loops refresh the one cache.
+      for (int v = 1; v <= 20; v++) {
+        tasks.applyAll(
+            List.of(Tasks.daily("shared-" + (v % 5)).paramsJson("{\"v\":" + v + "}").build()));
+      }
+    } finally {
+      stop.set(true);
+      loops.shutdown();
+    }
+    assertThat(loops.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+    for (Future<Integer> f : passes) {
+      assertThat(f.get()).as("refresh passes of one loop").isPositive();
+    }
+
+    List<TaskDefinition> now = cache.refresh();
+    assertThat(cache.refresh()).as("no change since: the same list").isSameAs(now);
+    assertThat(now)
+        .filteredOn(d -> d.id().equals("shared-0"))
+        .singleElement()
+        .satisfies(d -> assertThat(d.paramsJson()).contains("20"));
+    assertThat(now)
+        .filteredOn(d -> d.id().equals("shared-4"))
+        .singleElement()
+        .satisfies(d -> assertThat(d.paramsJson()).contains("19"));
+  }
+
+  @Test
+  void a_loop_stopped_while_another_reads_stops_at_once_with_a_clear_error() throws Exception {
+    tasks.applyAll(List.of(Tasks.daily("slow").build()));
+    DefinitionCache cache = new DefinitionCache(new TriggerQueries(db.dsl()));
+    ExecutorService reader = Executors.newSingleThreadExecutor();
+    try (Connection lock = db.dataSource().getConnection()) {
+      lock.setAutoCommit(false);
+      // The fingerprint's table locked: the first loop's refresh waits inside its statement,
+      // holding the cache.
+      DSL.using(lock).execute("LOCK TABLE task_definition_change IN ACCESS EXCLUSIVE MODE");
+      Future<List<TaskDefinition>> reading = reader.submit(cache::refresh);
+      await("the first loop's read blocked by the lock")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> blockedOnLock() == 1);
+
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      AtomicBoolean flagKept = new AtomicBoolean();
+      Thread second =
+          new Thread(
+              () -> {
+                try {
+                  cache.refresh();
+                } catch (RuntimeException e) {
+                  failure.set(e);
+                  flagKept.set(Thread.currentThread().isInterrupted());
+                }
+              },
+              "second-loop");
+      second.start();
+      await("the second loop waiting for the cache")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> second.getState() == Thread.State.WAITING);
+      second.interrupt();
+      second.join(Duration.ofSeconds(5).toMillis());
+
+      assertThat(second.isAlive()).as("the stopped loop ended").isFalse();
+      assertThat(reading.isDone()).as("while the first read still waits").isFalse();
+      assertThat(failure.get())
+          .isInstanceOf(DefinitionCache.DefinitionsUnavailableException.class)
+          .hasMessageContaining("interrupted while another loop read the task definitions");
+      assertThat(flagKept).as("the interrupt is kept for the loop").isTrue();
+      lock.rollback();
+      assertThat(reading.get(10, TimeUnit.SECONDS)).extracting(TaskDefinition::id).contains("slow");
+    } finally {
+      reader.shutdownNow();
+    }
+  }
+
+  /** Sessions of the test's database waiting for a lock now. */
+  private int blockedOnLock() {
+    Object count =
+        db.dsl()
+            .fetchValue(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    + " AND wait_event_type = 'Lock'");
+    return ((Number) count).intValue();
   }
 }

@@ -65,6 +65,7 @@ final class LoopFixture {
             dispatched::addAll,
             () -> true,
             Fencing.fixed(fence),
+            new DefinitionCache(new TriggerQueries(db.dsl())),
             telemetry);
   }
 
