@@ -528,7 +528,8 @@ class FaultSuiteIT {
                 starting.add(s.name() + " started " + started.get() + ", during the hang");
                 continue;
               }
-              int live = services.liveStatus(s, LIVE_PROBE_TRIES).orElse(-1);
+              // The body of a 503 names the stalled loop: kept, so that a failure explains itself.
+              String live = services.liveAnswer(s, LIVE_PROBE_TRIES).orElse("-1");
               String pg =
                   services
                       .health(s, LIVE_PROBE_TRIES)

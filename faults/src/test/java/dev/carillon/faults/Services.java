@@ -288,16 +288,31 @@ final class Services implements AutoCloseable {
   }
 
   /**
-   * The status code of a service's {@code /health/live} as an orchestrator's probe sees it: asked
-   * up to {@code tries} times in a row (each within 2 s), the first answer counts; empty when none
-   * came. One unanswered request says nothing about liveness on a machine at load 20 (Kubernetes
-   * restarts a container only after its probe's failure threshold, 3 by default).
+   * A service's {@code /health/live} as an orchestrator's probe sees it: asked up to {@code tries}
+   * times in a row (each within 2 s), the first answer counts; empty when none came. One unanswered
+   * request says nothing about liveness on a machine at load 20 (Kubernetes restarts a container
+   * only after its probe's failure threshold, 3 by default). The answer is its status, and for any
+   * but 200 the body too (which names what stalled), at most 400 characters.
    */
-  Optional<Integer> liveStatus(Service s, int tries) {
+  Optional<String> liveAnswer(Service s, int tries) {
+    return live(s, tries)
+        .map(
+            r -> {
+              if (r.statusCode() == 200) {
+                return "200";
+              }
+              String body = r.body().strip();
+              return r.statusCode()
+                  + " "
+                  + (body.length() > 400 ? body.substring(0, 400) + "..." : body);
+            });
+  }
+
+  private Optional<HttpResponse<String>> live(Service s, int tries) {
     for (int i = 0; i < tries; i++) {
-      Optional<Integer> status = get(s, "/health/live").map(HttpResponse::statusCode);
-      if (status.isPresent()) {
-        return status;
+      Optional<HttpResponse<String>> answer = get(s, "/health/live");
+      if (answer.isPresent()) {
+        return answer;
       }
     }
     return Optional.empty();
