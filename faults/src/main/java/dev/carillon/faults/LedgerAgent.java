@@ -14,7 +14,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 
 /**
  * Handler {@code ledger}, for the fault-injection suite only: it writes one row to the table
@@ -29,13 +32,17 @@ import java.util.UUID;
  * (call_id, ..., effect_key, in_doubt, applied)}, and {@code applied} is true only for the first
  * call with its key (decided under an advisory lock on the key, in the inserting transaction). So a
  * repeated call (the gap {@code once} leaves, or a zombie) shows as a row that was not applied, and
- * an effect applied twice would show as two applied rows. Both are written with plain JDBC over a
- * short-lived connection to the database the worker itself uses ({@code CARILLON_DB_URL}, {@code
- * CARILLON_DB_USER}, {@code CARILLON_DB_PASSWORD} of the worker process; the worker's id is {@code
- * CARILLON_INSTANCE_ID}). The tables are created by the harness. Each write is retried for up to
- * {@link #LEDGER_PATIENCE} so that a PostgreSQL restart injected by the suite does not turn into an
- * agent failure; the effect's retries carry one call id, so a retry after a commit whose answer was
- * lost does not count as a second call.
+ * an effect applied twice would show as two applied rows. Both are written with plain JDBC to the
+ * database the worker itself uses ({@code CARILLON_DB_URL}, {@code CARILLON_DB_USER}, {@code
+ * CARILLON_DB_PASSWORD} of the worker process; the worker's id is {@code CARILLON_INSTANCE_ID}),
+ * over connections kept for the next write (at most {@link #IDLE_CONNECTIONS} idle per worker): a
+ * fresh connection per write, two per run, started a PostgreSQL backend each, and at the suite's
+ * 150-200 runs a second that was most of a core of the two the whole suite shares, which slowed the
+ * drain of the long outages' backlogs. A connection that fails is closed, never kept. The tables
+ * are created by the harness. Each write is retried for up to {@link #LEDGER_PATIENCE} so that a
+ * PostgreSQL restart injected by the suite does not turn into an agent failure; the effect's
+ * retries carry one call id, so a retry after a commit whose answer was lost does not count as a
+ * second call.
  *
  * <table>
  *   <caption>params</caption>
@@ -60,6 +67,18 @@ public final class LedgerAgent implements AgentTask {
 
   /** How long the ledger insert keeps trying while the database is unreachable. */
   public static final Duration LEDGER_PATIENCE = Duration.ofSeconds(20);
+
+  /** Idle connections a worker keeps for the next write; more are closed after their write. */
+  static final int IDLE_CONNECTIONS = 16;
+
+  /**
+   * Every read on a ledger connection ends within this (PgJDBC's {@code socketTimeout}), so that a
+   * connection kept across a cut from the database fails like a new one would, instead of waiting
+   * for the link to return.
+   */
+  private static final int SOCKET_TIMEOUT_SECONDS = 10;
+
+  private static final BlockingQueue<Connection> IDLE = new ArrayBlockingQueue<>(IDLE_CONNECTIONS);
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -171,7 +190,10 @@ public final class LedgerAgent implements AgentTask {
     T apply(Connection c) throws SQLException;
   }
 
-  /** Runs {@code write} on a fresh connection, again while the database restarts. */
+  /**
+   * Runs {@code write} on a kept or a new connection, again (on a new one) while the database
+   * restarts.
+   */
   private static <T> T withLedger(AgentContext context, String what, LedgerWrite<T> write)
       throws InterruptedException {
     String url = System.getenv("CARILLON_DB_URL");
@@ -180,12 +202,13 @@ public final class LedgerAgent implements AgentTask {
     }
     long giveUp = System.nanoTime() + LEDGER_PATIENCE.toNanos();
     while (true) {
-      try (Connection c =
-          DriverManager.getConnection(
-              url,
-              System.getenv().getOrDefault("CARILLON_DB_USER", "postgres"),
-              System.getenv().getOrDefault("CARILLON_DB_PASSWORD", ""))) {
-        return write.apply(c);
+      Connection c = null;
+      boolean keep = false;
+      try {
+        c = borrow(url);
+        T out = write.apply(c);
+        keep = true;
+        return out;
       } catch (SQLException e) {
         if (System.nanoTime() > giveUp) {
           throw new IllegalStateException("ledger: cannot write " + what + ": " + e, e);
@@ -193,6 +216,42 @@ public final class LedgerAgent implements AgentTask {
         context.checkCancelled();
         // The database is restarting (an injected fault); try again shortly.
         Thread.sleep(250);
+      } finally {
+        giveBack(c, keep);
+      }
+    }
+  }
+
+  private static Connection borrow(String url) throws SQLException {
+    Connection kept = IDLE.poll();
+    if (kept != null) {
+      return kept;
+    }
+    Properties props = new Properties();
+    props.setProperty("user", System.getenv().getOrDefault("CARILLON_DB_USER", "postgres"));
+    props.setProperty("password", System.getenv().getOrDefault("CARILLON_DB_PASSWORD", ""));
+    props.setProperty("socketTimeout", Integer.toString(SOCKET_TIMEOUT_SECONDS));
+    return DriverManager.getConnection(url, props);
+  }
+
+  /** Keeps {@code c} for the next write when its write worked and there is room; else closes it. */
+  private static void giveBack(Connection c, boolean worked) {
+    if (c == null) {
+      return;
+    }
+    try {
+      if (worked) {
+        c.setAutoCommit(true);
+        if (IDLE.offer(c)) {
+          return;
+        }
+      }
+      c.close();
+    } catch (SQLException e) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // Broken already: nothing to release.
       }
     }
   }
