@@ -137,6 +137,11 @@ class InvariantsTest {
       return verdict(List.of());
     }
 
+    /** The verdict over this world with {@code log} as the run's faults instead of its own. */
+    Report verdictWith(FaultLog log) {
+      return Invariants.verdict(observed(), List.of(OK), FROM, UP_TO, log, List.of(), GRACE);
+    }
+
     /** Replaces window {@code i}'s row. */
     void row(int i, UnaryOperator<Row> change) {
       rows.set(i, change.apply(rows.get(i)));
@@ -340,7 +345,7 @@ class InvariantsTest {
   void a_repeated_execution_without_a_kill_or_freeze_fails() {
     World w = new World();
     FaultLog none = new FaultLog();
-    Report r = Invariants.verdict(w.observed(), List.of(OK), FROM, UP_TO, none, List.of(), GRACE);
+    Report r = w.verdictWith(none);
     assertFails(r, "every repeated execution", "1 unexplained");
   }
 
@@ -351,20 +356,11 @@ class InvariantsTest {
     FaultLog cut = new FaultLog();
     cut.add(ms(f, 150), FaultLog.Kind.PARTITION_WORKER_PG, "worker-2", "from PostgreSQL");
     cut.add(ms(f, 15_150), FaultLog.Kind.HEAL_PARTITION, "worker-2", "PostgreSQL reachable");
-    assertThat(
-            check(
-                    Invariants.verdict(
-                        w.observed(), List.of(OK), FROM, UP_TO, cut, List.of(), GRACE),
-                    "every repeated execution")
-                .ok())
-        .isTrue();
+    assertThat(check(w.verdictWith(cut), "every repeated execution").ok()).isTrue();
 
     FaultLog leader = new FaultLog();
     leader.add(ms(f, 150), FaultLog.Kind.PARTITION_TRIGGER_ZK, "worker-2", "from ZooKeeper");
-    assertFails(
-        Invariants.verdict(w.observed(), List.of(OK), FROM, UP_TO, leader, List.of(), GRACE),
-        "every repeated execution",
-        "1 unexplained");
+    assertFails(w.verdictWith(leader), "every repeated execution", "1 unexplained");
   }
 
   @Test
@@ -493,21 +489,12 @@ class InvariantsTest {
     FaultLog during = new FaultLog();
     during.add(ms(f, 2_000), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
     during.add(ms(f, 9_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
-    assertThat(
-            check(
-                    Invariants.verdict(
-                        w.observed(), List.of(OK), FROM, UP_TO, during, List.of(), GRACE),
-                    "every repeated execution")
-                .ok())
-        .isTrue();
+    assertThat(check(w.verdictWith(during), "every repeated execution").ok()).isTrue();
 
     FaultLog before = new FaultLog();
     before.add(ms(f, -9_000), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
     before.add(ms(f, -4_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
-    assertFails(
-        Invariants.verdict(w.observed(), List.of(OK), FROM, UP_TO, before, List.of(), GRACE),
-        "every repeated execution",
-        "1 unexplained");
+    assertFails(w.verdictWith(before), "every repeated execution", "1 unexplained");
   }
 
   @Test
@@ -520,20 +507,14 @@ class InvariantsTest {
     FaultLog crash = new FaultLog();
     crash.add(ms(f, 1_000), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
     crash.add(ms(f, 6_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
-    assertThat(
-            check(
-                    Invariants.verdict(
-                        w.observed(), List.of(OK), FROM, UP_TO, crash, List.of(), GRACE),
-                    "every repeated execution")
-                .ok())
-        .isTrue();
+    assertThat(check(w.verdictWith(crash), "every repeated execution").ok()).isTrue();
 
     FaultLog beforeClaim = new FaultLog();
     beforeClaim.add(ms(f, -7_000), FaultLog.Kind.POSTGRES_CRASH, "postgres", "SIGKILL");
     beforeClaim.add(ms(f, -2_000), FaultLog.Kind.POSTGRES_STARTED, "postgres", "up");
     beforeClaim.add(ms(f, 3_000), FaultLog.Kind.KILL_WORKER, "worker-3", "pid 9");
     assertFails(
-        Invariants.verdict(w.observed(), List.of(OK), FROM, UP_TO, beforeClaim, List.of(), GRACE),
+        w.verdictWith(beforeClaim),
         "every repeated execution",
         "(claimed 00:00:02.100, started 00:00:10.000, lost 00:00:13.000; faults in the minute"
             + " before: POSTGRES_CRASH postgres 23:59:55.000-00:00:00.000, KILL_WORKER worker-3"
