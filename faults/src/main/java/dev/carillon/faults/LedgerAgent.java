@@ -210,6 +210,8 @@ public final class LedgerAgent implements AgentTask {
         keep = true;
         return out;
       } catch (SQLException e) {
+        // Most likely the database restarted: the kept connections are as dead as this one.
+        dropKept();
         if (System.nanoTime() > giveUp) {
           throw new IllegalStateException("ledger: cannot write " + what + ": " + e, e);
         }
@@ -232,6 +234,12 @@ public final class LedgerAgent implements AgentTask {
     props.setProperty("password", System.getenv().getOrDefault("CARILLON_DB_PASSWORD", ""));
     props.setProperty("socketTimeout", Integer.toString(SOCKET_TIMEOUT_SECONDS));
     return DriverManager.getConnection(url, props);
+  }
+
+  private static void dropKept() {
+    for (Connection kept = IDLE.poll(); kept != null; kept = IDLE.poll()) {
+      giveBack(kept, false);
+    }
   }
 
   /** Keeps {@code c} for the next write when its write worked and there is room; else closes it. */

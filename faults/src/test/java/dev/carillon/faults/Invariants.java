@@ -644,6 +644,17 @@ final class Invariants {
                 + sample(policy)
                 + none(!undecided.isEmpty(), "no instance of " + undecided + " ended")));
 
+    // When each attempt was claimed, by whom: the first RUNNING event of it (events are in id
+    // order).
+    Map<String, Instant> claims = new HashMap<>();
+    for (Event v : o.events()) {
+      Row r = rowsById.get(v.instanceId());
+      if (r != null && "RUNNING".equals(v.to()) && v.attempt() != null) {
+        claims.putIfAbsent(
+            claimKey(r.taskId() + "/" + r.windowKey(), v.attempt(), v.actor()), v.at());
+      }
+    }
+
     // 5. Ledger: real executions per window, and why any window ran more than once per attempt
     // chain.
     Map<String, List<LedgerRow>> byWindow = new LinkedHashMap<>();
@@ -679,14 +690,8 @@ final class Invariants {
           w.getValue().stream().sorted(Comparator.comparingInt(LedgerRow::attempt)).toList();
       for (int i = 0; i < runs.size(); i++) {
         LedgerRow run = runs.get(i);
-        boolean claimed =
-            ev.stream()
-                .anyMatch(
-                    v ->
-                        "RUNNING".equals(v.to())
-                            && Integer.valueOf(run.attempt()).equals(v.attempt())
-                            && v.actor().equals(run.worker()));
-        if (!claimed) {
+        Instant claim = claims.get(claimKey(w.getKey(), run.attempt(), run.worker()));
+        if (claim == null) {
           unclaimed.add(w.getKey() + " attempt " + run.attempt() + " on " + run.worker());
         }
         if (i == runs.size() - 1) {
@@ -704,16 +709,7 @@ final class Invariants {
         // The lease began with the claim, which may come seconds before the run's start (a claimed
         // instance waits for a thread): a crash in between costs that lease as much as one after.
         Instant claimedAt =
-            ev.stream()
-                .filter(
-                    v ->
-                        "RUNNING".equals(v.to())
-                            && Integer.valueOf(run.attempt()).equals(v.attempt())
-                            && v.actor().equals(run.worker()))
-                .map(Event::at)
-                .filter(at -> at.isBefore(run.startedAt()))
-                .findFirst()
-                .orElse(run.startedAt());
+            claim != null && claim.isBefore(run.startedAt()) ? claim : run.startedAt();
         Optional<FaultLog.Entry> cause =
             faults.entries().stream()
                 .filter(
@@ -778,14 +774,6 @@ final class Invariants {
     checks.add(notEarly(inRun, events, faults));
     checks.add(timeoutsAfterLease(events, rowsById, ledger, specs));
 
-    Map<String, Instant> claims = new HashMap<>();
-    for (Event v : o.events()) {
-      Row r = rowsById.get(v.instanceId());
-      if (r != null && "RUNNING".equals(v.to()) && v.attempt() != null) {
-        claims.putIfAbsent(
-            claimKey(r.taskId() + "/" + r.windowKey(), v.attempt(), v.actor()), v.at());
-      }
-    }
     EffectVerdict effects = effectChecks(calls, effectRecords, faults, claims);
     checks.addAll(effects.checks());
 
