@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.ResultQuery;
 import org.jooq.Row2;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -33,6 +36,7 @@ import org.jooq.impl.SQLDataType;
  */
 public final class TriggerQueries {
   private static final Field<Long> STAMP = DSL.field("xmin::text::bigint", SQLDataType.BIGINT);
+  private static final Field<Long> ROW_STAMP = STAMP.as("row_stamp");
 
   private final DSLContext dsl;
 
@@ -91,22 +95,43 @@ public final class TriggerQueries {
     if (ids.isEmpty()) {
       return List.of();
     }
-    // IN (SELECT unnest(array)), not = ANY(array): PostgreSQL does not hash the array of "= ANY"
-    // when it filters a sequential scan, so each row is compared with every id (rows × ids), and a
-    // new leader's first tick loads every task. The sub-select becomes a semi join (hashed, or one
-    // index probe per id), linear in rows + ids.
-    // The ids' range as well, so that a page of a large read (DefinitionCache reads a new
-    // leader's every row in pages of sorted ids) is an index range scan, not a scan of the whole
-    // table per page. PostgreSQL takes the bounds, in its collation: Java's order of strings is
-    // not the database's, and a bound taken in Java could leave rows out.
-    return dsl.select(TASK_DEFINITION.asterisk(), STAMP)
-        .from(TASK_DEFINITION)
-        .where(TASK_DEFINITION.TASK_ID.in(DSL.select(unnest(ids))))
-        .and(TASK_DEFINITION.TASK_ID.between(bound(DSL::min, ids), bound(DSL::max, ids)))
-        .and(TASK_DEFINITION.DELETED_AT.isNull())
-        .orderBy(TASK_DEFINITION.TASK_ID)
+    return loadTasksQuery(ids)
         .fetch()
-        .map(r -> new StampedTask(TaskStore.load(r.into(TASK_DEFINITION)), r.get(STAMP)));
+        .map(
+            r ->
+                new StampedTask(
+                    TaskStore.load(r.into(TASK_DEFINITION)),
+                    r.get(ROW_STAMP.getName(), Long.class)));
+  }
+
+  /** The statement {@link #loadTasks} runs, for tests of its plan. */
+  ResultQuery<Record> loadTasksQuery(Collection<String> ids) {
+    // One primary-key probe per id, whatever the statistics say: the ids drive a nested loop into
+    // a LATERAL sub-select that OFFSET 0 keeps PostgreSQL from flattening into a join it would
+    // plan on its own. Plans it chose on its own went badly right after a bulk apply, before
+    // autovacuum had analyzed the table (measured, 100,000 fresh rows, a page of 20,000 ids):
+    // "IN (SELECT unnest) AND task_id BETWEEN min AND max" estimated the range at one row and
+    // compared every row of it with every id, 200 million comparisons, 23 s, past the statement
+    // timeout, so a trigger started after a large apply could not load its tasks (the bench's
+    // first 100,000 burst failed so); without the range it read the whole table per page, and a
+    // merge join read the index from its start to the page, quadratic over a first load. The
+    // probes took 46 ms a page of 20,000 at 1,000,000 rows, analyzed or not, custom or generic
+    // plan ("= ANY(array)" is no better: PostgreSQL filters a sequential scan with it, rows × ids).
+    Table<?> page =
+        DSL.table("unnest({0}::varchar[])", DSL.val(ids.toArray(String[]::new))).as("page", "id");
+    Field<String> pageId = DSL.field(DSL.name("page", "id"), String.class);
+    Table<?> row =
+        DSL.lateral(
+                DSL.select(TASK_DEFINITION.asterisk(), ROW_STAMP)
+                    .from(TASK_DEFINITION)
+                    .where(TASK_DEFINITION.TASK_ID.eq(pageId))
+                    .and(TASK_DEFINITION.DELETED_AT.isNull())
+                    .offset(DSL.inline(0)))
+            .as("d");
+    return dsl.select(DSL.table(DSL.name("d")).asterisk())
+        .from(page)
+        .crossJoin(row)
+        .orderBy(DSL.field(DSL.name("d", TASK_DEFINITION.TASK_ID.getName())));
   }
 
   /**
@@ -127,17 +152,6 @@ public final class TriggerQueries {
         .orderBy(TASK_INSTANCE.ID)
         .fetch()
         .map(InstanceRows::toInstance);
-  }
-
-  /** {@code (SELECT min(id) FROM unnest(ids))} or max: a bound in the database's collation. */
-  private static Field<String> bound(
-      java.util.function.Function<Field<String>, Field<String>> aggregate, Collection<String> ids) {
-    Field<String> id = DSL.field(DSL.name("page", "id"), String.class);
-    return DSL.field(
-        DSL.select(aggregate.apply(id))
-            .from(
-                DSL.table("unnest({0}::varchar[])", DSL.val(ids.toArray(String[]::new)))
-                    .as("page", "id")));
   }
 
   /** The ids as rows of one column, for {@code IN (SELECT ...)}: one bind value however many. */
