@@ -1,5 +1,6 @@
 package dev.carillon.bench;
 
+import dev.carillon.bench.plot.PointsFile;
 import dev.carillon.devstack.DevStack;
 import dev.carillon.devstack.DevStackOptions;
 import java.nio.file.Files;
@@ -13,11 +14,12 @@ import java.time.Clock;
 /**
  * {@code bench/run.sh [--workload burst,steady,api|all] [--system ceiling,dbscheduler,quartz|all]
  * [--n 20000] [--rate 500] [--duration 60s] [--period 10s] [--repeats 3] [--threads 10]
- * [--poll-interval 100ms] [--grace 10s] [--lead 12s] [--api-clients 50] [--no-warmup] [--durable]
- * [--out FILE]}
+ * [--poll-interval 100ms] [--grace 10s] [--lead 12s] [--api-clients 50] [--no-warmup | --warmup-n
+ * N] [--durable] [--out FILE] [--points FILE]}
  *
  * <p>Starts one dev stack, runs everything, prints progress on stderr and the Markdown report on
- * stdout. Exit code 2 for bad arguments, 1 if any run failed or was not exactly-once.
+ * stdout; with {@code --points} it also appends each measured run to a points file for {@code
+ * bench/run.sh plot}. Exit code 2 for bad arguments, 1 if any run failed or was not exactly-once.
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -33,7 +35,7 @@ public final class BenchMain {
               + String.join("|", BenchRunner.knownIds())
               + "|all] [--n N] [--rate R] [--duration D] [--period P] [--repeats K]"
               + " [--threads T] [--poll-interval D] [--grace D] [--lead D] [--api-clients C]"
-              + " [--no-warmup] [--durable] [--out FILE]");
+              + " [--no-warmup | --warmup-n N] [--durable] [--out FILE] [--points FILE]");
       System.exit(2);
       return;
     }
@@ -50,6 +52,9 @@ public final class BenchMain {
       System.out.println(md);
       if (options.out().isPresent()) {
         Files.writeString(options.out().get(), md);
+      }
+      if (options.points().isPresent()) {
+        PointsFile.append(options.points().get(), PointsFile.of(results));
       }
       exit = allExact(results) ? 0 : 1;
     }

@@ -29,13 +29,18 @@ import java.util.Set;
  *     is at least 1 s)
  * @param grace steady: how long after the last planned fire a late fire still counts
  * @param lead steady: the plan starts this long after registration begins; empty = automatic
- * @param warmup run unmeasured full-size bursts per system first (see {@code BenchRunner}), so the
- *     JIT is warm
+ * @param warmup run unmeasured bursts per system first (see {@code BenchRunner}), so the JIT is
+ *     warm
  * @param out also write the report to this file; empty = stdout only
  * @param apiClients api: concurrent HTTP clients listing instances during the steady fires
  * @param durable run PostgreSQL with {@code synchronous_commit} and {@code full_page_writes} on, as
  *     production does, instead of the dev stack's off (see {@link Durability}); every system shares
  *     the one server, so every system runs with it
+ * @param warmupN the size of each warm-up burst; 0 = {@code n}. The JIT compiles the same code
+ *     whatever the burst's size, so a 100,000 or 1,000,000 burst can be measured warm after
+ *     20,000-size warm-ups instead of a dozen full-size ones
+ * @param points also append one line per measured run to this file, for {@code bench/run.sh plot}
+ *     (see {@code PointsFile}); empty = none
  */
 public record BenchOptions(
     List<String> workloads,
@@ -52,7 +57,9 @@ public record BenchOptions(
     boolean warmup,
     Optional<Path> out,
     int apiClients,
-    boolean durable) {
+    boolean durable,
+    int warmupN,
+    Optional<Path> points) {
 
   /** What {@code --workload all} runs. */
   public static final List<String> WORKLOADS = List.of("burst", "steady");
@@ -76,6 +83,7 @@ public record BenchOptions(
     systems = List.copyOf(systems);
     Objects.requireNonNull(lead, "lead");
     Objects.requireNonNull(out, "out");
+    Objects.requireNonNull(points, "points");
     for (String w : workloads) {
       if (!KNOWN_WORKLOADS.contains(w)) {
         throw new IllegalArgumentException(
@@ -89,6 +97,9 @@ public record BenchOptions(
     positive("--duration", duration.toMillis());
     positive("--poll-interval", pollInterval.toMillis());
     positive("--api-clients", apiClients);
+    if (warmupN < 0) {
+      throw new IllegalArgumentException("--warmup-n must be positive, was " + warmupN);
+    }
     if (period.toMillis() < 1 || period.compareTo(duration) > 0) {
       throw new IllegalArgumentException(
           "--period must be between 1ms and --duration (" + duration + "), was " + period);
@@ -116,7 +127,9 @@ public record BenchOptions(
         true,
         Optional.empty(),
         DEFAULT_API_CLIENTS,
-        false);
+        false,
+        0,
+        Optional.empty());
   }
 
   /** Connections per pool: one per worker plus two for the poller and housekeeping. */
@@ -158,6 +171,8 @@ public record BenchOptions(
     boolean warmup = true;
     boolean durable = false;
     Optional<Path> out = Optional.empty();
+    Optional<Path> points = Optional.empty();
+    int warmupN = 0;
     int apiClients = d.apiClients;
     List<String> tokens = new ArrayList<>();
     for (String a : args) {
@@ -200,6 +215,11 @@ public record BenchOptions(
         case "--grace" -> grace = duration(opt, v);
         case "--lead" -> lead = Optional.of(duration(opt, v));
         case "--out" -> out = Optional.of(Path.of(v));
+        case "--points" -> points = Optional.of(Path.of(v));
+        case "--warmup-n" -> {
+          warmupN = integer(opt, v);
+          positive(opt, warmupN);
+        }
         case "--api-clients" -> apiClients = integer(opt, v);
         default -> throw new IllegalArgumentException("unknown option '" + opt + "'");
       }
@@ -223,7 +243,14 @@ public record BenchOptions(
         warmup,
         out,
         apiClients,
-        durable);
+        durable,
+        warmupN,
+        points);
+  }
+
+  /** The size of each warm-up burst. */
+  public int warmupSize() {
+    return warmupN == 0 ? n : warmupN;
   }
 
   /** The arguments that reproduce these options exactly (every default spelled out). */
@@ -246,6 +273,8 @@ public record BenchOptions(
     }
     if (!warmup) {
       a.add("--no-warmup");
+    } else if (warmupN != 0 && warmupN != n) {
+      a.addAll(List.of("--warmup-n", Integer.toString(warmupN)));
     }
     if (durable) {
       a.add("--durable");

@@ -92,14 +92,15 @@ public final class BenchRunner {
     Instant started = clock.instant();
     List<BenchSystem> chosen = options.systems().stream().map(systems::get).toList();
     if (options.warmup()) {
-      // Full-size bursts until the JIT has settled. In one process the bench runs the services,
+      // Bursts (full-size unless --warmup-n says otherwise) until the JIT has settled. In one
+      // process the bench runs the services,
       // the Kafka broker and the peers, so there is a lot of code to compile: after five Carillon
       // bursts the C2 thread still used ~0.8 s of CPU inside a 2 s burst (on 2 cores), and it took
       // about 14 bursts to fall to ~0.1 s, with the burst going from ~1.9 to ~1.6 s. A fixed count
       // either wastes time on a system that settles at once or measures one still compiling, so
       // the rule is the compilation itself. Every system gets the same rule; the budget bounds a
       // slow one (Quartz: ~80 s per burst).
-      Workload warm = new BurstWorkload(options.n());
+      Workload warm = new BurstWorkload(options.warmupSize());
       for (BenchSystem s : chosen) {
         Instant warmStart = clock.instant();
         for (int i = 1; i <= WARMUP_BURSTS; i++) {

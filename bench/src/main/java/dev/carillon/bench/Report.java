@@ -208,7 +208,9 @@ public final class Report {
         .append(" repeats interleaved across systems")
         .append(
             o.warmup()
-                ? "; unmeasured warm-up first: per system, full-size bursts until one spent at"
+                ? "; unmeasured warm-up first: per system, bursts of "
+                    + String.format(Locale.ROOT, "%,d", o.warmupSize())
+                    + " until one spent at"
                     + " most "
                     + Math.round(BenchRunner.SETTLED_COMPILATION_SHARE * 100)
                     + " % of its time in JIT compilation, "

@@ -35,6 +35,21 @@ class BenchOptionsTest {
   }
 
   @Test
+  void warm_up_bursts_may_be_smaller_than_the_measured_one_and_the_printed_arguments_say_so() {
+    BenchOptions o = BenchOptions.parse(new String[] {"--n", "100000", "--warmup-n", "20000"}, ALL);
+
+    assertThat(o.warmupSize()).isEqualTo(20_000);
+    assertThat(String.join(" ", o.toArgs())).contains("--warmup-n 20000");
+    assertThat(BenchOptions.parse(o.toArgs().toArray(String[]::new), ALL)).isEqualTo(o);
+    assertThat(BenchOptions.parse(new String[] {"--n", "5000"}, ALL).warmupSize())
+        .as("full-size by default")
+        .isEqualTo(5_000);
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--warmup-n", "0"}, ALL))
+        .hasMessageContaining("--warmup-n")
+        .hasMessageContaining("0");
+  }
+
+  @Test
   void the_printed_arguments_parse_back_to_the_same_options() {
     BenchOptions o =
         BenchOptions.parse(
