@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -86,7 +87,8 @@ public final class LeaseStore {
         workerId,
         DSL.noCondition(),
         List.of(TASK_INSTANCE.fields()),
-        InstanceRows::toInstance);
+        InstanceRows::toInstance,
+        sent -> {});
   }
 
   /** What {@link #claimForRun} reads back of each claimed row. */
@@ -116,7 +118,19 @@ public final class LeaseStore {
    * definition, as before queues existed): no worker could ever serve it better.
    */
   public List<ClaimedInstance> claimForRun(Collection<Long> ids, String workerId, Serves serves) {
-    return claim(ids, workerId, servedBy(serves), RUN_FIELDS, LeaseStore::toClaimed);
+    return claimForRun(ids, workerId, serves, sent -> {});
+  }
+
+  /**
+   * {@link #claimForRun(Collection, String, Serves)}, telling {@code statementSent} the {@link
+   * System#nanoTime()} at which the claim statement was about to be sent, once a connection was
+   * held: the earliest the claimed leases can have begun. The time spent waiting for a connection
+   * is not part of a lease (a worker that counted it, after a PostgreSQL restart, stopped runs
+   * whose fresh leases had ten seconds left).
+   */
+  public List<ClaimedInstance> claimForRun(
+      Collection<Long> ids, String workerId, Serves serves, LongConsumer statementSent) {
+    return claim(ids, workerId, servedBy(serves), RUN_FIELDS, LeaseStore::toClaimed, statementSent);
   }
 
   /**
@@ -144,7 +158,8 @@ public final class LeaseStore {
       String workerId,
       Condition served,
       List<Field<?>> returned,
-      Function<Record, T> mapper) {
+      Function<Record, T> mapper,
+      LongConsumer statementSent) {
     if (ids.isEmpty()) {
       return List.of();
     }
@@ -179,12 +194,14 @@ public final class LeaseStore {
             claimed.field(TASK_INSTANCE.ATTEMPT),
             workerId,
             DSL.val("claimed by " + workerId));
-    return dsl.with(claimed)
-        .with(events)
-        .select(claimed.fields())
-        .from(claimed)
-        .fetch()
-        .map(mapper::apply);
+    var query = dsl.with(claimed).with(events).select(claimed.fields()).from(claimed);
+    // The connection first, then the time, then the statement on that connection.
+    return dsl.connectionResult(
+        connection -> {
+          DSLContext held = DSL.using(dsl.configuration().derive(connection));
+          statementSent.accept(System.nanoTime());
+          return held.fetch(query).map(mapper::apply);
+        });
   }
 
   /**

@@ -14,12 +14,18 @@ import dev.carillon.model.instance.Progress;
 import dev.carillon.model.schedule.Window;
 import dev.carillon.model.worker.Serves;
 import dev.carillon.testsupport.Tasks;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,6 +77,44 @@ class LeaseStoreTest {
         .filteredOn(e -> e.to() == RUNNING)
         .singleElement()
         .satisfies(e -> assertThat(e.actor()).isEqualTo(won.workerId()));
+  }
+
+  /**
+   * A lease begins when its claim statement runs, so a worker counts it from just before the
+   * statement is sent; the wait for a pooled connection before that is not part of it. A CI run of
+   * the fault suite counted that wait (PostgreSQL was restarting), and a worker stopped seven runs
+   * whose fresh leases had ten seconds left.
+   */
+  @Test
+  void a_claim_tells_the_time_it_was_sent_once_a_connection_was_held_not_while_it_waited()
+      throws Exception {
+    try (Stores one = Stores.fresh("store_leases_wait", 1)) {
+      Instance pending = one.newPending(one.newTask("claim-wait"), "2026-11-29");
+      AtomicLong sent = new AtomicLong();
+      AtomicReference<Thread> claimer = new AtomicReference<>();
+      long released;
+      CompletableFuture<List<ClaimedInstance>> claim;
+      try (Connection held = one.db.dataSource().getConnection()) {
+        claim =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  claimer.set(Thread.currentThread());
+                  return one.leases.claimForRun(List.of(pending.id()), "w1", NOOP, sent::set);
+                });
+        // Waiting in the pool for the one connection this test holds.
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () ->
+                    claimer.get() != null
+                        && claimer.get().getState() == Thread.State.TIMED_WAITING);
+        assertThat(sent.get()).as("nothing sent while the connection is held").isZero();
+        released = System.nanoTime();
+      }
+
+      assertThat(claim.get(30, TimeUnit.SECONDS)).hasSize(1);
+      assertThat(sent.get()).isGreaterThan(released);
+    }
   }
 
   @Test

@@ -48,6 +48,11 @@ final class Stores implements AutoCloseable {
     return new Stores(TestDatabase.fresh(prefix));
   }
 
+  /** Stores on a fresh database whose pool holds {@code poolSize} connections. */
+  static Stores fresh(String prefix, int poolSize) {
+    return new Stores(TestDatabase.fresh(prefix, poolSize, ""));
+  }
+
   @Override
   public void close() {
     db.close();

@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -345,24 +346,23 @@ public final class InstanceConsumer implements Runnable {
             : List.of(
                 candidates.subList(0, candidates.size() / 2),
                 candidates.subList(candidates.size() / 2, candidates.size()));
-    // Before any claim is sent: the leases begin after this (see RunPool#startAll).
-    long claimedNanos = System.nanoTime();
-    CompletableFuture<List<ClaimedInstance>> second =
+    CompletableFuture<Claim> second =
         parts.size() > 1 ? CompletableFuture.supplyAsync(() -> claim(parts.get(1)), claimer) : null;
     List<Candidate> failed = new ArrayList<>();
     RuntimeException failure = null;
     for (int k = 0; k < parts.size(); k++) {
       List<Candidate> part = parts.get(k);
-      List<ClaimedInstance> claimed;
+      Claim claim;
       try {
-        claimed = k == 0 ? claim(part) : joinUnwrapped(second);
+        claim = k == 0 ? claim(part) : joinUnwrapped(second);
       } catch (RuntimeException e) {
         failed.addAll(part);
         failure = e;
         continue;
       }
+      List<ClaimedInstance> claimed = claim.instances();
       metrics.claimed.increment(claimed.size());
-      pool.startAll(claimed, definitions, claimedNanos, traces(part, claimed));
+      pool.startAll(claimed, definitions, claim.sentNanos(), traces(part, claimed));
       reportLostClaims(part, claimed);
     }
     if (failure != null) {
@@ -381,14 +381,22 @@ public final class InstanceConsumer implements Runnable {
     commit(next);
   }
 
-  private List<ClaimedInstance> claim(List<Candidate> part) {
+  /**
+   * The instances one claim statement took, and the {@link System#nanoTime()} just before it was
+   * sent, a connection held: their leases begin after it (see RunPool#startAll). Waiting for the
+   * connection does not count: while PostgreSQL restarts that wait can take most of a lease.
+   */
+  private record Claim(List<ClaimedInstance> instances, long sentNanos) {}
+
+  private Claim claim(List<Candidate> part) {
     Set<Long> ids = new LinkedHashSet<>();
     part.forEach(c -> ids.add(c.message().instanceId()));
     long started = System.nanoTime();
     long startedAt = Tracing.now();
     List<ClaimedInstance> claimed;
+    AtomicLong sent = new AtomicLong(started);
     try {
-      claimed = store.claimForRun(ids, workerId, serves);
+      claimed = store.claimForRun(ids, workerId, serves, sent::set);
       database.succeeded();
     } catch (RuntimeException e) {
       database.failed();
@@ -417,7 +425,7 @@ public final class InstanceConsumer implements Runnable {
           .startSpan()
           .end();
     }
-    return claimed;
+    return new Claim(claimed, sent.get());
   }
 
   /** The trace context of each claimed instance's message. */
@@ -429,7 +437,7 @@ public final class InstanceConsumer implements Runnable {
     return out;
   }
 
-  private static List<ClaimedInstance> joinUnwrapped(CompletableFuture<List<ClaimedInstance>> f) {
+  private static Claim joinUnwrapped(CompletableFuture<Claim> f) {
     try {
       return f.join();
     } catch (CompletionException e) {
