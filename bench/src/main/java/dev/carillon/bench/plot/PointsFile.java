@@ -1,6 +1,7 @@
 package dev.carillon.bench.plot;
 
 import dev.carillon.bench.BenchRunner;
+import dev.carillon.bench.FireCheck;
 import dev.carillon.bench.RunResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -63,12 +64,7 @@ public final class PointsFile {
   }
 
   private static Point steady(
-      Instant started,
-      String workload,
-      String system,
-      int rate,
-      boolean durable,
-      dev.carillon.bench.FireCheck c) {
+      Instant started, String workload, String system, int rate, boolean durable, FireCheck c) {
     return new Point(
         started,
         workload,

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -165,54 +166,35 @@ public final class SvgPlot {
       text(svg, x0 + PANEL_WIDTH / 2, TOP + PANEL_HEIGHT / 2, "middle", 12, "no runs");
       return;
     }
-    TreeMap<Long, Boolean> sizes = new TreeMap<>();
+    // The sizes that ran, and the range of the values and of the goals drawn, in one pass.
+    TreeSet<Long> sizes = new TreeSet<>();
     double max = 0;
+    double min = Double.MAX_VALUE;
     for (TreeMap<Long, Cell> row : cells.values()) {
       for (Map.Entry<Long, Cell> c : row.entrySet()) {
-        sizes.put(c.getKey(), true);
+        sizes.add(c.getKey());
         max = Math.max(max, c.getValue().median());
+        min = Math.min(min, c.getValue().median());
       }
     }
     List<Goal> shown = new ArrayList<>();
     for (Goal g : goals) {
-      if (sizes.containsKey(g.size())) {
+      if (sizes.contains(g.size())) {
         shown.add(g);
         max = Math.max(max, g.value());
+        min = Math.min(min, g.value());
       }
     }
-    Axis x = Axis.log(sizes.firstKey(), sizes.lastKey(), x0, PANEL_WIDTH);
-    double min = max;
-    for (TreeMap<Long, Cell> row : cells.values()) {
-      for (Cell c : row.values()) {
-        min = Math.min(min, c.median());
-      }
-    }
-    for (Goal g : shown) {
-      min = Math.min(min, g.value());
-    }
+    Axis x = Axis.log(sizes.first(), sizes.last(), x0, PANEL_WIDTH);
     YAxis yAxis = logY ? YAxis.log(min, max) : YAxis.linear(max);
-    for (long s : sizes.keySet()) {
+    for (long s : sizes) {
       double px = x.at(s);
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n",
-              px,
-              TOP,
-              px,
-              TOP + PANEL_HEIGHT));
+      gridLine(svg, px, TOP, px, TOP + PANEL_HEIGHT, "#ddd");
       text(svg, px, TOP + PANEL_HEIGHT + 16, "middle", 11, shortNumber(s));
     }
     for (double v : yAxis.ticks()) {
       double py = yAxis.at(v);
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>\n",
-              x0,
-              py,
-              x0 + PANEL_WIDTH,
-              py));
+      gridLine(svg, x0, py, x0 + PANEL_WIDTH, py, "#eee");
       text(svg, x0 - 6, py + 4, "end", 11, grouped(v));
     }
     for (Goal g : shown) {
@@ -372,6 +354,19 @@ public final class SvgPlot {
   private static double median(double[] sorted) {
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  private static void gridLine(
+      StringBuilder svg, double x1, double y1, double x2, double y2, String colour) {
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+            x1,
+            y1,
+            x2,
+            y2,
+            colour));
   }
 
   private static void text(
