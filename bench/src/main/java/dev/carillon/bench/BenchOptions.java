@@ -41,6 +41,8 @@ import java.util.Set;
  *     20,000-size warm-ups instead of a dozen full-size ones
  * @param points also append one line per measured run to this file, for {@code bench/run.sh plot}
  *     (see {@code PointsFile}); empty = none
+ * @param createAhead Carillon's {@code trigger.create-ahead} (0 = its default): ticks this long
+ *     before each second create the windows due at it, published on the instant
  */
 public record BenchOptions(
     List<String> workloads,
@@ -59,7 +61,8 @@ public record BenchOptions(
     int apiClients,
     boolean durable,
     int warmupN,
-    Optional<Path> points) {
+    Optional<Path> points,
+    Duration createAhead) {
 
   /** What {@code --workload all} runs. */
   public static final List<String> WORKLOADS = List.of("burst", "steady");
@@ -84,6 +87,11 @@ public record BenchOptions(
     Objects.requireNonNull(lead, "lead");
     Objects.requireNonNull(out, "out");
     Objects.requireNonNull(points, "points");
+    if (createAhead.isNegative() || createAhead.compareTo(Duration.ofSeconds(1)) >= 0) {
+      throw new IllegalArgumentException(
+          "--create-ahead must be at least 0s and less than 1s (Carillon's tick), was "
+              + Durations.format(createAhead));
+    }
     for (String w : workloads) {
       if (!KNOWN_WORKLOADS.contains(w)) {
         throw new IllegalArgumentException(
@@ -129,7 +137,8 @@ public record BenchOptions(
         DEFAULT_API_CLIENTS,
         false,
         0,
-        Optional.empty());
+        Optional.empty(),
+        Duration.ZERO);
   }
 
   /** Connections per pool: one per worker plus two for the poller and housekeeping. */
@@ -173,6 +182,7 @@ public record BenchOptions(
     Optional<Path> out = Optional.empty();
     Optional<Path> points = Optional.empty();
     int warmupN = 0;
+    Duration createAhead = Duration.ZERO;
     int apiClients = d.apiClients;
     List<String> tokens = new ArrayList<>();
     for (String a : args) {
@@ -221,6 +231,7 @@ public record BenchOptions(
           positive(opt, warmupN);
         }
         case "--api-clients" -> apiClients = integer(opt, v);
+        case "--create-ahead" -> createAhead = duration(opt, v);
         default -> throw new IllegalArgumentException("unknown option '" + opt + "'");
       }
     }
@@ -245,7 +256,8 @@ public record BenchOptions(
         apiClients,
         durable,
         warmupN,
-        points);
+        points,
+        createAhead);
   }
 
   /** The size of each warm-up burst. */
@@ -278,6 +290,9 @@ public record BenchOptions(
     }
     if (durable) {
       a.add("--durable");
+    }
+    if (!createAhead.isZero()) {
+      a.addAll(List.of("--create-ahead", Durations.format(createAhead)));
     }
     return a;
   }

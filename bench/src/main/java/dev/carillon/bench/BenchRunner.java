@@ -178,7 +178,8 @@ public final class BenchRunner {
             clock,
             system.id() + runs.incrementAndGet(),
             stack.kafkaBootstrap(),
-            stack.zkConnect());
+            stack.zkConnect(),
+            options.createAhead());
     try (SchedulerUnderTest sut = system.open(ctx)) {
       return workload.run(sut, system.displayName(), ctx);
     } catch (BenchException e) {

@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param runId short unique token for names that must not clash within the JVM
  * @param kafkaBootstrap the dev stack's Kafka ({@code host:port}); only Carillon uses it
  * @param zkConnect the dev stack's ZooKeeper connect string; only Carillon uses it
+ * @param createAhead Carillon's {@code trigger.create-ahead}; only Carillon uses it
  */
 public record RunContext(
     String jdbcUrl,
@@ -27,8 +28,10 @@ public record RunContext(
     Clock clock,
     String runId,
     String kafkaBootstrap,
-    String zkConnect) {
+    String zkConnect,
+    Duration createAhead) {
   public RunContext {
+    Objects.requireNonNull(createAhead, "createAhead");
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     Objects.requireNonNull(recorder, "recorder");
     Objects.requireNonNull(clock, "clock");

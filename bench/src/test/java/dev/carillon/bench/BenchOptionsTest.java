@@ -50,6 +50,19 @@ class BenchOptionsTest {
   }
 
   @Test
+  void create_ahead_is_off_unless_given_and_the_printed_arguments_keep_it() {
+    BenchOptions o = BenchOptions.parse(new String[] {"--create-ahead", "300ms"}, ALL);
+
+    assertThat(o.createAhead()).isEqualTo(java.time.Duration.ofMillis(300));
+    assertThat(String.join(" ", o.toArgs())).contains("--create-ahead 300ms");
+    assertThat(BenchOptions.parse(o.toArgs().toArray(String[]::new), ALL)).isEqualTo(o);
+    assertThat(BenchOptions.parse(new String[0], ALL).toArgs()).doesNotContain("--create-ahead");
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--create-ahead", "1s"}, ALL))
+        .hasMessage(
+            "--create-ahead must be at least 0s and less than 1s (Carillon's tick), was 1s");
+  }
+
+  @Test
   void the_printed_arguments_parse_back_to_the_same_options() {
     BenchOptions o =
         BenchOptions.parse(

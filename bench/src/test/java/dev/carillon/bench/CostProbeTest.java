@@ -29,7 +29,8 @@ class CostProbeTest {
         Clock.systemUTC(),
         "x1",
         "x",
-        "x");
+        "x",
+        Duration.ZERO);
   }
 
   @Test

@@ -55,20 +55,36 @@ public interface Pace {
    * @throws IllegalArgumentException when the interval is shorter than a millisecond
    */
   static Pace alignedTo(Duration interval, Clock clock) {
+    return alignedTo(interval, Duration.ZERO, clock);
+  }
+
+  /**
+   * As {@link #alignedTo(Duration, Clock)}, waking {@code ahead} before each multiple of {@code
+   * interval} (the trigger's {@code trigger.create-ahead}: ticks at hh:mm:ss.800 for the fire times
+   * of hh:mm:ss+1).
+   *
+   * @param ahead at least zero, less than {@code interval}
+   */
+  static Pace alignedTo(Duration interval, Duration ahead, Clock clock) {
     Objects.requireNonNull(clock, "clock");
     long intervalMs = Objects.requireNonNull(interval, "interval").toMillis();
     if (intervalMs < 1) {
       throw new IllegalArgumentException("interval must be at least 1 ms, was " + interval);
     }
+    long aheadMs = Objects.requireNonNull(ahead, "ahead").toMillis();
+    if (aheadMs < 0 || aheadMs >= intervalMs) {
+      throw new IllegalArgumentException(
+          "ahead must be at least zero and less than the interval " + interval + ", was " + ahead);
+    }
     return new Pace() {
       @Override
       public Duration before(boolean first, boolean failed) {
-        return Duration.ofMillis(intervalMs - Math.floorMod(clock.millis(), intervalMs));
+        return Duration.ofMillis(intervalMs - Math.floorMod(clock.millis() + aheadMs, intervalMs));
       }
 
       @Override
       public String toString() {
-        return "every " + interval + ", aligned";
+        return "every " + interval + ", aligned" + (aheadMs == 0 ? "" : ", " + ahead + " ahead");
       }
     };
   }

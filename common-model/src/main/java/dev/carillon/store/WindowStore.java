@@ -457,7 +457,8 @@ public final class WindowStore {
    * PENDING instances that need publishing: never dispatched and unchanged for {@code
    * undispatchedAfter}, or dispatched more than {@code redispatchAfter} ago, still PENDING, and
    * served by some live worker (an instance no worker serves waits in its queue's topic and is not
-   * published again until one does; see {@code RetryStore}). Oldest first.
+   * published again until one does; see {@code RetryStore}), and due by the database's clock.
+   * Oldest first.
    *
    * @param undispatchedAfter how long a row may wait unstamped before it counts as stranded: a row
    *     just created is normally being published right now (its message is in the publisher's queue
@@ -468,6 +469,9 @@ public final class WindowStore {
       Duration undispatchedAfter, Duration redispatchAfter, int limit) {
     return dsl.selectFrom(TASK_INSTANCE)
         .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
+        // Created ahead of its fire time: the dispatcher holds it until then, and a worker would
+        // refuse it before.
+        .and(TASK_INSTANCE.SCHEDULED_AT.le(Sql.NOW))
         .and(
             TASK_INSTANCE
                 .DISPATCHED_AT

@@ -41,6 +41,26 @@ class PaceTest {
   }
 
   @Test
+  void an_aligned_pace_with_an_ahead_wakes_that_long_before_each_multiple() {
+    Clock at300ms = Clock.fixed(Instant.parse("2026-03-29T08:00:00.300Z"), ZoneOffset.UTC);
+    Clock at850ms = Clock.fixed(Instant.parse("2026-03-29T08:00:00.850Z"), ZoneOffset.UTC);
+    Duration second = Duration.ofSeconds(1);
+    Duration ahead = Duration.ofMillis(200);
+
+    assertThat(Pace.alignedTo(second, ahead, at300ms).before(false, false))
+        .as("to 08:00:00.800")
+        .isEqualTo(Duration.ofMillis(500));
+    assertThat(Pace.alignedTo(second, ahead, at850ms).before(false, false))
+        .as("08:00:00.800 has passed: to 08:00:01.800")
+        .isEqualTo(Duration.ofMillis(950));
+    assertThatThrownBy(() -> Pace.alignedTo(second, second, at300ms))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("ahead must be at least zero and less than the interval PT1S, was PT1S");
+    assertThatThrownBy(() -> Pace.alignedTo(second, Duration.ofMillis(-1), at300ms))
+        .hasMessage("ahead must be at least zero and less than the interval PT1S, was PT-0.001S");
+  }
+
+  @Test
   void an_aligned_pace_exactly_on_a_multiple_waits_a_whole_interval() {
     Clock onTheSecond = Clock.fixed(Instant.parse("2026-03-29T08:00:00Z"), ZoneOffset.UTC);
 

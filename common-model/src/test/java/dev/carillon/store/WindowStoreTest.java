@@ -240,6 +240,49 @@ class WindowStoreTest {
   }
 
   @Test
+  void a_pending_instance_created_ahead_of_its_fire_time_is_not_swept_before_it() {
+    String task = s.newTask("dispatch-ahead");
+    Instant start = Instant.parse("2026-11-01T00:00:00Z");
+    Instance ahead =
+        windows
+            .create(
+                List.of(
+                    NewInstance.pending(
+                        task,
+                        new Window("ahead", start, start.plusSeconds(60)),
+                        // Due in an hour by the database's clock.
+                        Instant.now().plus(Duration.ofHours(1)),
+                        Origin.SCHEDULE,
+                        Duration.ofMinutes(5),
+                        3)),
+                "t")
+            .get(0);
+    Instance due = s.newPending(task, "2026-11-01");
+    // Both left unstamped long past the sweep's grace, as after a leader died holding them.
+    s.db
+        .dsl()
+        .execute(
+            "update task_instance set updated_at = now() - interval '10 minutes' where id in (?, ?)",
+            ahead.id(),
+            due.id());
+
+    assertThat(windows.undispatched(Duration.ofMinutes(1), Duration.ofMinutes(5), 1000))
+        .extracting(Instance::id)
+        .contains(due.id())
+        .doesNotContain(ahead.id());
+
+    s.db
+        .dsl()
+        .execute(
+            "update task_instance set scheduled_at = now() - interval '1 second' where id = ?",
+            ahead.id());
+    assertThat(windows.undispatched(Duration.ofMinutes(1), Duration.ofMinutes(5), 1000))
+        .as("once due, it is swept like any other")
+        .extracting(Instance::id)
+        .contains(ahead.id(), due.id());
+  }
+
+  @Test
   void undispatched_pending_instances_are_found_until_stamped() {
     String task = s.newTask("dispatch");
     Instance a = s.newPending(task, "2026-11-01");

@@ -283,7 +283,8 @@ public final class TriggerService implements AutoCloseable {
             this::mayCommit,
             term,
             definitions,
-            new TickTelemetry(tracing, alerts, alertSettings));
+            new TickTelemetry(tracing, alerts, alertSettings),
+            settings.createAhead());
     resources.push(loop::stopTicking);
 
     releaser =

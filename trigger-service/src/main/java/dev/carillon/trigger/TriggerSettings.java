@@ -1,6 +1,7 @@
 package dev.carillon.trigger;
 
 import dev.carillon.config.Config;
+import dev.carillon.config.ConfigException;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.Topics;
 import dev.carillon.trigger.dispatch.Dispatcher;
@@ -27,6 +28,9 @@ import java.util.Objects;
  *   <tr><td>trigger.max-clock-skew</td><td>2s</td><td>an offset between this host's clock and
  *       PostgreSQL's beyond this is logged and reported (the trigger ticks on PostgreSQL's time
  *       either way)</td></tr>
+ *   <tr><td>trigger.create-ahead</td><td>0s</td><td>ticks run this long before each multiple of
+ *       the tick interval and create the windows due at it, which the dispatcher publishes on the
+ *       instant: the fire lag loses the tick's insert and commit; less than the tick interval</td></tr>
  * </table>
  */
 public record TriggerSettings(
@@ -38,7 +42,8 @@ public record TriggerSettings(
     String topic,
     int maxWindowsPerTask,
     Duration onTimeGrace,
-    Duration maxClockSkew) {
+    Duration maxClockSkew,
+    Duration createAhead) {
 
   public static final Duration DEFAULT_TICK_INTERVAL = Duration.ofSeconds(1);
   public static final Duration DEFAULT_REDISPATCH_AFTER = Duration.ofSeconds(60);
@@ -60,7 +65,8 @@ public record TriggerSettings(
           "trigger.topic",
           "trigger.max-windows-per-task",
           "trigger.on-time-grace",
-          "trigger.max-clock-skew");
+          "trigger.max-clock-skew",
+          "trigger.create-ahead");
 
   public TriggerSettings {
     Objects.requireNonNull(tickInterval, "tickInterval");
@@ -69,6 +75,14 @@ public record TriggerSettings(
     Objects.requireNonNull(ackTimeout, "ackTimeout");
     Objects.requireNonNull(onTimeGrace, "onTimeGrace");
     Objects.requireNonNull(maxClockSkew, "maxClockSkew");
+    Objects.requireNonNull(createAhead, "createAhead");
+    if (createAhead.isNegative() || createAhead.compareTo(tickInterval) >= 0) {
+      throw new IllegalArgumentException(
+          "trigger.create-ahead must be at least 0s and less than trigger.tick-interval ("
+              + tickInterval
+              + "), was "
+              + createAhead);
+    }
     if (topic == null || topic.isBlank()) {
       throw new IllegalArgumentException("trigger.topic must not be blank, was '" + topic + "'");
     }
@@ -78,12 +92,23 @@ public record TriggerSettings(
    * @throws dev.carillon.config.ConfigException naming the key and value when one is wrong
    */
   public static TriggerSettings from(Config c) {
-    return new TriggerSettings(
+    Duration tickInterval =
         c.duration(
             "trigger.tick-interval",
             DEFAULT_TICK_INTERVAL,
             Duration.ofMillis(100),
-            Duration.ofMinutes(1)),
+            Duration.ofMinutes(1));
+    Duration createAhead =
+        c.duration("trigger.create-ahead", Duration.ZERO, Duration.ZERO, Duration.ofMinutes(1));
+    if (createAhead.compareTo(tickInterval) >= 0) {
+      throw new ConfigException(
+          "trigger.create-ahead must be less than trigger.tick-interval ("
+              + tickInterval
+              + "), was "
+              + createAhead);
+    }
+    return new TriggerSettings(
+        tickInterval,
         c.duration(
             "trigger.redispatch-after",
             DEFAULT_REDISPATCH_AFTER,
@@ -116,7 +141,8 @@ public record TriggerSettings(
             "trigger.max-clock-skew",
             DEFAULT_MAX_CLOCK_SKEW,
             Duration.ofMillis(10),
-            Duration.ofHours(1)));
+            Duration.ofHours(1)),
+        createAhead);
   }
 
   /** The planner's limits, with {@code actor} for the event log. */

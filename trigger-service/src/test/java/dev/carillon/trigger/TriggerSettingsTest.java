@@ -35,4 +35,19 @@ class TriggerSettingsTest {
     assertThat(TriggerSettings.from(Config.of(Map.of())).tickInterval())
         .isEqualTo(Duration.ofSeconds(1));
   }
+
+  @Test
+  void create_ahead_is_off_by_default_and_must_stay_below_the_tick_interval() {
+    assertThat(TriggerSettings.from(Config.of(Map.of())).createAhead()).isZero();
+    assertThat(
+            TriggerSettings.from(Config.of(Map.of("trigger.create-ahead", "200ms"))).createAhead())
+        .isEqualTo(Duration.ofMillis(200));
+    assertThatThrownBy(
+            () ->
+                TriggerSettings.from(
+                    Config.of(Map.of("trigger.create-ahead", "2s", "trigger.tick-interval", "2s"))))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "trigger.create-ahead must be less than trigger.tick-interval (PT2S), was PT2S");
+  }
 }

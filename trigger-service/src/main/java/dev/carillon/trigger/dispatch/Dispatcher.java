@@ -14,11 +14,14 @@ import dev.carillon.store.WindowStore;
 import dev.carillon.trigger.tick.TriggerMetrics;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,6 +56,12 @@ import org.slf4j.LoggerFactory;
  * carillon.trigger.publish{result=deferred}}) and left PENDING and undispatched for the sweep. A
  * message may therefore be published twice; the workers' claim is a compare-and-set, so that is
  * harmless.
+ *
+ * <p>An instance created ahead of its fire time ({@code trigger.create-ahead}) is held until its
+ * {@code scheduled_at} on the dispatcher's clock (the database's) and published then, so that no
+ * worker sees it early; the held ones count toward the queue's bound. A dispatcher that stops
+ * leaves them PENDING and unstamped for the next leader's sweep, which publishes only rows that are
+ * due.
  *
  * <p>The stamp is a leader's write and carries its fence ({@link Fencing}); a dispatcher whose
  * leadership ended drops the stamps it still owes, and the next leader's sweep publishes those
@@ -89,6 +98,12 @@ public final class Dispatcher implements AutoCloseable {
   private final Fencing fencing;
   private final TriggerMetrics metrics;
   private final LinkedBlockingQueue<Instance> queue;
+  // Created ahead of their fire time, earliest first; taken from the queue and published by the
+  // publishing thread only, sized from the gauge's thread too.
+  private final PriorityBlockingQueue<Instance> held =
+      new PriorityBlockingQueue<>(
+          64, Comparator.comparing(Instance::scheduledAt).thenComparing(Instance::id));
+  private final int maxBacklog;
   private final AtomicInteger highWater = new AtomicInteger();
   private final AtomicLong deferredInStreak = new AtomicLong();
   private final PeriodicLoop loop;
@@ -151,7 +166,8 @@ public final class Dispatcher implements AutoCloseable {
       throw new IllegalArgumentException("maxBacklog must be at least 1, was " + maxBacklog);
     }
     this.queue = new LinkedBlockingQueue<>(maxBacklog);
-    metrics.registry().gauge("carillon.trigger.dispatch.backlog", queue, LinkedBlockingQueue::size);
+    this.maxBacklog = maxBacklog;
+    metrics.registry().gauge("carillon.trigger.dispatch.backlog", this, Dispatcher::backlog);
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -218,9 +234,14 @@ public final class Dispatcher implements AutoCloseable {
     return Duration.ofNanos(stampDelayNanos);
   }
 
-  /** Instances queued and not yet handed to Kafka. */
+  /** Instances queued or held for their fire time, not yet handed to Kafka. */
   public int backlog() {
-    return queue.size();
+    return queue.size() + held.size();
+  }
+
+  /** Instances created ahead and held until their fire time. */
+  public int held() {
+    return held.size();
   }
 
   /** Starts the publishing thread. */
@@ -250,8 +271,9 @@ public final class Dispatcher implements AutoCloseable {
     int queued = queue.size();
     for (int taken = 0; taken < queued && drain(batch, BATCH) > 0; batch.clear()) {
       taken += batch.size();
-      acked += publish(batch);
+      acked += publishDue(batch);
     }
+    acked += publishDue(batch);
     stamp(stampAll);
     if (active.getAsBoolean()) {
       // A row left unstamped for a whole sweep interval was not published by this dispatcher's
@@ -304,10 +326,54 @@ public final class Dispatcher implements AutoCloseable {
         && batch.get(batch.size() - 1).dispatchedAt() == null;
   }
 
+  /**
+   * Takes up to {@code max} queued instances into {@code into}, fewer while the held ones fill the
+   * bound: what stays queued makes {@link #submit} leave new instances to the sweep.
+   */
   private int drain(List<Instance> into, int max) {
-    synchronized (queue) {
-      return queue.drainTo(into, max);
+    int room = Math.min(max, maxBacklog - held.size());
+    if (room <= 0) {
+      return 0;
     }
+    synchronized (queue) {
+      return queue.drainTo(into, room);
+    }
+  }
+
+  /**
+   * Publishes those of {@code batch} that are due and the held ones that have become due, and holds
+   * the rest until their {@code scheduled_at}.
+   *
+   * @return the number Kafka acknowledged
+   */
+  private int publishDue(List<Instance> batch) {
+    Instant now = clock.instant();
+    List<Instance> due = new ArrayList<>(batch.size());
+    for (Instance i : batch) {
+      if (i.scheduledAt().isAfter(now)) {
+        held.add(i);
+      } else {
+        due.add(i);
+      }
+    }
+    for (Instance h = held.peek(); h != null && !h.scheduledAt().isAfter(now); h = held.peek()) {
+      due.add(held.poll());
+    }
+    int acked = 0;
+    for (int from = 0; from < due.size(); from += BATCH) {
+      acked += publish(due.subList(from, Math.min(due.size(), from + BATCH)));
+    }
+    return acked;
+  }
+
+  /** Nanoseconds until the earliest held instance is due, or {@code max}. */
+  private long untilHeld(long max) {
+    Instance first = held.peek();
+    if (first == null) {
+      return max;
+    }
+    long until = Duration.between(clock.instant(), first.scheduledAt()).toNanos();
+    return Math.max(0, Math.min(max, until));
   }
 
   /** Stamps the acknowledged ids whose delay has passed, or all of them when {@code all}. */
@@ -381,14 +447,16 @@ public final class Dispatcher implements AutoCloseable {
    * due, stamps what is due, and sweeps when its time has come.
    */
   private void round() throws InterruptedException {
-    long wait = untilStamp(Math.max(0, nextSweepNanos - System.nanoTime()));
-    Instance first = queue.poll(wait, TimeUnit.NANOSECONDS);
+    long wait = untilHeld(untilStamp(Math.max(0, nextSweepNanos - System.nanoTime())));
+    // While the held ones fill the bound the queue is left alone until the first of them is due.
+    Instance first =
+        held.size() < maxBacklog ? queue.poll(wait, TimeUnit.NANOSECONDS) : waitFor(wait);
+    List<Instance> batch = new ArrayList<>();
     if (first != null) {
-      List<Instance> batch = new ArrayList<>();
       batch.add(first);
       drain(batch, BATCH - 1);
-      publish(batch);
     }
+    publishDue(batch);
     stamp(false);
     if (System.nanoTime() - nextSweepNanos >= 0) {
       nextSweepNanos = System.nanoTime() + sweepEvery.toNanos();
@@ -399,10 +467,21 @@ public final class Dispatcher implements AutoCloseable {
     }
   }
 
-  /** Stops the thread; instances still queued are left to the next leader's sweep. */
+  private static Instance waitFor(long nanos) throws InterruptedException {
+    TimeUnit.NANOSECONDS.sleep(nanos);
+    return null;
+  }
+
+  /** Stops the thread; instances still queued or held are left to the next leader's sweep. */
   @Override
   public void close() {
     loop.stopAndWait(Duration.ofSeconds(15));
+    if (!held.isEmpty()) {
+      log.info(
+          "{} instance(s) created ahead of their fire time left unpublished on close; the next"
+              + " leader's sweep publishes them once due",
+          held.size());
+    }
     try {
       // Published but not yet stamped: stamp now, or the next leader's sweep publishes them again.
       stamp(true);

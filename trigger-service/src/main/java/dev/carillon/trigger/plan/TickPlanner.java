@@ -57,6 +57,13 @@ import java.util.TreeMap;
  *       in this tick) the window is recorded SKIPPED, naming the blocker. ALLOW runs it.
  * </ol>
  *
+ * <p>Created ahead: with a {@code horizon} after {@code now} ({@code trigger.create-ahead}), fire
+ * times up to the horizon are planned too, their rows created PENDING before their instant (the
+ * dispatcher publishes each at its {@code scheduled_at}). Only what cannot change by the fire time
+ * is decided early: a paused task, and a SKIP task with a live instance or one planned earlier in
+ * this tick, are planned only up to {@code now}, because whether the pause or the blocker still
+ * holds at the fire time is known only then. Catch-up and on-time are judged against {@code now}.
+ *
  * <p>Thread-safe (stateless apart from its settings).
  */
 public final class TickPlanner {
@@ -84,10 +91,30 @@ public final class TickPlanner {
       Map<String, Instant> cursors,
       Map<String, List<Instance>> liveByTask,
       Instant now) {
+    return plan(tasks, cursors, liveByTask, now, now);
+  }
+
+  /**
+   * Plans one tick that also creates the windows whose fire time is after {@code now} and at or
+   * before {@code horizon}, where nothing may block them by then (see the class comment).
+   *
+   * @param horizon the latest fire time to plan; {@code now} plans nothing ahead
+   * @throws IllegalArgumentException if {@code horizon} is before {@code now}
+   */
+  public TickPlan plan(
+      List<TaskDefinition> tasks,
+      Map<String, Instant> cursors,
+      Map<String, List<Instance>> liveByTask,
+      Instant now,
+      Instant horizon) {
     Objects.requireNonNull(now, "now");
+    Objects.requireNonNull(horizon, "horizon");
+    if (horizon.isBefore(now)) {
+      throw new IllegalArgumentException("horizon " + horizon + " is before now " + now);
+    }
     List<TaskDefinition> ordered = new ArrayList<>(tasks);
     ordered.sort(Comparator.comparing(TaskDefinition::id));
-    Acc acc = new Acc();
+    Acc acc = new Acc(horizon);
     // Many tasks share an expression and zone (and, on time, their cursor): compute each distinct
     // fire-time list once per tick. Schedules are equal when expression and zone are.
     Map<FireQuery, List<Instant>> fireMemo = new HashMap<>();
@@ -101,11 +128,14 @@ public final class TickPlanner {
           continue;
         }
       }
-      if (!now.isAfter(cursor)) {
+      List<Instance> live = liveByTask.getOrDefault(task.id(), List.of());
+      boolean blocked = task.paused() || (task.overlap() == OverlapPolicy.SKIP && !live.isEmpty());
+      Instant bound = blocked ? now : horizon;
+      if (!bound.isAfter(cursor)) {
         continue;
       }
       acc.evaluated++;
-      planTask(task, cursor, liveByTask.getOrDefault(task.id(), List.of()), now, acc, fireMemo);
+      planTask(task, cursor, live, now, bound, acc, fireMemo);
     }
     return new TickPlan(
         acc.rows,
@@ -144,26 +174,27 @@ public final class TickPlanner {
       Instant cursor,
       List<Instance> live,
       Instant now,
+      Instant bound,
       Acc acc,
       Map<FireQuery, List<Instant>> fireMemo) {
     int cap = settings.maxWindowsPerTask();
     if (!(task.trigger() instanceof TimeTrigger time)) {
       throw new IllegalArgumentException("task '" + task.id() + "' has no time trigger to plan");
     }
+    // The memo's key leaves the bound out: it is the same for every task of one tick (the horizon)
+    // except for blocked ones, which are few; those compute their own list.
     List<Instant> fires =
-        time instanceof CronTrigger cron
+        time instanceof CronTrigger cron && bound.equals(acc.horizon)
             ? fireMemo.computeIfAbsent(
                 new FireQuery(cron.schedule(), cursor),
-                q -> q.schedule().fireTimes(cursor, now, cap))
-            : time.fireTimes(cursor, now, cap);
-    Instant newCursor = now;
+                q -> q.schedule().fireTimes(cursor, bound, cap))
+            : time.fireTimes(cursor, bound, cap);
+    Instant newCursor = bound;
     if (fires.size() == cap) {
       // The backlog may go on; evaluate the rest on the next ticks, oldest first.
       newCursor = fires.get(cap - 1);
       acc.truncated++;
     }
-    acc.cursors.put(task.id(), TriggerCursor.at(newCursor, task.trigger().zone()));
-    acc.fires += fires.size();
 
     Map<String, Instance> liveByWindow = new LinkedHashMap<>();
     for (Instance i : live) {
@@ -181,7 +212,17 @@ public final class TickPlanner {
     Set<String> seen = new HashSet<>();
     Summaries summaries = new Summaries(task.id());
 
+    Instant previous = null;
+    int taken = 0;
     for (Instant fire : fires) {
+      if (fire.isAfter(now) && task.overlap() == OverlapPolicy.SKIP && blocker != null) {
+        // Planned PENDING earlier in this tick: whether it still runs at this fire time is known
+        // only then. The tick at (or after) the fire time decides it.
+        newCursor = previous.isAfter(now) ? previous : now;
+        break;
+      }
+      previous = fire;
+      taken++;
       Window window = time.window().windowOf(fire, time.zone());
       if (!seen.add(window.key())) {
         continue; // an earlier fire time of this tick already decided this window
@@ -238,6 +279,8 @@ public final class TickPlanner {
         blocker = new Blocker(window.key(), "planned in the same tick", "PENDING");
       }
     }
+    acc.cursors.put(task.id(), TriggerCursor.at(newCursor, task.trigger().zone()));
+    acc.fires += taken;
     acc.summaries.addAll(summaries.list());
   }
 
@@ -277,6 +320,7 @@ public final class TickPlanner {
   }
 
   private static final class Acc {
+    final Instant horizon;
     final List<NewInstance> rows = new ArrayList<>();
     final List<Decision> decisions = new ArrayList<>();
     final TreeMap<String, TriggerCursor> cursors = new TreeMap<>();
@@ -291,5 +335,9 @@ public final class TickPlanner {
     int paused;
     int exists;
     int truncated;
+
+    Acc(Instant horizon) {
+      this.horizon = horizon;
+    }
   }
 }

@@ -50,10 +50,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The trigger's tick: load the task definitions (cached), find the tasks with a fire time in {@code
- * (cursor, now]}, read their live instances in one query, {@link TickPlanner plan}, and commit
- * rows, decisions and cursors, each task's in one transaction ({@link ChunkCommitter}, {@link
- * WindowStore#commitTick}). New PENDING instances go to the dispatcher as each chunk commits, and
- * it publishes them on its own thread.
+ * (cursor, now + createAhead]}, read their live instances in one query, {@link TickPlanner plan},
+ * and commit rows, decisions and cursors, each task's in one transaction ({@link ChunkCommitter},
+ * {@link WindowStore#commitTick}). New PENDING instances go to the dispatcher as each chunk
+ * commits, and it publishes them on its own thread.
  *
  * <p>{@link #tickOnce()} runs one tick now (tests move a settable clock and call it); {@link
  * #startTicking()} runs ticks on a thread aligned to the tick interval on the clock (whole seconds
@@ -94,6 +94,7 @@ public final class TriggerLoop {
   private final BooleanSupplier mayCommit;
   private final TickTelemetry telemetry;
   private final Fencing fencing;
+  private final Duration createAhead;
 
   /** The most a tick waits for the database's clock to reach the multiple it was aligned to. */
   static final Duration MAX_ALIGNMENT_WAIT = Duration.ofMillis(100);
@@ -185,6 +186,55 @@ public final class TriggerLoop {
       Fencing fencing,
       DefinitionCache tasks,
       TickTelemetry telemetry) {
+    this(
+        taskStore,
+        windows,
+        queries,
+        planner,
+        actor,
+        clock,
+        tickInterval,
+        metrics,
+        dispatch,
+        mayCommit,
+        fencing,
+        tasks,
+        telemetry,
+        Duration.ZERO);
+  }
+
+  /**
+   * As the other constructors, creating windows up to {@code createAhead} before their fire time
+   * ({@code trigger.create-ahead}; {@link TickPlanner} says which may be). Their rows are PENDING
+   * with the fire time as {@code scheduled_at}; the dispatcher holds them until then, so the fire
+   * lag loses the tick's insert and commit.
+   *
+   * @param createAhead how far past the tick's instant fire times are planned; zero for none, less
+   *     than the tick interval
+   */
+  public TriggerLoop(
+      TaskStore taskStore,
+      WindowStore windows,
+      TriggerQueries queries,
+      TickPlanner planner,
+      String actor,
+      Clock clock,
+      Duration tickInterval,
+      TriggerMetrics metrics,
+      Consumer<List<Instance>> dispatch,
+      BooleanSupplier mayCommit,
+      Fencing fencing,
+      DefinitionCache tasks,
+      TickTelemetry telemetry,
+      Duration createAhead) {
+    this.createAhead = Objects.requireNonNull(createAhead, "createAhead");
+    if (createAhead.isNegative() || createAhead.compareTo(tickInterval) >= 0) {
+      throw new IllegalArgumentException(
+          "createAhead must be at least zero and less than the tick interval "
+              + tickInterval
+              + ", was "
+              + createAhead);
+    }
     this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     this.tasks = Objects.requireNonNull(tasks, "tasks");
     this.taskStore = Objects.requireNonNull(taskStore, "taskStore");
@@ -208,7 +258,7 @@ public final class TriggerLoop {
     this.ticker =
         new PeriodicLoop(
             "trigger-tick",
-            Pace.alignedTo(tickInterval, clock),
+            Pace.alignedTo(tickInterval, createAhead, clock),
             StopMode.INTERRUPT,
             this::resync,
             this::tickRound);
@@ -307,6 +357,7 @@ public final class TriggerLoop {
     metrics.invalidTasks(tasks.invalidCount());
     long tLoaded = System.nanoTime();
 
+    Instant horizon = now.plus(createAhead);
     List<TaskDefinition> due = new ArrayList<>();
     List<String> liveLookup = new ArrayList<>();
     Map<String, Instant> dueCursors = new HashMap<>();
@@ -329,7 +380,7 @@ public final class TriggerLoop {
         cursor = stored.evaluatedUntil();
         next = time.nextAfter(cursor).orElse(null);
       }
-      if (next != null && !next.isAfter(now)) {
+      if (next != null && !next.isAfter(horizon)) {
         due.add(t);
         dueCursors.put(t.id(), cursor);
         // Only SKIP needs the live instances before planning: they block new windows. Under
@@ -347,7 +398,7 @@ public final class TriggerLoop {
       live.computeIfAbsent(i.taskId(), k -> new ArrayList<>()).add(i);
     }
     long tLive = System.nanoTime();
-    TickPlan plan = planner.plan(due, dueCursors, live, now);
+    TickPlan plan = planner.plan(due, dueCursors, live, now, horizon);
     long tPlanned = System.nanoTime();
 
     if (plan.cursors().isEmpty()) {
@@ -610,7 +661,10 @@ public final class TriggerLoop {
   private void tickRound() throws InterruptedException {
     // The multiple of the interval the pace waited for, on this clock.
     long intervalMs = tickInterval.toMillis();
-    Instant due = Instant.ofEpochMilli(Math.floorDiv(clock.millis(), intervalMs) * intervalMs);
+    long aheadMs = createAhead.toMillis();
+    Instant due =
+        Instant.ofEpochMilli(
+            Math.floorDiv(clock.millis() + aheadMs, intervalMs) * intervalMs - aheadMs);
     try {
       tickNotBefore(due);
     } catch (NotLeaderException e) {

@@ -13,6 +13,9 @@ import dev.carillon.kafka.TopicAdmin;
 import dev.carillon.kafka.Topics;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.Window;
 import dev.carillon.store.Database;
 import dev.carillon.store.EpochStore;
 import dev.carillon.store.Fence;
@@ -20,12 +23,15 @@ import dev.carillon.store.LeaseStore;
 import dev.carillon.store.OperatorStore;
 import dev.carillon.store.TaskStore;
 import dev.carillon.store.WindowStore;
+import dev.carillon.testing.SettableClock;
 import dev.carillon.testsupport.Tasks;
 import dev.carillon.testsupport.TestDatabase;
 import dev.carillon.trigger.tick.TriggerMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -103,6 +109,67 @@ class DispatcherTest {
       Instance claimed = instances.find(claimedSoon.id()).orElseThrow();
       assertThat(claimed.status()).isEqualTo(InstanceStatus.RUNNING);
       assertThat(claimed.dispatchedAt()).as("a claimed row is not stamped").isNull();
+    }
+  }
+
+  /**
+   * Created ahead ({@code trigger.create-ahead}): held until its {@code scheduled_at} on the
+   * dispatcher's clock, counted in the backlog meanwhile, then published and stamped; the sweep
+   * does not publish it early either, however long it has waited.
+   */
+  @Test
+  void an_instance_created_ahead_is_published_at_its_fire_time_not_before() throws Exception {
+    Instant fireTime = Instant.now().plus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
+    Instance ahead =
+        windows
+            .create(
+                List.of(
+                    NewInstance.pending(
+                        "swept",
+                        new Window("ahead", fireTime, fireTime.plusSeconds(10)),
+                        fireTime,
+                        Origin.SCHEDULE,
+                        Duration.ofMinutes(5),
+                        3)),
+                "t")
+            .get(0);
+    // Unstamped for longer than the sweep's grace: only its fire time keeps the sweep off it.
+    db.dsl()
+        .execute(
+            "UPDATE task_instance SET updated_at = updated_at - interval '1 hour' WHERE id = ?",
+            ahead.id());
+    String topic = "ahead-" + UUID.randomUUID();
+    DevStack.shared().createTopic(topic, 2);
+    SettableClock clock = new SettableClock(fireTime.minusMillis(200));
+    KafkaSettings kafka = KafkaSettings.of(DevStack.shared().kafkaBootstrap());
+    try (InstancePublisher publisher =
+            new InstancePublisher(kafka, topic, InstancePublisher.DEFAULT_ACK_TIMEOUT);
+        Dispatcher dispatcher =
+            new Dispatcher(
+                publisher,
+                windows,
+                clock,
+                Duration.ofMinutes(1),
+                Duration.ofMinutes(10),
+                () -> true,
+                Fencing.fixed(fence),
+                new TriggerMetrics(new SimpleMeterRegistry()))) {
+      dispatcher.submit(List.of(ahead));
+
+      assertThat(dispatcher.dispatchOnce()).as("acknowledged before its fire time").isZero();
+      assertThat(dispatcher.held()).isEqualTo(1);
+      assertThat(dispatcher.backlog()).as("held instances count in the backlog").isEqualTo(1);
+      assertThat(endOffsets(topic)).isZero();
+
+      clock.set(fireTime.minusMillis(1));
+      assertThat(dispatcher.dispatchOnce()).isZero();
+      assertThat(endOffsets(topic)).isZero();
+
+      clock.set(fireTime);
+      assertThat(dispatcher.dispatchOnce()).as("published on the instant").isEqualTo(1);
+      assertThat(dispatcher.held()).isZero();
+      assertThat(endOffsets(topic)).isEqualTo(1);
+      assertThat(instances.find(ahead.id()).orElseThrow().dispatchedAt()).isNotNull();
     }
   }
 

@@ -406,6 +406,103 @@ class TickPlannerTest {
             });
   }
 
+  // ---------------------------------------------------------------- created ahead (horizon)
+
+  private static final Duration AHEAD = Duration.ofMillis(200);
+
+  @Test
+  void fire_times_up_to_the_horizon_are_created_pending_scheduled_at_their_fire_time() {
+    TaskDefinition poll = Tasks.everySeconds("poll", 10).overlap(OverlapPolicy.ALLOW).build();
+    Instant now = DAY1_0800.minus(AHEAD);
+
+    TickPlan plan =
+        planner.plan(List.of(poll), Map.of("poll", now.minusSeconds(1)), Map.of(), now, DAY1_0800);
+
+    assertThat(plan.rows())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.status()).isEqualTo(InstanceStatus.PENDING);
+              assertThat(r.scheduledAt()).isEqualTo(DAY1_0800);
+              assertThat(r.origin()).isEqualTo(Origin.SCHEDULE);
+            });
+    assertThat(plan.cursors()).containsExactly(Map.entry("poll", utc(DAY1_0800)));
+  }
+
+  @Test
+  void a_horizon_equal_to_now_plans_exactly_what_the_tick_without_one_does() {
+    TaskDefinition poll = Tasks.everySeconds("poll", 10).build();
+    Map<String, Instant> cursors = Map.of("poll", DAY1_0800.minusSeconds(30));
+
+    TickPlan without = planner.plan(List.of(poll), cursors, Map.of(), DAY1_0800);
+    TickPlan with = planner.plan(List.of(poll), cursors, Map.of(), DAY1_0800, DAY1_0800);
+
+    assertThat(with.rows()).isEqualTo(without.rows());
+    assertThat(with.cursors()).isEqualTo(without.cursors());
+    assertThat(with.counts()).isEqualTo(without.counts());
+  }
+
+  @Test
+  void a_paused_task_is_not_decided_ahead_its_cursor_stops_at_now() {
+    TaskDefinition poll = Tasks.everySeconds("poll", 10).paused(true).build();
+    Instant now = DAY1_0800.minus(AHEAD);
+
+    TickPlan plan =
+        planner.plan(List.of(poll), Map.of("poll", now.minusSeconds(1)), Map.of(), now, DAY1_0800);
+
+    assertThat(plan.rows()).isEmpty();
+    assertThat(plan.decisions()).as("no 'task paused' before the fire time").isEmpty();
+    assertThat(plan.cursors()).containsExactly(Map.entry("poll", utc(now)));
+  }
+
+  @Test
+  void under_skip_a_live_instance_keeps_the_next_fire_for_the_tick_at_its_time() {
+    TaskDefinition poll = Tasks.everySeconds("poll", 10).build();
+    Instance running = instance(42, "poll", "2026-11-28", InstanceStatus.RUNNING);
+    Instant now = DAY1_0800.minus(AHEAD);
+
+    TickPlan plan =
+        planner.plan(
+            List.of(poll),
+            Map.of("poll", now.minusSeconds(1)),
+            Map.of("poll", List.of(running)),
+            now,
+            DAY1_0800);
+
+    assertThat(plan.rows()).as("not recorded SKIPPED ahead: the run may end in time").isEmpty();
+    assertThat(plan.cursors()).containsExactly(Map.entry("poll", utc(now)));
+  }
+
+  @Test
+  void under_skip_a_window_planned_in_the_same_tick_stops_the_planning_ahead_after_it() {
+    // A catch-up fire at 07:59:50 is planned PENDING; whether it still runs at 08:00:00 is known
+    // only then, so 08:00:00 is neither created nor skipped now, and the cursor stays before it.
+    TaskDefinition poll = Tasks.everySeconds("poll", 10).build();
+    Instant now = DAY1_0800.minus(AHEAD);
+
+    TickPlan plan =
+        planner.plan(
+            List.of(poll), Map.of("poll", DAY1_0800.minusSeconds(15)), Map.of(), now, DAY1_0800);
+
+    assertThat(plan.rows())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.scheduledAt()).isEqualTo(DAY1_0800.minusSeconds(10));
+              assertThat(r.status()).isEqualTo(InstanceStatus.PENDING);
+            });
+    assertThat(plan.cursors()).containsExactly(Map.entry("poll", utc(now)));
+    assertThat(plan.counts().fireTimes()).as("the fire left for later is not counted").isEqualTo(1);
+  }
+
+  @Test
+  void a_horizon_before_now_is_refused_naming_both() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> planner.plan(List.of(), Map.of(), Map.of(), DAY1_0800, DAY1_0800.minusMillis(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("horizon 2026-11-28T07:59:59.999Z is before now 2026-11-28T08:00:00Z");
+  }
+
   private static Instance instance(long id, String taskId, String day, InstanceStatus status) {
     Instant start = Instant.parse(day + "T00:00:00Z");
     return Instances.of(id, taskId, day, start, start.plus(Duration.ofDays(1)))

@@ -42,11 +42,32 @@ final class LoopFixture {
 
   /** A loop that writes under {@code fence}. */
   LoopFixture(Database db, Clock clock, String actor, Fence fence) {
-    this(db, clock, actor, fence, TickTelemetry.off());
+    this(db, clock, actor, fence, TickTelemetry.off(), Duration.ZERO);
+  }
+
+  /** A leading loop that creates windows {@code createAhead} before their fire time. */
+  LoopFixture(Database db, Clock clock, String actor, Duration createAhead) {
+    this(
+        db,
+        clock,
+        actor,
+        new EpochStore(db.dsl()).begin("trigger", actor),
+        TickTelemetry.off(),
+        createAhead);
   }
 
   private LoopFixture(
       Database db, Clock clock, String actor, Fence fence, TickTelemetry telemetry) {
+    this(db, clock, actor, fence, telemetry, Duration.ZERO);
+  }
+
+  private LoopFixture(
+      Database db,
+      Clock clock,
+      String actor,
+      Fence fence,
+      TickTelemetry telemetry,
+      Duration createAhead) {
     this.db = db;
     this.tasks = new TaskStore(db.dsl());
     this.instances = new OperatorStore(db.dsl());
@@ -66,7 +87,8 @@ final class LoopFixture {
             () -> true,
             Fencing.fixed(fence),
             new DefinitionCache(new TriggerQueries(db.dsl())),
-            telemetry);
+            telemetry,
+            createAhead);
   }
 
   void apply(TaskDefinition.Builder... defs) {
