@@ -44,7 +44,8 @@ public final class BenchMain {
         DevStack.start(DevStackOptions.defaults().withDurablePostgres(options.durable()))) {
       Durability.check(stack, options.durable());
       BenchRunner.Results results =
-          new BenchRunner(stack, options, BenchRunner.knownSystems(), System.err, Clock.systemUTC())
+          new BenchRunner(
+                  stack, options, BenchRunner.knownSystems(options), System.err, Clock.systemUTC())
               .run();
       String md =
           Report.markdown(

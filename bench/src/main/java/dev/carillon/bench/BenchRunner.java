@@ -68,6 +68,15 @@ public final class BenchRunner {
         new CarillonSystem(), new CeilingSystem(), new DbSchedulerSystem(), new QuartzSystem());
   }
 
+  /** As {@link #knownSystems()}, Carillon with the options' {@code --create-ahead}. */
+  public static List<BenchSystem> knownSystems(BenchOptions options) {
+    return List.of(
+        new CarillonSystem(options.createAhead()),
+        new CeilingSystem(),
+        new DbSchedulerSystem(),
+        new QuartzSystem());
+  }
+
   public static List<String> knownIds() {
     return knownSystems().stream().map(BenchSystem::id).toList();
   }
