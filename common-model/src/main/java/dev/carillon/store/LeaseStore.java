@@ -56,6 +56,8 @@ public final class LeaseStore {
    * @param handler its task's handler, or null when the task has no definition
    * @param notDueUntil its {@code scheduled_at} when that is still ahead of the database's clock (a
    *     claim never starts an instance before it), or null
+   * @param notDueFor how far ahead of the database's clock {@code notDueUntil} was when read (the
+   *     wait before a claim can succeed, whatever this host's clock says), or null
    */
   public record ClaimState(
       String status,
@@ -63,7 +65,8 @@ public final class LeaseStore {
       String workerId,
       String queue,
       String handler,
-      Instant notDueUntil) {}
+      Instant notDueUntil,
+      Duration notDueFor) {}
 
   private final DSLContext dsl;
 
@@ -502,6 +505,13 @@ public final class LeaseStore {
     Field<Instant> notDue =
         DSL.when(TASK_INSTANCE.SCHEDULED_AT.gt(Sql.NOW), TASK_INSTANCE.SCHEDULED_AT)
             .else_(DSL.val((Instant) null, SQLDataType.INSTANT));
+    Field<Double> notDueSeconds =
+        DSL.when(
+                TASK_INSTANCE.SCHEDULED_AT.gt(Sql.NOW),
+                DSL.field(
+                    "extract(epoch from ({0} - {1}))",
+                    SQLDataType.DOUBLE, TASK_INSTANCE.SCHEDULED_AT, Sql.NOW))
+            .else_(DSL.val((Double) null, SQLDataType.DOUBLE));
     dsl.select(
             TASK_INSTANCE.ID,
             TASK_INSTANCE.STATUS,
@@ -509,7 +519,8 @@ public final class LeaseStore {
             TASK_INSTANCE.WORKER_ID,
             TASK_DEFINITION.QUEUE,
             TASK_DEFINITION.HANDLER,
-            notDue)
+            notDue,
+            notDueSeconds)
         .from(TASK_INSTANCE)
         .join(Sql.idTable(ids))
         .on(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
@@ -521,7 +532,15 @@ public final class LeaseStore {
                 out.put(
                     r.value1(),
                     new ClaimState(
-                        r.value2(), r.value3(), r.value4(), r.value5(), r.value6(), r.value7())));
+                        r.value2(),
+                        r.value3(),
+                        r.value4(),
+                        r.value5(),
+                        r.value6(),
+                        r.value7(),
+                        r.value8() == null
+                            ? null
+                            : Duration.ofNanos(Math.round(r.value8() * 1_000_000_000d)))));
     return out;
   }
 }

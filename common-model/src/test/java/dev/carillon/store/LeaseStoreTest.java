@@ -357,9 +357,11 @@ class LeaseStoreTest {
     assertThat(leases.claimStates(List.of(running.id(), pending.id(), Long.MAX_VALUE)))
         .containsOnlyKeys(running.id(), pending.id())
         .containsEntry(
-            running.id(), new LeaseStore.ClaimState("RUNNING", 1, "w1", "default", "noop", null))
+            running.id(),
+            new LeaseStore.ClaimState("RUNNING", 1, "w1", "default", "noop", null, null))
         .containsEntry(
-            pending.id(), new LeaseStore.ClaimState("PENDING", 0, null, "default", "noop", null));
+            pending.id(),
+            new LeaseStore.ClaimState("PENDING", 0, null, "default", "noop", null, null));
     assertThat(leases.claimStates(List.of())).isEmpty();
   }
 
@@ -526,7 +528,7 @@ class LeaseStoreTest {
     assertThat(leases.claimStates(List.of(gpuSummarize.id())))
         .containsEntry(
             gpuSummarize.id(),
-            new LeaseStore.ClaimState("PENDING", 0, null, "gpu", "summarize", null));
+            new LeaseStore.ClaimState("PENDING", 0, null, "gpu", "summarize", null, null));
 
     Serves none = new Serves(Set.of("gpu"), Set.of());
     assertThat(leases.claimForRun(all, "w-empty", none)).isEmpty();
@@ -596,6 +598,9 @@ class LeaseStoreTest {
     LeaseStore.ClaimState state = leases.claimStates(List.of(early.id())).get(early.id());
     assertThat(state.status()).isEqualTo("PENDING");
     assertThat(state.notDueUntil()).isEqualTo(early.scheduledAt());
+    assertThat(state.notDueFor())
+        .as("how far ahead of the database's clock, read by the database")
+        .isBetween(Duration.ofMinutes(59), Duration.ofHours(1));
 
     s.db
         .dsl()
@@ -603,6 +608,8 @@ class LeaseStoreTest {
             "update task_instance set scheduled_at = now() - interval '1 second' where id = ?",
             early.id());
     assertThat(leases.claimForRun(List.of(early.id()), "w1", NOOP)).as("due now").hasSize(1);
-    assertThat(leases.claimStates(List.of(early.id())).get(early.id()).notDueUntil()).isNull();
+    LeaseStore.ClaimState due = leases.claimStates(List.of(early.id())).get(early.id());
+    assertThat(due.notDueUntil()).isNull();
+    assertThat(due.notDueFor()).isNull();
   }
 }

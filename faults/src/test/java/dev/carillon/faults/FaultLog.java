@@ -37,6 +37,11 @@ final class FaultLog {
     POSTGRES_CRASH,
     /** A trigger whose clock is off (CARILLON_CLOCK_OFFSET) for the whole run. */
     CLOCK_SKEW,
+    /**
+     * A trigger that creates windows ahead of their fire time ({@code trigger.create-ahead}, the
+     * entry's detail) for the whole run: a setting under the faults, not a fault.
+     */
+    CREATE_AHEAD,
     /** PostgreSQL up again after a crash (crash recovery done). */
     POSTGRES_STARTED,
     /** PostgreSQL hung: every one of its processes SIGSTOPped (a long outage of the full run). */
@@ -55,6 +60,7 @@ final class FaultLog {
     /** Whether this kind is a fault rather than the recovery that follows one. */
     boolean isFault() {
       return this != RESTART_WORKER
+          && this != CREATE_AHEAD
           && this != RESTART_SERVICE
           && this != RESUME_WORKER
           && this != HEAL_PARTITION

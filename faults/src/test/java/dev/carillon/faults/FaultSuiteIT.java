@@ -95,6 +95,10 @@ class FaultSuiteIT {
 
   private static final String SKEWED_TRIGGER = "trigger-2";
   private static final String SKEW = "30s";
+  // trigger-1 creates windows ahead of their fire time and publishes them on the instant; trigger-2
+  // does not, so both ways run under the faults as leadership moves between them.
+  private static final String AHEAD_TRIGGER = "trigger-1";
+  private static final String AHEAD = "300ms";
 
   /** Set (by {@code .ci/run}) where partitions must run: the suite fails if it cannot make them. */
   static final String REQUIRE_NAMESPACES = "CARILLON_FAULTS_REQUIRE_NETNS";
@@ -207,6 +211,9 @@ class FaultSuiteIT {
         if (name.equals(SKEWED_TRIGGER)) {
           env.put("CARILLON_CLOCK_OFFSET", SKEW);
         }
+        if (name.equals(AHEAD_TRIGGER)) {
+          env.put("CARILLON_TRIGGER_CREATE_AHEAD", AHEAD);
+        }
         if (longOutages.enabled()) {
           env.put(
               "CARILLON_TRIGGER_MAX_DISPATCH_BACKLOG", Integer.toString(DISPATCH_BACKLOG_BOUND));
@@ -214,6 +221,7 @@ class FaultSuiteIT {
         services.environment(name, env);
       }
       faults.add(FaultLog.Kind.CLOCK_SKEW, SKEWED_TRIGGER, "clock " + SKEW + " fast, whole run");
+      faults.add(FaultLog.Kind.CREATE_AHEAD, AHEAD_TRIGGER, AHEAD);
       for (String name : List.of("trigger-1", "trigger-2")) {
         services.start(name, Role.TRIGGER);
       }

@@ -1118,15 +1118,35 @@ final class Invariants {
   }
 
   /**
+   * How much earlier than its {@code trigger.create-ahead} a trigger that creates ahead may create
+   * a window: its tick starts at the database's time as measured over one round trip.
+   */
+  static final Duration CREATE_AHEAD_TOLERANCE = Duration.ofMillis(100);
+
+  /**
    * No window created or started before its fire time, by the database's clock (every event's time
    * is the database's): a creation (the event with no from-status) and every claim come at or after
-   * the row's {@code scheduled_at}. With a trigger whose clock was skewed ({@code CLOCK_SKEW} in
-   * the fault log), that trigger must have created windows itself, or the skew proved nothing.
+   * the row's {@code scheduled_at}. A trigger that creates ahead ({@code CREATE_AHEAD} in the fault
+   * log) may create a window up to its setting (and {@link #CREATE_AHEAD_TOLERANCE}) before, and
+   * must have created some ahead, or the setting proved nothing. With a trigger whose clock was
+   * skewed ({@code CLOCK_SKEW} in the fault log), that trigger must have created windows itself, or
+   * the skew proved nothing.
    */
   private static Check notEarly(List<Row> inRun, Map<Long, List<Event>> events, FaultLog faults) {
     List<String> early = new ArrayList<>();
     int creations = 0;
     int claims = 0;
+    Map<String, Duration> aheadOf = new TreeMap<>();
+    Map<String, Integer> createdAhead = new TreeMap<>();
+    for (FaultLog.Entry f : faults.entries()) {
+      if (f.kind() == FaultLog.Kind.CREATE_AHEAD) {
+        aheadOf.put(
+            "trigger:" + f.target(),
+            dev.carillon.model.Durations.parse("create-ahead", f.detail())
+                .plus(CREATE_AHEAD_TOLERANCE));
+        createdAhead.put("trigger:" + f.target(), 0);
+      }
+    }
     Map<String, Integer> bySkewed = new TreeMap<>();
     Set<String> skewed =
         faults.entries().stream()
@@ -1145,7 +1165,14 @@ final class Invariants {
         if (claim) {
           claims++;
         }
-        if ((creation || claim) && v.at().isBefore(r.scheduledAt())) {
+        Instant earliest =
+            creation
+                ? r.scheduledAt().minus(aheadOf.getOrDefault(v.actor(), Duration.ZERO))
+                : r.scheduledAt();
+        if (creation && v.at().isBefore(r.scheduledAt())) {
+          createdAhead.computeIfPresent(v.actor(), (k, n) -> n + 1);
+        }
+        if ((creation || claim) && v.at().isBefore(earliest)) {
           early.add(
               key(r)
                   + (creation ? " created" : " claimed")
@@ -1159,20 +1186,23 @@ final class Invariants {
       }
     }
     boolean skewIdle = bySkewed.values().stream().anyMatch(n -> n == 0);
+    boolean aheadIdle = createdAhead.values().stream().anyMatch(n -> n == 0);
     return new Check(
         "no window created or started before its fire time (database clock)",
-        early.isEmpty() && creations > 0 && !skewIdle,
+        early.isEmpty() && creations > 0 && !skewIdle && !aheadIdle,
         creations
             + " creations, "
             + claims
             + " claims"
             + (bySkewed.isEmpty() ? "" : ", created by skewed triggers " + bySkewed)
+            + (createdAhead.isEmpty() ? "" : ", created ahead " + createdAhead)
             + ", "
             + early.size()
             + " early"
             + sample(early)
             + none(creations == 0, "no window created")
-            + none(skewIdle, "a skewed trigger created no window"));
+            + none(skewIdle, "a skewed trigger created no window")
+            + none(aheadIdle, "a trigger set to create ahead created no window ahead"));
   }
 
   /**

@@ -387,6 +387,67 @@ class InvariantsTest {
   }
 
   @Test
+  void a_trigger_set_to_create_ahead_may_create_within_its_setting_and_must_have_done_so() {
+    World ahead = new World();
+    ahead.faults.add(FROM, FaultLog.Kind.CREATE_AHEAD, "trigger-1", "300ms");
+    createdBy(ahead, "trigger:trigger-1", 250);
+    assertThat(check(ahead.verdict(), "no window created or started before").ok()).isTrue();
+
+    World tooEarly = new World();
+    tooEarly.faults.add(FROM, FaultLog.Kind.CREATE_AHEAD, "trigger-1", "300ms");
+    createdBy(tooEarly, "trigger:trigger-1", 250);
+    tooEarly.events.replaceAll(
+        e ->
+            e.from() == null && e.instanceId() == 2
+                ? new Event(
+                    e.id(),
+                    2,
+                    e.kind(),
+                    null,
+                    e.to(),
+                    null,
+                    e.actor(),
+                    e.at().minusMillis(200),
+                    null)
+                : e);
+    assertFails(tooEarly.verdict(), "no window created or started before", "1 early");
+
+    World otherTrigger = new World();
+    otherTrigger.faults.add(FROM, FaultLog.Kind.CREATE_AHEAD, "trigger-1", "300ms");
+    createdBy(otherTrigger, "trigger:trigger-2", 250);
+    assertFails(
+        otherTrigger.verdict(),
+        "no window created or started before",
+        "a trigger set to create ahead created no window ahead");
+
+    World never = new World();
+    never.faults.add(FROM, FaultLog.Kind.CREATE_AHEAD, "trigger-1", "300ms");
+    createdBy(never, "trigger:trigger-1", 0);
+    assertFails(
+        never.verdict(),
+        "no window created or started before",
+        "a trigger set to create ahead created no window ahead");
+  }
+
+  /** Every creation event of {@code w} by {@code actor}, {@code msEarly} before its fire time. */
+  private static void createdBy(World w, String actor, long msEarly) {
+    w.events.replaceAll(
+        e ->
+            e.from() == null
+                ? new Event(
+                    e.id(),
+                    e.instanceId(),
+                    e.kind(),
+                    null,
+                    e.to(),
+                    null,
+                    actor,
+                    e.at().minusMillis(msEarly),
+                    null)
+                : e);
+  }
+
+  @Test
   void a_skewed_trigger_that_created_no_window_proves_nothing() {
     World w = new World();
     w.faults.add(FROM, FaultLog.Kind.CLOCK_SKEW, "trigger-2", "30s fast");

@@ -42,6 +42,12 @@ public final class WorkerMetrics {
   /** Valid records whose claim compare-and-set was lost (duplicate, running, done, unknown). */
   public final Counter lostClaims;
 
+  /**
+   * Records whose instance was not due yet when claimed, held to be claimed on its instant (each
+   * hold counts; a claim sent a little early is held again).
+   */
+  public final Counter heldUntilDue;
+
   /** Runs recorded as SUCCESS. */
   public final Counter succeeded;
 
@@ -177,6 +183,12 @@ public final class WorkerMetrics {
     malformed = counter(registry, workerId, "records.malformed", "malformed records skipped");
     claimed = counter(registry, workerId, "claims", "instances claimed");
     lostClaims = counter(registry, workerId, "claims.lost", "claims lost to another actor");
+    heldUntilDue =
+        counter(
+            registry,
+            workerId,
+            "claims.held",
+            "records held until their instance was due, then claimed");
     succeeded = counter(registry, workerId, "runs.succeeded", "runs recorded as SUCCESS");
     failed = counter(registry, workerId, "runs.failed", "runs recorded as FAILED");
     timedOut = counter(registry, workerId, "runs.timedout", "runs recorded as TIMEOUT");

@@ -57,11 +57,11 @@ import org.slf4j.LoggerFactory;
  * message may therefore be published twice; the workers' claim is a compare-and-set, so that is
  * harmless.
  *
- * <p>An instance created ahead of its fire time ({@code trigger.create-ahead}) is held until its
- * {@code scheduled_at} on the dispatcher's clock (the database's) and published then, so that no
- * worker sees it early; the held ones count toward the queue's bound. A dispatcher that stops
- * leaves them PENDING and unstamped for the next leader's sweep, which publishes only rows that are
- * due.
+ * <p>An instance created ahead of its fire time ({@code trigger.create-ahead}) is held until {@link
+ * #PUBLISH_AHEAD} before its {@code scheduled_at} on the dispatcher's clock (the database's) and
+ * published then; the workers hold it for the last moment and claim it on the instant. The held
+ * ones count toward the queue's bound. A dispatcher that stops leaves them PENDING and unstamped
+ * for the next leader's sweep, which publishes only rows that are due.
  *
  * <p>The stamp is a leader's write and carries its fence ({@link Fencing}); a dispatcher whose
  * leadership ended drops the stamps it still owes, and the next leader's sweep publishes those
@@ -83,6 +83,14 @@ public final class Dispatcher implements AutoCloseable {
    * waiting for its stamp.
    */
   public static final Duration MAX_STAMP_DELAY = Duration.ofSeconds(2);
+
+  /**
+   * How long before its {@code scheduled_at} an instance created ahead is published: about Kafka's
+   * delivery time, so that the record is on a worker when the instance becomes due. A worker holds
+   * a record that arrives early and claims it on the instant (its claim refuses an instance not due
+   * by the database's clock), so Kafka's delivery leaves the fire lag.
+   */
+  public static final Duration PUBLISH_AHEAD = Duration.ofMillis(20);
 
   /** Ids Kafka acknowledged at {@code ackedNanos}, not yet stamped. */
   private record Acked(List<Long> ids, long ackedNanos) {}
@@ -341,13 +349,13 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   /**
-   * Publishes those of {@code batch} that are due and the held ones that have become due, and holds
-   * the rest until their {@code scheduled_at}.
+   * Publishes those of {@code batch} that are due (within {@link #PUBLISH_AHEAD}) and the held ones
+   * that have become due, and holds the rest until then.
    *
    * @return the number Kafka acknowledged
    */
   private int publishDue(List<Instance> batch) {
-    Instant now = clock.instant();
+    Instant now = clock.instant().plus(PUBLISH_AHEAD);
     List<Instance> due = new ArrayList<>(batch.size());
     for (Instance i : batch) {
       if (i.scheduledAt().isAfter(now)) {
@@ -372,7 +380,8 @@ public final class Dispatcher implements AutoCloseable {
     if (first == null) {
       return max;
     }
-    long until = Duration.between(clock.instant(), first.scheduledAt()).toNanos();
+    long until =
+        Duration.between(clock.instant(), first.scheduledAt().minus(PUBLISH_AHEAD)).toNanos();
     return Math.max(0, Math.min(max, until));
   }
 

@@ -20,11 +20,13 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -67,6 +69,15 @@ import org.slf4j.LoggerFactory;
  *       than the free slots);
  *   <li>the offsets past the group are committed (asynchronously).
  * </ol>
+ *
+ * <p>A record whose instance is not due yet by the database's clock (a trigger with {@code
+ * trigger.create-ahead} publishes {@code Dispatcher.PUBLISH_AHEAD} before the fire time, about
+ * Kafka's delivery time) loses its claim like any other, and is then held here, its offset
+ * committed with the group's, until the database said it would be due, and claimed again then (a
+ * claim sent a little early is refused and held anew; nothing runs early). Held records are bounded
+ * ({@value #MAX_HELD}, due within {@link #MAX_HOLD}); beyond that, and when the consumer leaves the
+ * group, they are dropped and their rows, still PENDING, are published again by the trigger's
+ * dispatch sweep.
  *
  * <p>Records of a poll beyond the free capacity wait here, unclaimed and uncommitted, with every
  * partition paused, and are taken first as capacity frees (a rebalance that takes a partition away
@@ -114,6 +125,10 @@ public final class InstanceConsumer implements Runnable {
   private final LoopProgress progress;
   private final java.util.function.Consumer<String> onFatal;
   private final ArrayDeque<ConsumerRecord<String, byte[]>> waiting = new ArrayDeque<>();
+  // Records whose instance was not due yet when claimed (published just ahead of its fire time),
+  // earliest first: claimed again when the database's clock reaches it. Consumer thread only.
+  private final PriorityQueue<Held> notYetDue =
+      new PriorityQueue<>(Comparator.comparingLong(Held::dueNanos));
   private final ExecutorService claimer;
   private final Tracing tracing;
   private final Clock clock;
@@ -167,6 +182,21 @@ public final class InstanceConsumer implements Runnable {
 
   /** Groups of at least this many messages are claimed as two halves at once. */
   static final int SPLIT_FROM = 100;
+
+  /**
+   * The longest a record whose instance is not due yet is held to be claimed on its instant; one
+   * due later is dropped, for the dispatch sweep (it was published far too early).
+   */
+  static final Duration MAX_HOLD = Duration.ofSeconds(2);
+
+  /** The most records held at once; more are dropped, for the dispatch sweep. */
+  static final int MAX_HELD = 10_000;
+
+  /**
+   * A record held until its instance is due: {@code dueNanos} on {@link System#nanoTime()}, from
+   * the database's own reading of how far ahead the instance was.
+   */
+  private record Held(Candidate candidate, long dueNanos) {}
 
   @Override
   public void run() {
@@ -233,6 +263,13 @@ public final class InstanceConsumer implements Runnable {
     Consumer<String, byte[]> c = consumer;
     consumer = null;
     waiting.clear();
+    if (!notYetDue.isEmpty()) {
+      log.info(
+          "Dropping {} record(s) held for instances not due yet; they stay PENDING and the dispatch"
+              + " sweep publishes them again",
+          notYetDue.size());
+      notYetDue.clear();
+    }
     if (c == null) {
       return;
     }
@@ -293,11 +330,44 @@ public final class InstanceConsumer implements Runnable {
     }
     // While paused this poll only serves the group; a partition it assigns is not paused yet, and
     // its records wait behind the others.
+    Held first = notYetDue.peek();
+    if (first != null) {
+      // Whole milliseconds up (what poll honours), so that a hold does not spin on empty polls.
+      long until = Math.max(0, first.dueNanos() - System.nanoTime());
+      Duration untilDue = Duration.ofMillis((until + 999_999) / 1_000_000);
+      if (untilDue.compareTo(timeout) < 0) {
+        timeout = untilDue;
+      }
+    }
     ConsumerRecords<String, byte[]> records = consumer.poll(timeout);
     metrics.consumed.increment(records.count());
     records.forEach(waiting::addLast);
     if (free > 0 && !waiting.isEmpty()) {
       handle(free);
+    }
+    claimDue();
+  }
+
+  /**
+   * Claims the held records whose instance is due now, as many as there are free slots. Their
+   * offsets were committed when they were first handled, so none is committed here.
+   */
+  private void claimDue() {
+    long now = System.nanoTime();
+    int free = pool.freeSlots();
+    List<Candidate> due = new ArrayList<>();
+    while (due.size() < free && !notYetDue.isEmpty() && notYetDue.peek().dueNanos() - now <= 0) {
+      due.add(notYetDue.poll().candidate());
+    }
+    if (due.isEmpty()) {
+      return;
+    }
+    List<Candidate> failed = claimAndStart(due);
+    if (!failed.isEmpty()) {
+      // Held again, to be tried after the backoff; the claim's failure is logged there.
+      long retryAt = System.nanoTime() + errorBackoff.toNanos();
+      failed.forEach(c -> notYetDue.add(new Held(c, retryAt)));
+      backoff();
     }
   }
 
@@ -335,6 +405,26 @@ public final class InstanceConsumer implements Runnable {
       return;
     }
 
+    List<Candidate> failed = claimAndStart(candidates);
+    if (!failed.isEmpty()) {
+      // Back to the front, in order, and no offset is committed past them.
+      for (int i = failed.size() - 1; i >= 0; i--) {
+        waiting.addFirst(failed.get(i).record());
+      }
+      backoff();
+      return;
+    }
+    commit(next);
+  }
+
+  /**
+   * Claims {@code candidates} (two halves at once from {@link #SPLIT_FROM}) and starts what was
+   * won; those lost are explained in the log, or held when their instance is not due yet.
+   *
+   * @return the candidates of a part whose claim failed (nothing of that part was claimed), in
+   *     order; empty when every part's statement ran
+   */
+  private List<Candidate> claimAndStart(List<Candidate> candidates) {
     // Read while the claims run: they are independent, and all are on every fire's path.
     var definitions =
         pool.readDefinitions(candidates.stream().map(c -> c.message().taskId()).toList());
@@ -371,14 +461,8 @@ public final class InstanceConsumer implements Runnable {
           failed.size(),
           errorBackoff,
           failure.toString());
-      // Back to the front, in order, and no offset is committed past them.
-      for (int i = failed.size() - 1; i >= 0; i--) {
-        waiting.addFirst(failed.get(i).record());
-      }
-      backoff();
-      return;
     }
-    commit(next);
+    return failed;
   }
 
   /**
@@ -466,6 +550,9 @@ public final class InstanceConsumer implements Runnable {
     } catch (RuntimeException e) {
       states = Map.of();
     }
+    // After the statement returned: the database read its clock before this, so a hold measured
+    // from here never ends before the instance is due by that clock.
+    long readNanos = System.nanoTime();
     for (Candidate c : lost) {
       long id = c.message().instanceId();
       LeaseStore.ClaimState s = states.get(id);
@@ -493,12 +580,34 @@ public final class InstanceConsumer implements Runnable {
         continue;
       } else if (s == null) {
         why = "no instance has this id (deleted, archived, or published to the wrong database)";
+      } else if (s.notDueUntil() != null
+          && s.status().equals("PENDING")
+          && s.notDueFor() != null
+          && s.notDueFor().compareTo(MAX_HOLD) <= 0
+          && notYetDue.size() < MAX_HELD) {
+        // Published just ahead of its fire time (trigger.create-ahead): claimed on the instant, so
+        // that Kafka's delivery is not on the fire's path. A claim sent early is refused again and
+        // held anew, never run early: the database's clock decides.
+        notYetDue.add(new Held(c, readNanos + s.notDueFor().toNanos()));
+        metrics.heldUntilDue.increment();
+        log.debug(
+            "Holding record {}-{} at offset {} for instance {} of task {}: due in {} by the"
+                + " database's clock",
+            c.record().topic(),
+            c.record().partition(),
+            c.record().offset(),
+            id,
+            c.message().taskId(),
+            s.notDueFor());
+        continue;
       } else if (s.notDueUntil() != null && s.status().equals("PENDING")) {
         why =
             "it is not due until "
                 + s.notDueUntil()
-                + " by the database's clock (published early; a dispatch sweep publishes it"
-                + " again)";
+                + " by the database's clock (published "
+                + (s.notDueFor() == null ? "early" : s.notDueFor() + " early")
+                + (notYetDue.size() >= MAX_HELD ? ", and " + MAX_HELD + " records are held" : "")
+                + "; a dispatch sweep publishes it again)";
       } else {
         why =
             "it is "
