@@ -193,6 +193,14 @@ public final class InstanceConsumer implements Runnable {
   static final int MAX_HELD = 10_000;
 
   /**
+   * How many times a record is claimed again at once when its claim was refused and its instance,
+   * read right after, is PENDING and due: it became due between the two statements (a record
+   * published just ahead of its fire time), and dropping it would leave the instance to the
+   * dispatch sweep's re-publication a minute later.
+   */
+  static final int MAX_DUE_RETRIES = 3;
+
+  /**
    * A record held until its instance is due: {@code dueNanos} on {@link System#nanoTime()}, from
    * the database's own reading of how far ahead the instance was.
    */
@@ -371,8 +379,16 @@ public final class InstanceConsumer implements Runnable {
     }
   }
 
+  /**
+   * A record to claim; {@code retries} counts the claims it lost only because its instance was not
+   * due yet when they were sent (see {@link #MAX_DUE_RETRIES}).
+   */
   private record Candidate(
-      ConsumerRecord<String, byte[]> record, InstanceMessage message, Context trace) {}
+      ConsumerRecord<String, byte[]> record, InstanceMessage message, Context trace, int retries) {
+    Candidate retried() {
+      return new Candidate(record, message, trace, retries + 1);
+    }
+  }
 
   private Context traceOf(ConsumerRecord<String, byte[]> r, long instanceId) {
     Header h = r.headers().lastHeader(Tracing.TRACEPARENT);
@@ -389,7 +405,7 @@ public final class InstanceConsumer implements Runnable {
       next.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
       try {
         InstanceMessage m = InstanceMessageCodec.decode(r.value());
-        candidates.add(new Candidate(r, m, traceOf(r, m.instanceId())));
+        candidates.add(new Candidate(r, m, traceOf(r, m.instanceId()), 0));
       } catch (MalformedMessageException e) {
         metrics.malformed.increment();
         log.warn(
@@ -599,6 +615,23 @@ public final class InstanceConsumer implements Runnable {
             id,
             c.message().taskId(),
             s.notDueFor());
+        continue;
+      } else if (s.notDueUntil() == null
+          && s.status().equals("PENDING")
+          && c.retries() < MAX_DUE_RETRIES
+          && notYetDue.size() < MAX_HELD) {
+        // Refused as not due, due by the time its state was read: claimed again in this round.
+        // (Another worker's claim would have left it RUNNING, not PENDING.)
+        notYetDue.add(new Held(c.retried(), readNanos));
+        metrics.heldUntilDue.increment();
+        log.debug(
+            "Claiming record {}-{} at offset {} for instance {} of task {} again: it became due"
+                + " while its claim was refused",
+            c.record().topic(),
+            c.record().partition(),
+            c.record().offset(),
+            id,
+            c.message().taskId());
         continue;
       } else if (s.notDueUntil() != null && s.status().equals("PENDING")) {
         why =
