@@ -181,8 +181,7 @@ class ConsoleBrowserTest {
   private static void click(By by) {
     await("to click " + by)
         .atMost(PAGE_WAIT)
-        .ignoreException(StaleElementReferenceException.class)
-        .ignoreException(org.openqa.selenium.NoSuchElementException.class)
+        .ignoreExceptionsMatching(ConsoleBrowserTest::rerendered)
         .until(
             () -> {
               driver.findElement(by).click();
@@ -374,8 +373,7 @@ class ConsoleBrowserTest {
     List<String> seen = new ArrayList<>();
     await("the instance to succeed on its page")
         .atMost(Duration.ofSeconds(60))
-        .ignoreException(StaleElementReferenceException.class)
-        .ignoreException(org.openqa.selenium.NoSuchElementException.class)
+        .ignoreExceptionsMatching(ConsoleBrowserTest::rerendered)
         .until(
             () -> {
               String s = driver.findElement(By.id("instance-status")).getAttribute("data-status");
@@ -568,5 +566,15 @@ class ConsoleBrowserTest {
         .atMost(PAGE_WAIT)
         .until(() -> !driver.findElements(By.id("token")).isEmpty());
     assertThat(js().executeScript("return sessionStorage.getItem('carillon.token');")).isNull();
+  }
+
+  /**
+   * An element read while the page re-rendered: gone from the DOM or not there yet. One predicate,
+   * because each {@code ignoreException} call of Awaitility replaces the one before it (two chained
+   * calls ignored only the second kind, and a stale element failed a CI run).
+   */
+  private static boolean rerendered(Throwable e) {
+    return e instanceof StaleElementReferenceException
+        || e instanceof org.openqa.selenium.NoSuchElementException;
   }
 }
