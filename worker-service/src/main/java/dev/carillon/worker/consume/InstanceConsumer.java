@@ -604,17 +604,10 @@ public final class InstanceConsumer implements Runnable {
         // Published just ahead of its fire time (trigger.create-ahead): claimed on the instant, so
         // that Kafka's delivery is not on the fire's path. A claim sent early is refused again and
         // held anew, never run early: the database's clock decides.
-        notYetDue.add(new Held(c, readNanos + s.notDueFor().toNanos()));
-        metrics.heldUntilDue.increment();
-        log.debug(
-            "Holding record {}-{} at offset {} for instance {} of task {}: due in {} by the"
-                + " database's clock",
-            c.record().topic(),
-            c.record().partition(),
-            c.record().offset(),
-            id,
-            c.message().taskId(),
-            s.notDueFor());
+        hold(
+            c,
+            readNanos + s.notDueFor().toNanos(),
+            "due in " + s.notDueFor() + " by the database's clock");
         continue;
       } else if (s.notDueUntil() == null
           && s.status().equals("PENDING")
@@ -622,16 +615,10 @@ public final class InstanceConsumer implements Runnable {
           && notYetDue.size() < MAX_HELD) {
         // Refused as not due, due by the time its state was read: claimed again in this round.
         // (Another worker's claim would have left it RUNNING, not PENDING.)
-        notYetDue.add(new Held(c.retried(), readNanos));
-        metrics.heldUntilDue.increment();
-        log.debug(
-            "Claiming record {}-{} at offset {} for instance {} of task {} again: it became due"
-                + " while its claim was refused",
-            c.record().topic(),
-            c.record().partition(),
-            c.record().offset(),
-            id,
-            c.message().taskId());
+        hold(
+            c.retried(),
+            readNanos,
+            "it became due while its claim was refused; claiming it again at once");
         continue;
       } else if (s.notDueUntil() != null && s.status().equals("PENDING")) {
         why =
@@ -660,6 +647,23 @@ public final class InstanceConsumer implements Runnable {
           c.message().taskId(),
           why);
     }
+  }
+
+  /**
+   * Holds {@code c} in {@link #notYetDue} until {@code dueNanos} (on {@link System#nanoTime()}),
+   * when {@link #claimDue} claims it again; counted as held, and logged with {@code why}.
+   */
+  private void hold(Candidate c, long dueNanos, String why) {
+    notYetDue.add(new Held(c, dueNanos));
+    metrics.heldUntilDue.increment();
+    log.debug(
+        "Holding record {}-{} at offset {} for instance {} of task {}: {}",
+        c.record().topic(),
+        c.record().partition(),
+        c.record().offset(),
+        c.message().instanceId(),
+        c.message().taskId(),
+        why);
   }
 
   private void commit(Map<TopicPartition, Long> next) {
