@@ -361,6 +361,9 @@ public final class InstanceConsumer implements Runnable {
    * offsets were committed when they were first handled, so none is committed here.
    */
   private void claimDue() {
+    if (notYetDue.isEmpty()) {
+      return;
+    }
     long now = System.nanoTime();
     int free = pool.freeSlots();
     List<Candidate> due = new ArrayList<>();
