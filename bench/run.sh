@@ -6,6 +6,8 @@
 #   bench/run.sh console --instances 200000      (the console's pages; see ConsolePagesBench)
 #   bench/run.sh schedules 1000000               (a million schedules on one trigger; see
 #                                                 SchedulesBench; heap SCHEDULES_HEAP, default 2g)
+#   bench/run.sh history --days 30 --per-day 1000000   (a month of history: the archive, the scanners
+#                                                 and the API's reads at that size; see HistoryBench)
 #   bench/run.sh --workload burst --n 100000 --points bench/points.tsv   (also append each run)
 #   bench/run.sh plot bench/points.tsv docs/bench-plot.svg                (draw them; see PlotMain)
 # The Markdown report goes to stdout, progress to stderr. See docs/benchmarks.md.
@@ -24,6 +26,11 @@ if [ "${1:-}" = console ]; then
   shift
   exec java -Xmx1g -Djava.io.tmpdir="$root/bench/target/tmp" -cp "$jar" \
     dev.carillon.bench.console.ConsolePagesBench "$@"
+fi
+if [ "${1:-}" = history ]; then
+  shift
+  exec java -Xmx1g -Djava.io.tmpdir="$root/bench/target/tmp" -cp "$jar" \
+    dev.carillon.bench.history.HistoryBench "$@"
 fi
 if [ "${1:-}" = plot ]; then
   shift

@@ -1,40 +1,13 @@
 package dev.carillon.bench.console;
 
-import dev.carillon.auth.Principal;
-import dev.carillon.auth.Role;
-import dev.carillon.auth.TokenFile;
-import dev.carillon.auth.Tokens;
 import dev.carillon.bench.Percentiles;
-import dev.carillon.config.Config;
-import dev.carillon.control.ApiServer;
-import dev.carillon.control.ApiSettings;
-import dev.carillon.control.ControlPlane;
-import dev.carillon.control.Insight;
 import dev.carillon.devstack.DevStack;
 import dev.carillon.devstack.DevStackOptions;
-import dev.carillon.kafka.ConfigTopic;
-import dev.carillon.kafka.KafkaSettings;
-import dev.carillon.kafka.TopicAdmin;
-import dev.carillon.kafka.Topics;
 import dev.carillon.model.schedule.WindowKind;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
-import dev.carillon.store.OperatorStore;
-import dev.carillon.store.OverviewQueries;
-import dev.carillon.store.ScanRecords;
 import dev.carillon.store.TaskStore;
-import dev.carillon.store.WindowStore;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -114,43 +87,8 @@ public final class ConsolePagesBench {
       System.err.printf(
           "seeded %d instances and %d events in %d s%n",
           instances, instances * 3L, (System.nanoTime() - t0) / 1_000_000_000);
-      TopicAdmin.ensureTopics(KafkaSettings.of(stack.kafkaBootstrap()), 1, (short) 1);
-      String token = Tokens.mint();
-      Path tokens = Files.createTempFile("bench-tokens", ".txt");
-      Files.writeString(
-          tokens,
-          TokenFile.line(new Principal("bench", Role.VIEWER), token),
-          StandardCharsets.UTF_8);
-      ControlPlane plane =
-          new ControlPlane(
-              Clock.systemUTC(),
-              new TaskStore(db.dsl()),
-              new OperatorStore(db.dsl()),
-              new WindowStore(db.dsl()),
-              new dev.carillon.store.PresenceStore(db.dsl()),
-              new dev.carillon.store.RunEvidenceStore(db.dsl()),
-              new ConfigTopic(
-                  KafkaSettings.of(stack.kafkaBootstrap()), Topics.CONFIG, Duration.ofSeconds(10)),
-              created -> List.of(),
-              50,
-              ControlPlane.Sleeper.THREAD);
-      Insight insight =
-          new Insight(
-              new OverviewQueries(db.dsl()),
-              new ScanRecords(db.dsl()),
-              Insight.Leadership.none("bench"));
-      Map<String, String> c = new LinkedHashMap<>();
-      c.put("api.port", "0");
-      c.put("api.bind-address", "127.0.0.1");
-      c.put("api.tokens-file", tokens.toString());
-      c.put("api.rate.per-second", "100000");
-      c.put("api.rate.burst", "100000");
-      try (ApiServer api =
-          ApiServer.start(
-              ApiSettings.from(Config.of(c)), plane, insight, new SimpleMeterRegistry())) {
-        measure(new Client("http://127.0.0.1:" + api.port(), token));
-      } finally {
-        Files.deleteIfExists(tokens);
+      try (BenchApi api = BenchApi.start(stack, db)) {
+        measure(api);
       }
     }
 
@@ -197,7 +135,7 @@ public final class ConsolePagesBench {
       db.dsl().execute("vacuum analyze instance_event");
     }
 
-    private void measure(Client api) {
+    private void measure(BenchApi api) {
       Random random = new Random(19);
       List<Long> ids = new ArrayList<>();
       Matcher m =
@@ -290,33 +228,6 @@ public final class ConsolePagesBench {
         case "instances (first page, then the next)" -> "2";
         default -> "1";
       };
-    }
-  }
-
-  /** GETs as the bench's viewer; any answer but 200 stops the bench. */
-  private record Client(String base, String token) {
-    private static final HttpClient HTTP =
-        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    String get(String path) {
-      HttpRequest request =
-          HttpRequest.newBuilder(URI.create(base + "/api/v1" + path))
-              .timeout(Duration.ofSeconds(30))
-              .header("Authorization", "Bearer " + token)
-              .GET()
-              .build();
-      try {
-        HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) {
-          throw new IllegalStateException("GET " + path + ": " + r.statusCode() + " " + r.body());
-        }
-        return r.body();
-      } catch (IOException e) {
-        throw new IllegalStateException("GET " + path + " failed: " + e, e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
     }
   }
 }
