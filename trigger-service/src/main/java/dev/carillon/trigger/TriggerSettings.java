@@ -4,6 +4,7 @@ import dev.carillon.config.Config;
 import dev.carillon.config.ConfigException;
 import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.Topics;
+import dev.carillon.model.Durations;
 import dev.carillon.trigger.dispatch.Dispatcher;
 import dev.carillon.trigger.plan.PlannerSettings;
 import java.time.Duration;
@@ -79,9 +80,9 @@ public record TriggerSettings(
     if (createAhead.isNegative() || createAhead.compareTo(tickInterval) >= 0) {
       throw new IllegalArgumentException(
           "trigger.create-ahead must be at least 0s and less than trigger.tick-interval ("
-              + tickInterval
+              + Durations.format(tickInterval)
               + "), was "
-              + createAhead);
+              + Durations.format(createAhead));
     }
     if (topic == null || topic.isBlank()) {
       throw new IllegalArgumentException("trigger.topic must not be blank, was '" + topic + "'");
@@ -100,49 +101,51 @@ public record TriggerSettings(
             Duration.ofMinutes(1));
     Duration createAhead =
         c.duration("trigger.create-ahead", Duration.ZERO, Duration.ZERO, Duration.ofMinutes(1));
-    if (createAhead.compareTo(tickInterval) >= 0) {
-      throw new ConfigException(
-          "trigger.create-ahead must be less than trigger.tick-interval ("
-              + tickInterval
-              + "), was "
-              + createAhead);
+    try {
+      return new TriggerSettings(
+          tickInterval,
+          c.duration(
+              "trigger.redispatch-after",
+              DEFAULT_REDISPATCH_AFTER,
+              Duration.ofSeconds(1),
+              Duration.ofHours(1)),
+          c.duration(
+              "trigger.dispatch-sweep",
+              DEFAULT_DISPATCH_SWEEP,
+              Duration.ofMillis(100),
+              Duration.ofMinutes(10)),
+          c.duration(
+              "trigger.ack-timeout",
+              InstancePublisher.DEFAULT_ACK_TIMEOUT,
+              Duration.ofSeconds(1),
+              Duration.ofMinutes(2)),
+          c.integer(
+              "trigger.max-dispatch-backlog",
+              Dispatcher.MAX_BACKLOG,
+              1,
+              Dispatcher.MAX_BACKLOG * 10),
+          c.string("trigger.topic", Topics.INSTANCES),
+          c.integer(
+              "trigger.max-windows-per-task",
+              PlannerSettings.DEFAULT_MAX_WINDOWS_PER_TASK,
+              1,
+              10_000),
+          c.duration(
+              "trigger.on-time-grace",
+              PlannerSettings.DEFAULT_ON_TIME_GRACE,
+              Duration.ZERO,
+              Duration.ofMinutes(10)),
+          c.duration(
+              "trigger.max-clock-skew",
+              DEFAULT_MAX_CLOCK_SKEW,
+              Duration.ofMillis(10),
+              Duration.ofHours(1)),
+          createAhead);
+    } catch (IllegalArgumentException e) {
+      // The checks across keys (trigger.create-ahead against trigger.tick-interval) are the
+      // constructor's, so that every instance holds them.
+      throw new ConfigException(e.getMessage());
     }
-    return new TriggerSettings(
-        tickInterval,
-        c.duration(
-            "trigger.redispatch-after",
-            DEFAULT_REDISPATCH_AFTER,
-            Duration.ofSeconds(1),
-            Duration.ofHours(1)),
-        c.duration(
-            "trigger.dispatch-sweep",
-            DEFAULT_DISPATCH_SWEEP,
-            Duration.ofMillis(100),
-            Duration.ofMinutes(10)),
-        c.duration(
-            "trigger.ack-timeout",
-            InstancePublisher.DEFAULT_ACK_TIMEOUT,
-            Duration.ofSeconds(1),
-            Duration.ofMinutes(2)),
-        c.integer(
-            "trigger.max-dispatch-backlog", Dispatcher.MAX_BACKLOG, 1, Dispatcher.MAX_BACKLOG * 10),
-        c.string("trigger.topic", Topics.INSTANCES),
-        c.integer(
-            "trigger.max-windows-per-task",
-            PlannerSettings.DEFAULT_MAX_WINDOWS_PER_TASK,
-            1,
-            10_000),
-        c.duration(
-            "trigger.on-time-grace",
-            PlannerSettings.DEFAULT_ON_TIME_GRACE,
-            Duration.ZERO,
-            Duration.ofMinutes(10)),
-        c.duration(
-            "trigger.max-clock-skew",
-            DEFAULT_MAX_CLOCK_SKEW,
-            Duration.ofMillis(10),
-            Duration.ofHours(1)),
-        createAhead);
   }
 
   /** The planner's limits, with {@code actor} for the event log. */

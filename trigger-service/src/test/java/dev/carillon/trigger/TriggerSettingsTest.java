@@ -48,6 +48,7 @@ class TriggerSettingsTest {
                     Config.of(Map.of("trigger.create-ahead", "2s", "trigger.tick-interval", "2s"))))
         .isInstanceOf(ConfigException.class)
         .hasMessage(
-            "trigger.create-ahead must be less than trigger.tick-interval (PT2S), was PT2S");
+            "trigger.create-ahead must be at least 0s and less than trigger.tick-interval (2s),"
+                + " was 2s");
   }
 }
