@@ -227,14 +227,6 @@ public final class TriggerLoop {
       DefinitionCache tasks,
       TickTelemetry telemetry,
       Duration createAhead) {
-    this.createAhead = Objects.requireNonNull(createAhead, "createAhead");
-    if (createAhead.isNegative() || createAhead.compareTo(tickInterval) >= 0) {
-      throw new IllegalArgumentException(
-          "createAhead must be at least zero and less than the tick interval "
-              + tickInterval
-              + ", was "
-              + createAhead);
-    }
     this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     this.tasks = Objects.requireNonNull(tasks, "tasks");
     this.taskStore = Objects.requireNonNull(taskStore, "taskStore");
@@ -249,6 +241,15 @@ public final class TriggerLoop {
           "tickInterval must be at least PT0.1S, was " + tickInterval);
     }
     this.tickInterval = tickInterval;
+    // After the interval's own check, so that a missing interval is named as such.
+    this.createAhead = Objects.requireNonNull(createAhead, "createAhead");
+    if (createAhead.isNegative() || createAhead.compareTo(tickInterval) >= 0) {
+      throw new IllegalArgumentException(
+          "createAhead must be at least zero and less than the tick interval "
+              + tickInterval
+              + ", was "
+              + createAhead);
+    }
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
     this.mayCommit = Objects.requireNonNull(mayCommit, "mayCommit");
