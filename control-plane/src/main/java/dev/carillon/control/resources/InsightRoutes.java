@@ -58,10 +58,12 @@ public final class InsightRoutes {
 
   private final ControlPlane plane;
   private final Insight insight;
+  private final HourCounts hourCounts;
 
   public InsightRoutes(ControlPlane plane, Insight insight) {
     this.plane = plane;
     this.insight = insight;
+    this.hourCounts = new HourCounts(insight.overview()::perHour, MAX_HOURS, System::nanoTime);
   }
 
   /** The routes, in the order of the OpenAPI document. */
@@ -116,7 +118,7 @@ public final class InsightRoutes {
     for (Instant h = from; h.isBefore(to); h = h.plus(Duration.ofHours(1))) {
       byHour.put(h, new TreeMap<>());
     }
-    for (OverviewQueries.HourCount c : q.perHour(from, to)) {
+    for (OverviewQueries.HourCount c : hourCounts.perHour(from, to, now)) {
       byHour.computeIfAbsent(c.hour(), h -> new TreeMap<>()).put(c.status().name(), c.count());
     }
     List<OverviewView.Hour> perHour = new ArrayList<>();
