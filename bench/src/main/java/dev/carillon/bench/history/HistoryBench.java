@@ -120,24 +120,28 @@ public final class HistoryBench {
 
     TopicAdmin.ensureTopics(KafkaSettings.of(stack.kafkaBootstrap()), 1, (short) 1);
     Archive archive;
-    double[] passes;
+    Timed passes;
     try (RetryService retry = RetryService.start(Config.of(retryConfig(seed)), Clock.systemUTC())) {
       awaitLeader(retry);
       archive = archive(retry, backlog.size());
-      passes = new double[options.rounds()];
+      double[] rounds = new double[options.rounds()];
+      double first = 0;
       for (int i = -options.warmup(); i < options.rounds(); i++) {
         long p = System.nanoTime();
         ScanReport report = retry.scanOnce();
-        if (i >= 0) {
-          passes[i] = millisSince(p);
+        if (i == -options.warmup()) {
+          first = millisSince(p);
+        } else if (i >= 0) {
+          rounds[i] = millisSince(p);
         }
         if (!report.complete()) {
           throw new IllegalStateException("a scan pass was incomplete: " + report);
         }
       }
+      passes = new Timed(first, rounds);
     }
     RelationSizes archived = RelationSizes.read(seeding.dsl());
-    Map<String, double[]> reads;
+    Map<String, Timed> reads;
     try (BenchApi api = BenchApi.start(stack, serving)) {
       reads = reads(api, firstLive, lastLive, backlog);
     }
@@ -223,7 +227,7 @@ public final class HistoryBench {
     }
   }
 
-  private Map<String, double[]> reads(
+  private Map<String, Timed> reads(
       BenchApi api, long firstLive, long lastLive, HistorySeed.IdRange archived) {
     SplittableRandom ids = new SplittableRandom(24);
     Random tasks = new Random(3);
@@ -255,23 +259,32 @@ public final class HistoryBench {
       throw new IllegalStateException("the first page of instances has no next cursor");
     }
     String cursor = m.group(1);
-    Map<String, double[]> times = new LinkedHashMap<>();
+    Map<String, Timed> times = new LinkedHashMap<>();
     for (Map.Entry<String, Function<String, List<String>>> p : pages.entrySet()) {
       double[] t = new double[options.rounds()];
+      double first = 0;
       for (int i = -options.warmup(); i < options.rounds(); i++) {
         long start = System.nanoTime();
         for (String path : p.getValue().apply(cursor)) {
           api.get(path);
         }
-        if (i >= 0) {
+        if (i == -options.warmup()) {
+          first = millisSince(start);
+        } else if (i >= 0) {
           t[i] = millisSince(start);
         }
       }
-      times.put(p.getKey(), t);
+      times.put(p.getKey(), new Timed(first, t));
       progress("%s: p95 %.1f ms", p.getKey(), Percentiles.of(t, 95));
     }
     return times;
   }
+
+  /**
+   * One read's times in milliseconds: its first call (cold: caches and the JIT empty) and the timed
+   * rounds after the warm-up.
+   */
+  record Timed(double first, double[] rounds) {}
 
   private static List<String> describe(long id) {
     return List.of("/instances/" + id, "/instances/" + id + "/events");

@@ -40,15 +40,16 @@ record Report(
     return perPass / (meanPass / 1000 + SCAN_INTERVAL_SECONDS);
   }
 
-  void print(double[] passes, Map<String, double[]> reads, List<RelationSizes> sizes) {
+  void print(
+      HistoryBench.Timed passes, Map<String, HistoryBench.Timed> reads, List<RelationSizes> sizes) {
     print(System.out, Machine.describe(), passes, reads, sizes);
   }
 
   void print(
       PrintStream out,
       Machine machine,
-      double[] passes,
-      Map<String, double[]> reads,
+      HistoryBench.Timed passes,
+      Map<String, HistoryBench.Timed> reads,
       List<RelationSizes> sizes) {
     long instances = (long) options.days() * options.perDay();
     out.printf(
@@ -95,8 +96,14 @@ record Report(
         archivePerSecondPaced(),
         creationPerSecond(),
         archivePerSecondPaced() / creationPerSecond());
-    out.println("| read | p50 ms | p95 ms | max ms |");
-    out.println("| --- | ---: | ---: | ---: |");
+    out.printf(
+        Locale.ROOT,
+        "Each read: its first call (the API's and PostgreSQL's caches cold for it), then p50, p95 and"
+            + " max over %d rounds after %d of warm-up, one client, one call at a time.%n%n",
+        options.rounds(),
+        options.warmup());
+    out.println("| read | first call ms | p50 ms | p95 ms | max ms |");
+    out.println("| --- | ---: | ---: | ---: | ---: |");
     row(out, "retry service: one pass of every scanner, nothing due", passes);
     reads.forEach((name, times) -> row(out, name, times));
     out.println();
@@ -127,13 +134,14 @@ record Report(
     out.printf(Locale.ROOT, "%nPlain `vacuum` after the archive: %.1f s.%n", vacuumAfterSeconds);
   }
 
-  private static void row(PrintStream out, String name, double[] times) {
+  private static void row(PrintStream out, String name, HistoryBench.Timed times) {
     out.printf(
         Locale.ROOT,
-        "| %s | %.1f | %.1f | %.1f |%n",
+        "| %s | %.1f | %.1f | %.1f | %.1f |%n",
         name,
-        Percentiles.median(times),
-        Percentiles.of(times, 95),
-        Percentiles.of(times, 100));
+        times.first(),
+        Percentiles.median(times.rounds()),
+        Percentiles.of(times.rounds(), 95),
+        Percentiles.of(times.rounds(), 100));
   }
 }

@@ -33,8 +33,9 @@ class ReportTest {
 
   @Test
   void prints_the_command_the_reads_and_every_relation_at_three_moments() {
-    Map<String, double[]> reads = new LinkedHashMap<>();
-    reads.put("`why` of an archived instance", new double[] {1, 2, 3, 40});
+    Map<String, HistoryBench.Timed> reads = new LinkedHashMap<>();
+    reads.put(
+        "`why` of an archived instance", new HistoryBench.Timed(900, new double[] {1, 2, 3, 40}));
     RelationSizes before =
         new RelationSizes(Map.of("task_instance", new RelationSizes.Size(30_000_000, 30_000, 0)));
     RelationSizes after =
@@ -48,7 +49,7 @@ class ReportTest {
         .print(
             new PrintStream(bytes, true, StandardCharsets.UTF_8),
             new Machine(2, "cpu", "1 GiB", "java", "linux", "0.1 0.1 0.1"),
-            new double[] {10, 20, 30, 40},
+            new HistoryBench.Timed(70, new double[] {10, 20, 30, 40}),
             reads,
             List.of(before, after, after));
     String out = bytes.toString(StandardCharsets.UTF_8);
@@ -58,8 +59,9 @@ class ReportTest {
             "`bench/run.sh history --days 30 --per-day 864000 --tasks 100 --backlog 1000"
                 + " --rounds 4`")
         .contains("against 10.0 a second created (42× headroom)")
-        .contains("| retry service: one pass of every scanner, nothing due | 25.0 | 40.0 | 40.0 |")
-        .contains("| `why` of an archived instance | 2.5 | 40.0 | 40.0 |")
+        .contains(
+            "| retry service: one pass of every scanner, nothing due | 70.0 | 25.0 | 40.0 | 40.0 |")
+        .contains("| `why` of an archived instance | 900.0 | 2.5 | 40.0 | 40.0 |")
         .contains("| task_instance | 30.0 | 31.0 | 31.0 | 30,000 | 1,000 |")
         .contains("| task_instance_history | 0.0 | 1.0 | 1.0 |  | 0 |");
   }
