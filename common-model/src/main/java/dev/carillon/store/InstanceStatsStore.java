@@ -17,8 +17,8 @@ import org.jooq.impl.DSL;
  * How much work waits and how long: the instance gauges the retry leader refreshes on an interval
  * (never per scrape). Two statements: one pass over the live rows (the partial index {@code
  * ix_task_instance_live}) for their counts by status and the oldest waiting times, one count of the
- * DEAD queue ({@code ix_task_instance_dead}). Finished rows other than DEAD are not counted: their
- * number only grows (the counters of the services say how fast).
+ * DEAD queue ({@code ix_task_instance_dead_reason}, V22). Finished rows other than DEAD are not
+ * counted: their number only grows (the counters of the services say how fast).
  *
  * <p>Every age is measured on the database clock. Thread-safe.
  */

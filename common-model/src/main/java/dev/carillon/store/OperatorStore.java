@@ -91,7 +91,8 @@ public final class OperatorStore {
   /**
    * One page of the instances that match {@code filter}, newest scheduled first (ties by id, newest
    * first), after {@code after}: keyset pagination on {@code (scheduled_at, id)}, which the index
-   * of migration V10 serves in order.
+   * of migration V10 serves in order, and for one task V22's {@code (task_id, scheduled_at, id)} (a
+   * page reads its own rows, not every row the task had).
    *
    * @param after the last row of the previous page, or null for the first page
    * @param limit the most rows returned

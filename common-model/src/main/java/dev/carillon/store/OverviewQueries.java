@@ -20,8 +20,8 @@ import org.jooq.impl.SQLDataType;
  * The reads behind the console's overview and dead-letter page: instances by status, per hour, the
  * fire lag of recent scheduled windows, and DEAD instances grouped by task and reason. Each is one
  * statement that an index bounds: live statuses through {@code ix_task_instance_live}, DEAD through
- * {@code ix_task_instance_dead} (V18), time ranges through {@code ix_task_instance_scheduled}
- * (V10), so none reads the whole table.
+ * {@code ix_task_instance_dead_reason} (V22, which holds each DEAD row's reason and id too), time
+ * ranges through {@code ix_task_instance_scheduled} (V10), so none reads the whole table.
  *
  * <p>Thread-safe.
  */
