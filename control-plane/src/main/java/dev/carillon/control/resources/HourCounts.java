@@ -101,7 +101,10 @@ final class HourCounts {
     }
     List<HourCount> out = new ArrayList<>();
     for (Instant h = from; h.isBefore(liveFrom); h = h.plus(HOUR)) {
-      out.addAll(kept.get(h).counts());
+      Kept k = kept.get(h);
+      // Dropped meanwhile by a request in a later hour (not for hours a request may still ask
+      // for, but cheap to be safe about): counted now.
+      out.addAll(k != null ? k.counts() : counter.count(h, h.plus(HOUR)));
     }
     out.addAll(counter.count(liveFrom, to));
     return out;
