@@ -42,4 +42,5 @@ if [ "${1:-}" = schedules ]; then
     dev.carillon.bench.SchedulesBench "$@"
 fi
 # A fixed heap so that GC behaves the same from run to run; the dev stack's files go under target/.
-exec java -Xms2g -Xmx2g -Djava.io.tmpdir="$root/bench/target/tmp" -jar "$jar" "$@"
+# BENCH_JAVA_OPTS: more JVM options, e.g. -Dcarillon.bench.fires-file=F (a steady run's fires, one a line).
+exec java -Xms2g -Xmx2g -Djava.io.tmpdir="$root/bench/target/tmp" ${BENCH_JAVA_OPTS:-} -jar "$jar" "$@"

@@ -62,7 +62,8 @@ public record BenchOptions(
     boolean durable,
     int warmupN,
     Optional<Path> points,
-    Duration createAhead) {
+    Duration createAhead,
+    Duration claimAhead) {
 
   /** What {@code --workload all} runs. */
   public static final List<String> WORKLOADS = List.of("burst", "steady");
@@ -91,6 +92,10 @@ public record BenchOptions(
       throw new IllegalArgumentException(
           "--create-ahead must be at least 0s and less than 1s (Carillon's tick), was "
               + Durations.format(createAhead));
+    }
+    if (claimAhead.isNegative() || claimAhead.compareTo(Duration.ofSeconds(1)) > 0) {
+      throw new IllegalArgumentException(
+          "--claim-ahead must be 0s..1s (worker.claim-ahead), was " + Durations.format(claimAhead));
     }
     for (String w : workloads) {
       if (!KNOWN_WORKLOADS.contains(w)) {
@@ -138,6 +143,7 @@ public record BenchOptions(
         false,
         0,
         Optional.empty(),
+        Duration.ZERO,
         Duration.ZERO);
   }
 
@@ -183,6 +189,7 @@ public record BenchOptions(
     Optional<Path> points = Optional.empty();
     int warmupN = 0;
     Duration createAhead = Duration.ZERO;
+    Duration claimAhead = Duration.ZERO;
     int apiClients = d.apiClients;
     List<String> tokens = new ArrayList<>();
     for (String a : args) {
@@ -232,6 +239,7 @@ public record BenchOptions(
         }
         case "--api-clients" -> apiClients = integer(opt, v);
         case "--create-ahead" -> createAhead = duration(opt, v);
+        case "--claim-ahead" -> claimAhead = duration(opt, v);
         default -> throw new IllegalArgumentException("unknown option '" + opt + "'");
       }
     }
@@ -257,7 +265,8 @@ public record BenchOptions(
         durable,
         warmupN,
         points,
-        createAhead);
+        createAhead,
+        claimAhead);
   }
 
   /** The size of each warm-up burst. */
@@ -293,6 +302,9 @@ public record BenchOptions(
     }
     if (!createAhead.isZero()) {
       a.addAll(List.of("--create-ahead", Durations.format(createAhead)));
+    }
+    if (!claimAhead.isZero()) {
+      a.addAll(List.of("--claim-ahead", Durations.format(claimAhead)));
     }
     return a;
   }

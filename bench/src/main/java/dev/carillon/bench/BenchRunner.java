@@ -71,7 +71,7 @@ public final class BenchRunner {
   /** As {@link #knownSystems()}, Carillon with the options' {@code --create-ahead}. */
   public static List<BenchSystem> knownSystems(BenchOptions options) {
     return List.of(
-        new CarillonSystem(options.createAhead()),
+        new CarillonSystem(options.createAhead(), options.claimAhead()),
         new CeilingSystem(),
         new DbSchedulerSystem(),
         new QuartzSystem());
@@ -188,7 +188,8 @@ public final class BenchRunner {
             system.id() + runs.incrementAndGet(),
             stack.kafkaBootstrap(),
             stack.zkConnect(),
-            options.createAhead());
+            options.createAhead(),
+            options.claimAhead());
     try (SchedulerUnderTest sut = system.open(ctx)) {
       return workload.run(sut, system.displayName(), ctx);
     } catch (BenchException e) {

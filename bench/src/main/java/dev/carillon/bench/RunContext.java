@@ -29,8 +29,10 @@ public record RunContext(
     String runId,
     String kafkaBootstrap,
     String zkConnect,
-    Duration createAhead) {
+    Duration createAhead,
+    Duration claimAhead) {
   public RunContext {
+    Objects.requireNonNull(claimAhead, "claimAhead");
     Objects.requireNonNull(createAhead, "createAhead");
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     Objects.requireNonNull(recorder, "recorder");

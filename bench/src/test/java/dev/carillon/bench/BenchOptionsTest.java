@@ -63,6 +63,19 @@ class BenchOptionsTest {
   }
 
   @Test
+  void claim_ahead_is_off_unless_given_and_the_printed_arguments_keep_it() {
+    BenchOptions o =
+        BenchOptions.parse(new String[] {"--create-ahead", "300ms", "--claim-ahead", "50ms"}, ALL);
+
+    assertThat(o.claimAhead()).isEqualTo(java.time.Duration.ofMillis(50));
+    assertThat(String.join(" ", o.toArgs())).contains("--claim-ahead 50ms");
+    assertThat(BenchOptions.parse(o.toArgs().toArray(String[]::new), ALL)).isEqualTo(o);
+    assertThat(BenchOptions.parse(new String[0], ALL).toArgs()).doesNotContain("--claim-ahead");
+    assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--claim-ahead", "2s"}, ALL))
+        .hasMessage("--claim-ahead must be 0s..1s (worker.claim-ahead), was 2s");
+  }
+
+  @Test
   void the_printed_arguments_parse_back_to_the_same_options() {
     BenchOptions o =
         BenchOptions.parse(

@@ -30,6 +30,7 @@ class CostProbeTest {
         "x1",
         "x",
         "x",
+        Duration.ZERO,
         Duration.ZERO);
   }
 

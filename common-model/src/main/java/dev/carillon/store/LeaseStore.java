@@ -91,6 +91,7 @@ public final class LeaseStore {
         DSL.noCondition(),
         List.of(TASK_INSTANCE.fields()),
         InstanceRows::toInstance,
+        Duration.ZERO,
         sent -> {});
   }
 
@@ -133,7 +134,38 @@ public final class LeaseStore {
    */
   public List<ClaimedInstance> claimForRun(
       Collection<Long> ids, String workerId, Serves serves, LongConsumer statementSent) {
-    return claim(ids, workerId, servedBy(serves), RUN_FIELDS, LeaseStore::toClaimed, statementSent);
+    return claimForRun(ids, workerId, serves, Duration.ZERO, statementSent);
+  }
+
+  /**
+   * {@link #claimForRun(Collection, String, Serves, LongConsumer)}, also claiming instances due
+   * within {@code ahead} of the database's clock ({@code worker.claim-ahead}): the worker then
+   * holds such a run and starts it on its {@code scheduled_at}, so that the claim is not on the
+   * fire's path. {@link Duration#ZERO} claims only instances that are due (the statement's text is
+   * the same either way; the duration is a bind value).
+   *
+   * @param ahead how far ahead of the database's clock an instance may be claimed, in whole
+   *     milliseconds; not negative
+   */
+  public List<ClaimedInstance> claimForRun(
+      Collection<Long> ids,
+      String workerId,
+      Serves serves,
+      Duration ahead,
+      LongConsumer statementSent) {
+    if (ahead.isNegative()) {
+      throw new IllegalArgumentException("ahead must not be negative, was " + ahead);
+    }
+    return claim(
+        ids, workerId, servedBy(serves), RUN_FIELDS, LeaseStore::toClaimed, ahead, statementSent);
+  }
+
+  /**
+   * PostgreSQL's clock now ({@code clock_timestamp()}, not the transaction's start), in one round
+   * trip: what a worker that claims ahead measures its offset to the database's clock with.
+   */
+  public Instant databaseTime() {
+    return dsl.select(DSL.field("clock_timestamp()", SQLDataType.INSTANT)).fetchSingle().value1();
   }
 
   /**
@@ -162,6 +194,7 @@ public final class LeaseStore {
       Condition served,
       List<Field<?>> returned,
       Function<Record, T> mapper,
+      Duration ahead,
       LongConsumer statementSent) {
     if (ids.isEmpty()) {
       return List.of();
@@ -183,8 +216,9 @@ public final class LeaseStore {
                     .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
                     .and(TASK_INSTANCE.STATUS.eq(Sql.EXPECTED_COLUMN))
                     .and(served)
-                    // Never before its time by the database's clock, whoever published it early.
-                    .and(TASK_INSTANCE.SCHEDULED_AT.le(Sql.NOW))
+                    // Never before its time by the database's clock (less the claim-ahead, whose
+                    // runs the worker starts on the instant), whoever published it early.
+                    .and(TASK_INSTANCE.SCHEDULED_AT.le(Sql.ahead(ahead)))
                     .returning(returned));
     CommonTableExpression<?> events =
         EventRows.eventsOf(

@@ -30,6 +30,12 @@ final class Sql {
     return DSL.field("now() + ({0} * interval '1 millisecond')", SQLDataType.INSTANT, millis);
   }
 
+  /** {@code now() + d}, in whole milliseconds, the duration a bind value. */
+  static Field<Instant> ahead(Duration d) {
+    return DSL.field(
+        "now() + ({0} * interval '1 millisecond')", SQLDataType.INSTANT, DSL.val(d.toMillis()));
+  }
+
   /** {@code now() - d}, in whole milliseconds. */
   static Field<Instant> ago(Duration d) {
     return DSL.field(

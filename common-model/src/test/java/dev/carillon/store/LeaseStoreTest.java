@@ -612,4 +612,47 @@ class LeaseStoreTest {
     assertThat(due.notDueUntil()).isNull();
     assertThat(due.notDueFor()).isNull();
   }
+
+  @Test
+  void a_claim_ahead_takes_instances_due_within_it_by_the_databases_clock_and_no_later_ones() {
+    String task = s.newTask("ahead");
+    Instant now =
+        s.db.dsl().select(org.jooq.impl.DSL.field("now()", Instant.class)).fetchSingle().value1();
+    Instance soon = pendingAt(task, "soon", now.plusMillis(1_500));
+    Instance later = pendingAt(task, "later", now.plusSeconds(30));
+
+    assertThat(leases.claimForRun(List.of(soon.id(), later.id()), "w1", NOOP))
+        .as("without claim-ahead neither is due")
+        .isEmpty();
+    List<ClaimedInstance> claimed =
+        leases.claimForRun(
+            List.of(soon.id(), later.id()), "w1", NOOP, Duration.ofSeconds(5), sent -> {});
+    assertThat(claimed).extracting(ClaimedInstance::id).containsExactly(soon.id());
+    assertThat(claimed.get(0).scheduledAt())
+        .as("the run's fire time, for the worker to start it on")
+        .isEqualTo(soon.scheduledAt());
+    assertThat(leases.claimStates(List.of(later.id())).get(later.id()).status())
+        .isEqualTo("PENDING");
+    assertThatThrownBy(
+            () ->
+                leases.claimForRun(
+                    List.of(later.id()), "w1", NOOP, Duration.ofMillis(-1), sent -> {}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ahead must not be negative");
+  }
+
+  private static Instance pendingAt(String task, String key, Instant due) {
+    return s.windows
+        .create(
+            List.of(
+                NewInstance.pending(
+                    task,
+                    new Window(key, due, due.plus(Duration.ofHours(1))),
+                    due,
+                    Origin.SCHEDULE,
+                    Duration.ofMinutes(5),
+                    0)),
+            "test")
+        .get(0);
+  }
 }

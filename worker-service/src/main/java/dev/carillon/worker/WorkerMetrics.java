@@ -48,6 +48,12 @@ public final class WorkerMetrics {
    */
   public final Counter heldUntilDue;
 
+  /**
+   * Runs claimed ahead of their fire time ({@code worker.claim-ahead}), held on the worker and
+   * started when the database's clock reached their {@code scheduled_at}.
+   */
+  public final Counter startedOnInstant;
+
   /** Runs recorded as SUCCESS. */
   public final Counter succeeded;
 
@@ -189,6 +195,12 @@ public final class WorkerMetrics {
             workerId,
             "claims.held",
             "records held until their instance was due, then claimed");
+    startedOnInstant =
+        counter(
+            registry,
+            workerId,
+            "runs.claimed-ahead",
+            "runs claimed ahead of their fire time and started on the instant");
     succeeded = counter(registry, workerId, "runs.succeeded", "runs recorded as SUCCESS");
     failed = counter(registry, workerId, "runs.failed", "runs recorded as FAILED");
     timedOut = counter(registry, workerId, "runs.timedout", "runs recorded as TIMEOUT");

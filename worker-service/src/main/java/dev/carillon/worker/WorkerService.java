@@ -31,6 +31,7 @@ import dev.carillon.worker.lease.LeaseFence;
 import dev.carillon.worker.plugin.PluginRegistry;
 import dev.carillon.worker.presence.PresenceBeacon;
 import dev.carillon.worker.run.AgentKind;
+import dev.carillon.worker.run.FireTimeStarts;
 import dev.carillon.worker.run.GiveUp;
 import dev.carillon.worker.run.RunPool;
 import dev.carillon.worker.run.RunSpecCache;
@@ -213,7 +214,10 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
                         : Optional.of("PostgreSQL does not answer this worker")),
             new RunTelemetry(tracing, Optional.of(advisor)),
             settings.virtualThreads(),
-            settings.db().poolSize());
+            settings.db().poolSize(),
+            settings.claimAhead().isZero()
+                ? FireTimeStarts.atOnce()
+                : new FireTimeStarts(settings.claimAhead(), store::databaseTime, System::nanoTime));
     poolRef[0] = pool;
     this.heartbeater =
         new Heartbeater(
@@ -296,7 +300,8 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
             consumerProgress,
             reason -> giveUp(reason, EXIT_DUPLICATE_ID),
             tracing,
-            clock);
+            clock,
+            settings.claimAhead());
     this.consumerThread = new Thread(consumer, "carillon-consumer-" + settings.workerId());
     this.admin = AdminServer.start("worker", settings.admin(), registry, this::health);
     this.beacon =

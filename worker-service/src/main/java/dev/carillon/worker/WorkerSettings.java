@@ -67,6 +67,9 @@ import java.util.stream.Stream;
  *       service's stranded scan</td></tr>
  *   <tr><td>worker.virtual-threads</td><td>false</td><td>run slots on virtual threads where the
  *       JDK has them (Java 21+); platform threads, with a warning, where it does not</td></tr>
+ *   <tr><td>worker.claim-ahead</td><td>0s</td><td>claim instances due within this of the
+ *       database's clock and start their runs on the instant (with {@code
+ *       trigger.create-ahead})</td></tr>
  * </table>
  *
  * @param db how to reach PostgreSQL
@@ -108,6 +111,11 @@ import java.util.stream.Stream;
  *     stranded scan publishes them after {@code retry.undispatched-after}
  * @param virtualThreads run slots on virtual threads where the JDK has them (see {@link
  *     dev.carillon.worker.run.RunThreads})
+ * @param claimAhead how long before its {@code scheduled_at} (by the database's clock) an instance
+ *     may be claimed, 0..{@link #MAX_CLAIM_AHEAD}; a run claimed ahead is held on this worker and
+ *     started when the database's clock reaches its {@code scheduled_at}, as this worker measures
+ *     it ({@link dev.carillon.worker.run.FireTimeStarts}). Zero (the default) claims only due
+ *     instances
  */
 public record WorkerSettings(
     DbSettings db,
@@ -134,7 +142,11 @@ public record WorkerSettings(
     boolean staticMembership,
     Optional<Path> pluginAllowlist,
     boolean republishReleased,
-    boolean virtualThreads) {
+    boolean virtualThreads,
+    Duration claimAhead) {
+
+  /** The longest {@code worker.claim-ahead}: records held for their instant are due within it. */
+  public static final Duration MAX_CLAIM_AHEAD = Duration.ofSeconds(1);
 
   /** The admin port of a worker unless configured. */
   public static final int DEFAULT_ADMIN_PORT = 8082;
@@ -208,7 +220,8 @@ public record WorkerSettings(
                   "worker.static-membership",
                   "worker.plugin-allowlist",
                   "worker.republish-released",
-                  "worker.virtual-threads"))
+                  "worker.virtual-threads",
+                  "worker.claim-ahead"))
           .toList();
 
   public WorkerSettings {
@@ -274,6 +287,13 @@ public record WorkerSettings(
     }
     Objects.requireNonNull(groupProtocol, "groupProtocol");
     Objects.requireNonNull(pluginAllowlist, "pluginAllowlist");
+    if (claimAhead.isNegative() || claimAhead.compareTo(MAX_CLAIM_AHEAD) > 0) {
+      throw new IllegalArgumentException(
+          "worker.claim-ahead must be 0s.."
+              + Durations.format(MAX_CLAIM_AHEAD)
+              + ", was "
+              + Durations.format(claimAhead));
+    }
   }
 
   /**
@@ -337,7 +357,8 @@ public record WorkerSettings(
           c.bool("worker.static-membership", true),
           c.optional("worker.plugin-allowlist").map(Path::of),
           c.bool("worker.republish-released", true),
-          c.bool("worker.virtual-threads", false));
+          c.bool("worker.virtual-threads", false),
+          c.duration("worker.claim-ahead", Duration.ZERO, Duration.ZERO, MAX_CLAIM_AHEAD));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
@@ -445,6 +466,8 @@ public record WorkerSettings(
         + " instancePartitions="
         + instancePartitions
         + " virtualThreads="
-        + virtualThreads;
+        + virtualThreads
+        + " claimAhead="
+        + Durations.format(claimAhead);
   }
 }

@@ -114,4 +114,19 @@ class WorkerSettingsTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("worker.group-protocol='share' must be classic or consumer");
   }
+
+  @Test
+  void claim_ahead_is_off_by_default_read_and_bounded() {
+    assertThat(WorkerSettings.from(Config.of(base())).claimAhead()).isZero();
+    Map<String, String> m = base();
+    m.put("worker.claim-ahead", "50ms");
+    WorkerSettings s = WorkerSettings.from(Config.of(m));
+    assertThat(s.claimAhead()).isEqualTo(Duration.ofMillis(50));
+    assertThat(s.describe()).contains("claimAhead=50ms");
+    m.put("worker.claim-ahead", "2s");
+    assertThatThrownBy(() -> WorkerSettings.from(Config.of(m)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("worker.claim-ahead")
+        .hasMessageContaining("2s");
+  }
 }

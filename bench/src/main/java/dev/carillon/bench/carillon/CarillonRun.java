@@ -8,6 +8,8 @@ import dev.carillon.auth.Role;
 import dev.carillon.auth.TokenFile;
 import dev.carillon.auth.Tokens;
 import dev.carillon.bench.BenchException;
+import dev.carillon.bench.FireKey;
+import dev.carillon.bench.Recorder;
 import dev.carillon.bench.RunContext;
 import dev.carillon.bench.SchedulerUnderTest;
 import dev.carillon.bench.Stage;
@@ -144,6 +146,7 @@ final class CarillonRun implements SchedulerUnderTest {
       w.put("db.pool-size", Integer.toString(ctx.poolSize()));
       w.put("worker.concurrency", Integer.toString(ctx.threads()));
       w.put("worker.prefetch", Integer.toString(PREFETCH));
+      w.put("worker.claim-ahead", Durations.format(ctx.claimAhead()));
       w.put("worker.topic", topic);
       w.put("worker.group", "bench-" + unique);
       started.add(
@@ -494,6 +497,50 @@ final class CarillonRun implements SchedulerUnderTest {
     } catch (SQLException e) {
       log.warn("cannot read Carillon's steady stages: {}", e.getMessage());
     }
+    String dump = System.getProperty("carillon.bench.fires-file");
+    if (dump != null) {
+      dumpFires(java.nio.file.Path.of(dump));
+    }
+  }
+
+  /**
+   * Every planned fire's times, one line each (scheduled, created, claimed, handler start, in ms
+   * from scheduled_at), to {@code file}: where a steady run's tail went, fire by fire.
+   */
+  private void dumpFires(Path file) {
+    Map<FireKey, Recorder.Starts> fires = ctx.recorder().fires();
+    String sql =
+        "SELECT task_id, scheduled_at, created_at, started_at FROM task_instance"
+            + " WHERE started_at IS NOT NULL";
+    List<String> lines = new ArrayList<>();
+    lines.add("scheduled\tcreated_ms\tclaimed_ms\tstarted_ms");
+    try (Connection c = db.dataSource().getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        Instant scheduled = instant(rs, 2);
+        Recorder.Starts st = fires.get(FireKey.of(rs.getString(1), scheduled));
+        if (st == null) {
+          continue;
+        }
+        lines.add(
+            scheduled
+                + "\t"
+                + millis(scheduled, instant(rs, 3))
+                + "\t"
+                + millis(scheduled, instant(rs, 4))
+                + "\t"
+                + millis(scheduled, st.first()));
+      }
+      Files.write(file, lines, StandardCharsets.UTF_8);
+      log.info("{} fires written to {}", lines.size() - 1, file);
+    } catch (SQLException | IOException e) {
+      log.warn("cannot write the fires to {}: {}", file, e.toString());
+    }
+  }
+
+  private static String millis(Instant from, Instant to) {
+    return String.format(java.util.Locale.ROOT, "%.3f", Duration.between(from, to).toNanos() / 1e6);
   }
 
   private void closeAll() {

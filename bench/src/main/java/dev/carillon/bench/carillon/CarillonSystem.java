@@ -21,18 +21,21 @@ import java.util.Properties;
  */
 public final class CarillonSystem implements BenchSystem {
   private final java.time.Duration createAhead;
+  private final java.time.Duration claimAhead;
 
   /** Carillon with its defaults. */
   public CarillonSystem() {
-    this(java.time.Duration.ZERO);
+    this(java.time.Duration.ZERO, java.time.Duration.ZERO);
   }
 
   /**
-   * Carillon with {@code trigger.create-ahead}; a non-zero one is named in the system's display
-   * name, so that its runs stay apart from the default's in the report and the points file.
+   * Carillon with {@code trigger.create-ahead} and {@code worker.claim-ahead}; a non-zero one is
+   * named in the system's display name, so that its runs stay apart from the default's in the
+   * report and the points file.
    */
-  public CarillonSystem(java.time.Duration createAhead) {
+  public CarillonSystem(java.time.Duration createAhead, java.time.Duration claimAhead) {
     this.createAhead = java.util.Objects.requireNonNull(createAhead, "createAhead");
+    this.claimAhead = java.util.Objects.requireNonNull(claimAhead, "claimAhead");
   }
 
   @Override
@@ -42,9 +45,13 @@ public final class CarillonSystem implements BenchSystem {
 
   @Override
   public String displayName() {
-    return createAhead.isZero()
-        ? "Carillon"
-        : "Carillon, create-ahead " + dev.carillon.model.Durations.format(createAhead);
+    return "Carillon"
+        + (createAhead.isZero()
+            ? ""
+            : ", create-ahead " + dev.carillon.model.Durations.format(createAhead))
+        + (claimAhead.isZero()
+            ? ""
+            : ", claim-ahead " + dev.carillon.model.Durations.format(claimAhead));
   }
 
   @Override

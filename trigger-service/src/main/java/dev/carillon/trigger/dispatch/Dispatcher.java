@@ -85,12 +85,15 @@ public final class Dispatcher implements AutoCloseable {
   public static final Duration MAX_STAMP_DELAY = Duration.ofSeconds(2);
 
   /**
-   * How long before its {@code scheduled_at} an instance created ahead is published: about Kafka's
-   * delivery time, so that the record is on a worker when the instance becomes due. A worker holds
-   * a record that arrives early and claims it on the instant (its claim refuses an instance not due
-   * by the database's clock), so Kafka's delivery leaves the fire lag.
+   * How long before its {@code scheduled_at} an instance created ahead is published: a few times
+   * Kafka's delivery time (5-15 ms here), so that the record is on a worker when the instance
+   * becomes due, and on a worker with {@code worker.claim-ahead} in time for its claim to end
+   * before then (20 ms left a claim of 100 instances past the instant in a few seconds of a 100/s
+   * run). A worker holds a record that arrives early and claims it on the instant, or claim-ahead
+   * before it (its claim refuses an instance not due within that by the database's clock), so
+   * Kafka's delivery leaves the fire lag.
    */
-  public static final Duration PUBLISH_AHEAD = Duration.ofMillis(20);
+  public static final Duration PUBLISH_AHEAD = Duration.ofMillis(50);
 
   /** Ids Kafka acknowledged at {@code ackedNanos}, not yet stamped. */
   private record Acked(List<Long> ids, long ackedNanos) {}

@@ -77,7 +77,9 @@ import org.slf4j.LoggerFactory;
  * claim sent a little early is refused and held anew; nothing runs early). Held records are bounded
  * ({@value #MAX_HELD}, due within {@link #MAX_HOLD}); beyond that, and when the consumer leaves the
  * group, they are dropped and their rows, still PENDING, are published again by the trigger's
- * dispatch sweep.
+ * dispatch sweep. With {@code worker.claim-ahead} the claim takes instances due within it, so a
+ * record that arrives in that span is claimed at once and its run waits on this worker for the
+ * instant (see {@code FireTimeStarts}): the claim statement leaves the fire's path too.
  *
  * <p>Records of a poll beyond the free capacity wait here, unclaimed and uncommitted, with every
  * partition paused, and are taken first as capacity frees (a rebalance that takes a partition away
@@ -133,6 +135,7 @@ public final class InstanceConsumer implements Runnable {
   private final Tracing tracing;
   private final Clock clock;
   private volatile boolean stopping;
+  private final Duration claimAhead;
 
   /**
    * @param consumers makes a consumer with manual commits (see {@code KafkaSettings.consumerProps})
@@ -146,6 +149,8 @@ public final class InstanceConsumer implements Runnable {
    * @param onFatal told why when the consumer cannot go on (another process took its member id)
    * @param tracing where the claim spans go
    * @param clock what the claim latency is read on
+   * @param claimAhead how far ahead of the database's clock an instance may be claimed ({@code
+   *     worker.claim-ahead}; the pool starts such a run on its instant); zero claims only due ones
    */
   public InstanceConsumer(
       Supplier<Consumer<String, byte[]>> consumers,
@@ -161,8 +166,10 @@ public final class InstanceConsumer implements Runnable {
       LoopProgress progress,
       java.util.function.Consumer<String> onFatal,
       Tracing tracing,
-      Clock clock) {
+      Clock clock,
+      Duration claimAhead) {
     this.consumers = consumers;
+    this.claimAhead = claimAhead;
     this.database = database;
     this.topics = List.copyOf(topics);
     this.serves = serves;
@@ -499,7 +506,7 @@ public final class InstanceConsumer implements Runnable {
     List<ClaimedInstance> claimed;
     AtomicLong sent = new AtomicLong(started);
     try {
-      claimed = store.claimForRun(ids, workerId, serves, sent::set);
+      claimed = store.claimForRun(ids, workerId, serves, claimAhead, sent::set);
       database.succeeded();
     } catch (RuntimeException e) {
       database.failed();
@@ -604,12 +611,13 @@ public final class InstanceConsumer implements Runnable {
           && s.notDueFor() != null
           && s.notDueFor().compareTo(MAX_HOLD) <= 0
           && notYetDue.size() < MAX_HELD) {
-        // Published just ahead of its fire time (trigger.create-ahead): claimed on the instant, so
-        // that Kafka's delivery is not on the fire's path. A claim sent early is refused again and
-        // held anew, never run early: the database's clock decides.
+        // Published just ahead of its fire time (trigger.create-ahead): claimed on the instant (or
+        // worker.claim-ahead before it), so that Kafka's delivery is not on the fire's path. A
+        // claim sent early is refused again and held anew, never run early: the database's clock
+        // decides.
         hold(
             c,
-            readNanos + s.notDueFor().toNanos(),
+            readNanos + s.notDueFor().minus(claimAhead).toNanos(),
             "due in " + s.notDueFor() + " by the database's clock");
         continue;
       } else if (s.notDueUntil() == null

@@ -9,6 +9,7 @@ import dev.carillon.model.task.RunSpec;
 import dev.carillon.spec.ParamsOverride;
 import dev.carillon.store.Outcome;
 import dev.carillon.worker.DaemonThreads;
+import dev.carillon.worker.WorkerMetrics;
 import dev.carillon.worker.plugin.PluginRegistry;
 import io.opentelemetry.context.Context;
 import java.util.Collection;
@@ -20,6 +21,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * Takes claimed instances into the pool: reserves their room, finds what each runs with (its task's
  * {@link RunSpec} and the plugin its handler names) and queues it for a thread, or records it as
  * FAILED at once (retryable) when it cannot run here.
+ *
+ * <p>A run claimed ahead of its fire time ({@code worker.claim-ahead}) is queued when {@link
+ * FireTimeStarts} says the database's clock has reached its {@code scheduled_at}, by a timer; until
+ * then it holds its room and its lease like any waiting run (a release or a lost lease meanwhile
+ * takes it out, and the timer then leaves it alone).
  *
  * <p>Called by the consumer thread only (see {@link RunPool#startAll}); the definitions are read on
  * the admission's own reader thread so that the read overlaps the claim.
@@ -44,6 +54,9 @@ final class Admission implements AutoCloseable {
   private final String workerId;
   private final ExecutorService definitionReader;
   private final Optional<TimeoutAdvisor> advisor;
+  private final FireTimeStarts starts;
+  private final ScheduledExecutorService startTimer;
+  private final WorkerMetrics metrics;
 
   Admission(
       Runs runs,
@@ -53,8 +66,16 @@ final class Admission implements AutoCloseable {
       PluginRegistry plugins,
       Set<BuiltInHandler> builtIns,
       String workerId,
-      Optional<TimeoutAdvisor> advisor) {
+      Optional<TimeoutAdvisor> advisor,
+      FireTimeStarts starts,
+      WorkerMetrics metrics) {
     this.advisor = advisor;
+    this.starts = starts;
+    this.metrics = metrics;
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("carillon-starts-" + workerId));
+    timer.setRemoveOnCancelPolicy(true);
+    this.startTimer = timer;
     this.runs = runs;
     this.queue = queue;
     this.ends = ends;
@@ -174,7 +195,29 @@ final class Admission implements AutoCloseable {
     advisor.ifPresent(a -> a.check(claimed.taskId(), spec.version(), claimed.timeout()));
     Run run = Run.queued(claimed, spec, task, claimedNanos, trace);
     runs.add(run);
+    long now = System.nanoTime();
+    long delay = starts.claimsAhead() ? starts.startNanos(claimed.scheduledAt(), now) - now : 0;
+    if (delay <= 0) {
+      queue.add(run);
+      return;
+    }
+    metrics.startedOnInstant.increment();
+    log.debug("{} claimed ahead of its fire time; starting it in {} µs", run, delay / 1_000);
+    try {
+      startTimer.schedule(() -> startOnInstant(run), delay, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      // Closed: the worker is stopping; the run stays QUEUED for the drain to release.
+      log.warn("{} was not scheduled to start: the pool is closed", run);
+    }
+  }
+
+  /** The timer's side: queues a run claimed ahead once its instance is due, unless it left. */
+  private void startOnInstant(Run run) {
+    if (run.state() != RunState.QUEUED) {
+      return;
+    }
     queue.add(run);
+    queue.startWaiting();
   }
 
   /**
@@ -216,5 +259,6 @@ final class Admission implements AutoCloseable {
   @Override
   public void close() {
     definitionReader.shutdownNow();
+    startTimer.shutdownNow();
   }
 }

@@ -85,6 +85,8 @@ public final class RunPool implements AutoCloseable {
    * @param virtualThreads run on virtual threads where the JDK has them ({@link RunThreads})
    * @param dbPoolSize the connections of the pool {@code store} and {@code resume} use; run
    *     threads' own statements use at most that many at once ({@link StatementGate})
+   * @param starts when a run claimed ahead of its fire time may start ({@link
+   *     FireTimeStarts#atOnce()} for a worker that claims only due instances)
    */
   public RunPool(
       LeaseStore store,
@@ -103,7 +105,8 @@ public final class RunPool implements AutoCloseable {
       GiveUp giveUp,
       RunTelemetry telemetry,
       boolean virtualThreads,
-      int dbPoolSize) {
+      int dbPoolSize,
+      FireTimeStarts starts) {
     this.resume = resume;
     this.statements = StatementGate.forPool(dbPoolSize);
     metrics.runStatementsWaiting(statements::waiting);
@@ -135,7 +138,16 @@ public final class RunPool implements AutoCloseable {
         new StartQueue(concurrency, "carillon-run-" + workerId, runner, runs, virtualThreads);
     this.admission =
         new Admission(
-            runs, queue, ends, specs, plugins, builtIns.keySet(), workerId, telemetry.advisor());
+            runs,
+            queue,
+            ends,
+            specs,
+            plugins,
+            builtIns.keySet(),
+            workerId,
+            telemetry.advisor(),
+            starts,
+            metrics);
     this.leases = new RunLeases(runs, queue, metrics, stopper);
     this.drain = new Drain(runs, queue, store, metrics, workerId, stopper);
   }
