@@ -25,7 +25,9 @@ public final class SvgPlot {
   static final int LEGEND_TOP = TOP + PANEL_HEIGHT + 60;
 
   private static final List<String> COLOURS =
-      List.of("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf");
+      List.of(
+          "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#e377c2",
+          "#7f7f7f", "#bcbd22");
 
   /** A goal drawn in a panel: at most {@code value} at {@code size}. */
   record Goal(long size, double value) {}
