@@ -6,9 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.carillon.api.AgentContext;
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
-import dev.carillon.model.instance.NewInstance;
-import dev.carillon.model.instance.Origin;
-import dev.carillon.model.schedule.Window;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -47,15 +44,15 @@ class ClaimAheadTest {
     WorkerService worker = kit.worker("ahead-1", Map.of("worker.claim-ahead", "1s"));
     // The worker first runs a due instance, so that it holds its partition and fetches before the
     // records below are published (a cold join can outlast their lead on a busy machine).
-    Instance warm = dueIn("warm", "warm", Duration.ZERO);
+    Instance warm = kit.dueIn("warm", "warm", Duration.ZERO);
     kit.publish(warm);
     await("the worker to join its group and run a due instance")
         .atMost(Duration.ofSeconds(60))
         .until(() -> kit.find(warm.id()).status() == InstanceStatus.SUCCESS);
 
     // Inside the claim-ahead when it arrives: claimed at once. Before it: held, then claimed.
-    Instance inside = dueIn("inside", "w1", Duration.ofMillis(800));
-    Instance before = dueIn("before", "w1", Duration.ofMillis(1_900));
+    Instance inside = kit.dueIn("inside", "w1", Duration.ofMillis(800));
+    Instance before = kit.dueIn("before", "w1", Duration.ofMillis(1_900));
     kit.publish(inside, before);
 
     for (Instance i : List.of(inside, before)) {
@@ -101,24 +98,5 @@ class ClaimAheadTest {
         .as("one round trip")
         .isLessThan(Duration.ofSeconds(1));
     return t.plus(offset);
-  }
-
-  /** A PENDING instance of {@code task} due {@code in} from now by the database's clock. */
-  private static Instance dueIn(String task, String key, Duration in) {
-    Instant now =
-        kit.db.dsl().select(DSL.field("now()", SQLDataType.INSTANT)).fetchSingle().value1();
-    Instant due = now.plus(in);
-    return kit.windows
-        .create(
-            List.of(
-                NewInstance.pending(
-                    task,
-                    new Window(key, due, due.plusSeconds(60)),
-                    due,
-                    Origin.SCHEDULE,
-                    Duration.ofSeconds(30),
-                    0)),
-            "test")
-        .get(0);
   }
 }

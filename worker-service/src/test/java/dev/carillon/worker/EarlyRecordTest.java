@@ -5,15 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
-import dev.carillon.model.instance.NewInstance;
-import dev.carillon.model.instance.Origin;
-import dev.carillon.model.schedule.Window;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import org.jooq.impl.DSL;
-import org.jooq.impl.SQLDataType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,13 +38,13 @@ class EarlyRecordTest {
     // A cold worker's join and first fetch take longer than the lead below on a busy machine; a
     // record that arrives after its due time is claimed at once and never held. So the worker runs
     // one due instance first: once that ran, it holds its partition and fetches.
-    Instance warm = dueIn("warm", Duration.ZERO);
+    Instance warm = kit.dueIn("early", "warm", Duration.ZERO);
     kit.publish(warm);
     await("the worker to join its group and run a due instance")
         .atMost(Duration.ofSeconds(60))
         .until(() -> kit.find(warm.id()).status() == InstanceStatus.SUCCESS);
-    Instance soon = dueIn("soon", Duration.ofMillis(700));
-    Instance late = dueIn("late", Duration.ofMinutes(10));
+    Instance soon = kit.dueIn("early", "soon", Duration.ofMillis(700));
+    Instance late = kit.dueIn("early", "late", Duration.ofMinutes(10));
     kit.publish(soon, late);
 
     await("the instance published early to run once due")
@@ -71,24 +64,5 @@ class EarlyRecordTest {
     assertThat(kit.find(late.id()).status())
         .as("left PENDING for the dispatch sweep")
         .isEqualTo(InstanceStatus.PENDING);
-  }
-
-  /** A PENDING instance due {@code in} from now by the database's clock. */
-  private static Instance dueIn(String key, Duration in) {
-    Instant now =
-        kit.db.dsl().select(DSL.field("now()", SQLDataType.INSTANT)).fetchSingle().value1();
-    Instant due = now.plus(in);
-    return kit.windows
-        .create(
-            List.of(
-                NewInstance.pending(
-                    "early",
-                    new Window(key, due, due.plusSeconds(60)),
-                    due,
-                    Origin.SCHEDULE,
-                    Duration.ofSeconds(30),
-                    0)),
-            "test")
-        .get(0);
   }
 }

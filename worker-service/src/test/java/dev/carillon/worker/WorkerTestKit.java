@@ -10,6 +10,9 @@ import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.kafka.Topics;
 import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.NewInstance;
+import dev.carillon.model.instance.Origin;
+import dev.carillon.model.schedule.Window;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
@@ -36,6 +39,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /**
  * One isolated worker test environment: its own database, topic and consumer group on the shared
@@ -147,6 +152,27 @@ final class WorkerTestKit implements AutoCloseable {
   /** A PENDING instance of {@code taskId} with a lease/deadline of {@code timeout}. */
   Instance instance(String taskId, String key, Duration timeout) {
     return windows.create(List.of(Tasks.pendingKey(taskId, key, timeout)), "test").get(0);
+  }
+
+  /**
+   * A PENDING instance of {@code taskId} due {@code in} from now by the database's clock (a window
+   * created ahead of its fire time), with a 30 s timeout.
+   */
+  Instance dueIn(String taskId, String key, Duration in) {
+    Instant now = db.dsl().select(DSL.field("now()", SQLDataType.INSTANT)).fetchSingle().value1();
+    Instant due = now.plus(in);
+    return windows
+        .create(
+            List.of(
+                NewInstance.pending(
+                    taskId,
+                    new Window(key, due, due.plusSeconds(60)),
+                    due,
+                    Origin.SCHEDULE,
+                    Duration.ofSeconds(30),
+                    0)),
+            "test")
+        .get(0);
   }
 
   void publish(Instance... list) {
