@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,18 +24,20 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class ClaimAheadTest {
+  // One kit (database, topic, group) per test: a worker of another test in the same group would
+  // take the partition and the records.
   static WorkerTestKit kit;
 
-  @BeforeAll
-  static void setUp() {
+  @BeforeEach
+  void setUp() {
     kit = new WorkerTestKit("worker_claim_ahead", 1);
-    kit.task("inside", "counting", "{}");
-    kit.task("before", "counting", "{}");
-    kit.task("warm", "counting", "{}");
+    for (String task : List.of("inside", "before", "warm", "cancelled", "warm2")) {
+      kit.task(task, "counting", "{}");
+    }
   }
 
-  @AfterAll
-  static void tearDown() {
+  @AfterEach
+  void tearDown() {
     kit.close();
   }
 
@@ -77,26 +79,62 @@ class ClaimAheadTest {
         .isGreaterThanOrEqualTo(1);
   }
 
+  @Test
+  void a_run_claimed_ahead_and_cancelled_before_its_fire_time_never_starts() {
+    WorkerService worker =
+        kit.worker(
+            "ahead-2", Map.of("worker.claim-ahead", "1s", "worker.heartbeat-interval", "50ms"));
+    Instance warm = kit.dueIn("warm2", "warm", Duration.ZERO);
+    kit.publish(warm);
+    await("the worker to join its group and run a due instance")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> kit.find(warm.id()).status() == InstanceStatus.SUCCESS);
+
+    Instance doomed = kit.dueIn("cancelled", "c1", Duration.ofMillis(900));
+    kit.publish(doomed);
+    await("the instance to be claimed ahead of its fire time")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> kit.find(doomed.id()).status() == InstanceStatus.RUNNING);
+    Instance claimed = kit.find(doomed.id());
+    assertThat(kit.instances.cancel(claimed, "test", "cancelled before its fire time"))
+        .as("cancelled while RUNNING, before its fire time %s", claimed.scheduledAt())
+        .isPresent();
+
+    await("the worker's lease renewal to find the attempt over")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> worker.metrics().leasesLost.count() >= 1);
+    await("the database's clock to pass the fire time")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> databaseNow().isAfter(claimed.scheduledAt().plusMillis(300)));
+    assertThat(CountingAgent.probe("cancelled").executions.get())
+        .as("the waiting run was withdrawn, and its timer left it alone")
+        .isZero();
+    assertThat(kit.find(doomed.id()).status()).isEqualTo(InstanceStatus.CANCELLED);
+  }
+
+  private static Instant databaseNow() {
+    return kit.db
+        .dsl()
+        .select(DSL.field("clock_timestamp()", SQLDataType.INSTANT))
+        .fetchSingle()
+        .value1();
+  }
+
   /**
-   * {@code t} of this host's clock on the database's clock: the worker and PostgreSQL share the
-   * host here, so the offset is what one round trip measures, at most its length.
+   * {@code t} of this host's clock on the database's clock, as late as one round trip allows: the
+   * database read its clock somewhere between {@code before} and {@code after}, so the offset is at
+   * most {@code db - before}. A handler that started earlier than its fire time by more than that
+   * round trip shows as early; finer precision is {@code FireTimeStartsTest}'s (a start lands at
+   * most one round trip after the fire time, and converting it with the smallest offset instead
+   * made a correct start 0.2 ms after its fire time look early).
    */
   private static Instant databaseTimeOf(Instant t) {
     Instant before = Instant.now();
-    Instant db =
-        kit.db
-            .dsl()
-            .select(DSL.field("clock_timestamp()", SQLDataType.INSTANT))
-            .fetchSingle()
-            .value1();
+    Instant db = databaseNow();
     Instant after = Instant.now();
-    // The database's clock minus this host's lies between these two; the smaller one (the read
-    // taken at the end of the round trip) puts the handler's start earliest, so an early start
-    // shows.
-    Duration offset = Duration.between(after, db);
     assertThat(Duration.between(before, after))
         .as("one round trip")
-        .isLessThan(Duration.ofSeconds(1));
-    return t.plus(offset);
+        .isLessThan(Duration.ofMillis(100));
+    return t.plus(Duration.between(before, db));
   }
 }
