@@ -165,7 +165,7 @@ public final class LeaseStore {
    * trip: what a worker that claims ahead measures its offset to the database's clock with.
    */
   public Instant databaseTime() {
-    return dsl.select(DSL.field("clock_timestamp()", SQLDataType.INSTANT)).fetchSingle().value1();
+    return Sql.clockTimestamp(dsl);
   }
 
   /**

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
 import org.jooq.Condition;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -30,10 +31,17 @@ final class Sql {
     return DSL.field("now() + ({0} * interval '1 millisecond')", SQLDataType.INSTANT, millis);
   }
 
+  /**
+   * PostgreSQL's clock now ({@code clock_timestamp()}, not the transaction's start), in one round
+   * trip: what the trigger ticks on and what a worker that claims ahead measures its offset to.
+   */
+  static Instant clockTimestamp(DSLContext dsl) {
+    return dsl.select(DSL.field("clock_timestamp()", SQLDataType.INSTANT)).fetchSingle().value1();
+  }
+
   /** {@code now() + d}, in whole milliseconds, the duration a bind value. */
   static Field<Instant> ahead(Duration d) {
-    return DSL.field(
-        "now() + ({0} * interval '1 millisecond')", SQLDataType.INSTANT, DSL.val(d.toMillis()));
+    return nowPlus(DSL.val(d.toMillis()));
   }
 
   /** {@code now() - d}, in whole milliseconds. */

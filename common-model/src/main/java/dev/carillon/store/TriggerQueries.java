@@ -73,7 +73,7 @@ public final class TriggerQueries {
    * trigger ticks on, since leases, due times and the claims' not-before check all use it.
    */
   public Instant databaseTime() {
-    return dsl.select(DSL.field("clock_timestamp()", SQLDataType.INSTANT)).fetchSingle().value1();
+    return Sql.clockTimestamp(dsl);
   }
 
   /** Every task id with its row stamp; deleted tasks are left out, so the trigger drops them. */

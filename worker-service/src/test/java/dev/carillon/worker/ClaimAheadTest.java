@@ -10,8 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.jooq.impl.DSL;
-import org.jooq.impl.SQLDataType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,13 +42,7 @@ class ClaimAheadTest {
   @Test
   void runs_claimed_ahead_start_on_their_fire_time_by_the_databases_clock() {
     WorkerService worker = kit.worker("ahead-1", Map.of("worker.claim-ahead", "1s"));
-    // The worker first runs a due instance, so that it holds its partition and fetches before the
-    // records below are published (a cold join can outlast their lead on a busy machine).
-    Instance warm = kit.dueIn("warm", "warm", Duration.ZERO);
-    kit.publish(warm);
-    await("the worker to join its group and run a due instance")
-        .atMost(Duration.ofSeconds(60))
-        .until(() -> kit.find(warm.id()).status() == InstanceStatus.SUCCESS);
+    kit.awaitJoined("warm");
 
     // Inside the claim-ahead when it arrives: claimed at once. Before it: held, then claimed.
     Instance inside = kit.dueIn("inside", "w1", Duration.ofMillis(800));
@@ -84,11 +76,7 @@ class ClaimAheadTest {
     WorkerService worker =
         kit.worker(
             "ahead-2", Map.of("worker.claim-ahead", "1s", "worker.heartbeat-interval", "50ms"));
-    Instance warm = kit.dueIn("warm2", "warm", Duration.ZERO);
-    kit.publish(warm);
-    await("the worker to join its group and run a due instance")
-        .atMost(Duration.ofSeconds(60))
-        .until(() -> kit.find(warm.id()).status() == InstanceStatus.SUCCESS);
+    kit.awaitJoined("warm2");
 
     Instance doomed = kit.dueIn("cancelled", "c1", Duration.ofMillis(900));
     kit.publish(doomed);
@@ -105,19 +93,11 @@ class ClaimAheadTest {
         .until(() -> worker.metrics().leasesLost.count() >= 1);
     await("the database's clock to pass the fire time")
         .atMost(Duration.ofSeconds(30))
-        .until(() -> databaseNow().isAfter(claimed.scheduledAt().plusMillis(300)));
+        .until(() -> kit.databaseNow().isAfter(claimed.scheduledAt().plusMillis(300)));
     assertThat(CountingAgent.probe("cancelled").executions.get())
         .as("the waiting run was withdrawn, and its timer left it alone")
         .isZero();
     assertThat(kit.find(doomed.id()).status()).isEqualTo(InstanceStatus.CANCELLED);
-  }
-
-  private static Instant databaseNow() {
-    return kit.db
-        .dsl()
-        .select(DSL.field("clock_timestamp()", SQLDataType.INSTANT))
-        .fetchSingle()
-        .value1();
   }
 
   /**
@@ -130,7 +110,7 @@ class ClaimAheadTest {
    */
   private static Instant databaseTimeOf(Instant t) {
     Instant before = Instant.now();
-    Instant db = databaseNow();
+    Instant db = kit.databaseNow();
     Instant after = Instant.now();
     assertThat(Duration.between(before, after))
         .as("one round trip")

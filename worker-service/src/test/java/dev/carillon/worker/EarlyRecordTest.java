@@ -35,14 +35,9 @@ class EarlyRecordTest {
   @Test
   void a_record_published_before_its_instance_is_due_runs_on_the_instant_not_before() {
     WorkerService worker = kit.worker("early-1", Map.of());
-    // A cold worker's join and first fetch take longer than the lead below on a busy machine; a
-    // record that arrives after its due time is claimed at once and never held. So the worker runs
-    // one due instance first: once that ran, it holds its partition and fetches.
-    Instance warm = kit.dueIn("early", "warm", Duration.ZERO);
-    kit.publish(warm);
-    await("the worker to join its group and run a due instance")
-        .atMost(Duration.ofSeconds(60))
-        .until(() -> kit.find(warm.id()).status() == InstanceStatus.SUCCESS);
+    // A record that arrives after its due time is claimed at once and never held, so the worker
+    // first joins and fetches.
+    kit.awaitJoined("early");
     Instance soon = kit.dueIn("early", "soon", Duration.ofMillis(700));
     Instance late = kit.dueIn("early", "late", Duration.ofMinutes(10));
     kit.publish(soon, late);

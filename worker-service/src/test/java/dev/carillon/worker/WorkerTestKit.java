@@ -1,6 +1,7 @@
 package dev.carillon.worker;
 
 import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
+import static org.awaitility.Awaitility.await;
 
 import dev.carillon.config.Config;
 import dev.carillon.devstack.DevStack;
@@ -10,6 +11,7 @@ import dev.carillon.kafka.InstancePublisher;
 import dev.carillon.kafka.KafkaSettings;
 import dev.carillon.kafka.Topics;
 import dev.carillon.model.instance.Instance;
+import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.instance.Origin;
 import dev.carillon.model.schedule.Window;
@@ -39,8 +41,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
-import org.jooq.impl.DSL;
-import org.jooq.impl.SQLDataType;
 
 /**
  * One isolated worker test environment: its own database, topic and consumer group on the shared
@@ -159,8 +159,7 @@ final class WorkerTestKit implements AutoCloseable {
    * created ahead of its fire time), with a 30 s timeout.
    */
   Instance dueIn(String taskId, String key, Duration in) {
-    Instant now = db.dsl().select(DSL.field("now()", SQLDataType.INSTANT)).fetchSingle().value1();
-    Instant due = now.plus(in);
+    Instant due = databaseNow().plus(in);
     return windows
         .create(
             List.of(
@@ -173,6 +172,24 @@ final class WorkerTestKit implements AutoCloseable {
                     0)),
             "test")
         .get(0);
+  }
+
+  /** PostgreSQL's clock now ({@code clock_timestamp()}). */
+  Instant databaseNow() {
+    return leases.databaseTime();
+  }
+
+  /**
+   * Runs one due instance of {@code taskId} through {@code worker}'s group and waits for its
+   * SUCCESS: once it ran, the worker holds its partitions and fetches, so records published next
+   * reach it at once (a cold join can outlast a test's lead on a busy machine).
+   */
+  void awaitJoined(String taskId) {
+    Instance warm = dueIn(taskId, "warm", Duration.ZERO);
+    publish(warm);
+    await("a worker to join the group and run a due instance")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> find(warm.id()).status() == InstanceStatus.SUCCESS);
   }
 
   void publish(Instance... list) {

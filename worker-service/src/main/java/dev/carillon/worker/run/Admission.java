@@ -55,6 +55,7 @@ final class Admission implements AutoCloseable {
   private final ExecutorService definitionReader;
   private final Optional<TimeoutAdvisor> advisor;
   private final FireTimeStarts starts;
+  // Only for a worker that claims ahead (null otherwise): nothing else waits for an instant.
   private final ScheduledExecutorService startTimer;
   private final WorkerMetrics metrics;
 
@@ -72,10 +73,14 @@ final class Admission implements AutoCloseable {
     this.advisor = advisor;
     this.starts = starts;
     this.metrics = metrics;
-    ScheduledThreadPoolExecutor timer =
-        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("carillon-starts-" + workerId));
-    timer.setRemoveOnCancelPolicy(true);
-    this.startTimer = timer;
+    if (starts.claimsAhead()) {
+      ScheduledThreadPoolExecutor timer =
+          new ScheduledThreadPoolExecutor(1, DaemonThreads.named("carillon-starts-" + workerId));
+      timer.setRemoveOnCancelPolicy(true);
+      this.startTimer = timer;
+    } else {
+      this.startTimer = null;
+    }
     this.runs = runs;
     this.queue = queue;
     this.ends = ends;
@@ -196,7 +201,8 @@ final class Admission implements AutoCloseable {
     Run run = Run.queued(claimed, spec, task, claimedNanos, trace);
     runs.add(run);
     long now = System.nanoTime();
-    long delay = starts.claimsAhead() ? starts.startNanos(claimed.scheduledAt(), now) - now : 0;
+    // Without claim-ahead the claim took only due instances and startNanos is now: no timer.
+    long delay = starts.startNanos(claimed.scheduledAt(), now) - now;
     if (delay <= 0) {
       queue.add(run);
       return;
@@ -259,6 +265,8 @@ final class Admission implements AutoCloseable {
   @Override
   public void close() {
     definitionReader.shutdownNow();
-    startTimer.shutdownNow();
+    if (startTimer != null) {
+      startTimer.shutdownNow();
+    }
   }
 }
