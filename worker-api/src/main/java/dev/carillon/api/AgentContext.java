@@ -253,7 +253,9 @@ public interface AgentContext {
    * EffectCall#idempotencyKey()} to the external system: one that deduplicates by key (most
    * payment, messaging and e-mail APIs accept an idempotency key or a client message id) turns the
    * second call into a no-op, which closes the gap. With a system that takes no key, check on
-   * {@code inDoubt} whether the effect already happened before repeating it.
+   * {@code inDoubt} whether the effect already happened before repeating it. A done record that
+   * cannot reach the database is tried again, with short pauses, for as long as this attempt may
+   * still hold its lease, so a database restart of a few seconds does not open the gap.
    *
    * <p>A run cancelled while {@code effect} was running (its deadline passed) still records the
    * effect as done if the instance is still at this attempt, then throws {@link
@@ -273,7 +275,8 @@ public interface AgentContext {
    *     instance: before the effect (it did not run), or after it (it ran; the record was refused,
    *     so the next attempt sees it in doubt). The run is stopped
    * @throws UncheckedIOException if the worker could not reach its database: before the effect (it
-   *     did not run) or after it (it ran; it may not be recorded)
+   *     did not run) or after it, for as long as the lease could last (it ran and may not be
+   *     recorded: the next attempt sees it in doubt)
    * @throws UnsupportedOperationException in a context that records no effects (this interface's
    *     default); the worker's context and the test kit's {@code TestAgentContext} record them
    * @throws Exception whatever {@code effect} throws

@@ -108,6 +108,12 @@ public final class WorkerMetrics {
    */
   public final Counter effectsRefused;
 
+  /**
+   * Effects performed whose done record could not reach the database at first and was tried again
+   * (see {@code ResumeRecords#recordDone}).
+   */
+  public final Counter effectRecordRetries;
+
   /** Runs stopped because their lease could not be renewed before it could expire. */
   public final Counter fenced;
 
@@ -226,6 +232,8 @@ public final class WorkerMetrics {
         counter(registry, workerId, "effects.in-doubt", "effects started again in doubt");
     effectsRefused =
         counter(registry, workerId, "effects.refused", "effects or records refused (fenced)");
+    effectRecordRetries =
+        counter(registry, workerId, "effects.record-retries", "effect done records tried again");
     fenced =
         counter(registry, workerId, "runs.fenced", "runs stopped before an unrenewed lease ended");
     abandoned =

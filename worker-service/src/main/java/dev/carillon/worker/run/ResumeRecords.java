@@ -11,6 +11,7 @@ import dev.carillon.store.ResumeStore;
 import dev.carillon.worker.WorkerMetrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -264,11 +265,7 @@ final class ResumeRecords implements RunRecords {
    */
   private void record(String key, String result) {
     Optional<String> tooLarge = ResumeRules.effectResult(result);
-    long sent = System.nanoTime();
-    boolean recorded =
-        ioEvenIfStopped(
-            "record effect '" + key + "' (it was performed)",
-            () -> store.recordEffect(run.lease, workerId, key, tooLarge.isEmpty() ? result : null));
+    boolean recorded = recordDone(key, tooLarge.isEmpty() ? result : null);
     if (!recorded) {
       metrics.effectsRefused.increment();
       throw refused(
@@ -277,11 +274,69 @@ final class ResumeRecords implements RunRecords {
               + "' was performed but its record was refused; the next attempt will see it in"
               + " doubt");
     }
-    leases.leaseRenewed(run.lease, sent);
     metrics.effectsPerformed.increment();
     if (tooLarge.isPresent()) {
       throw ResumeRules.resultTooLarge(key, tooLarge.get());
     }
+  }
+
+  /**
+   * Writes effect {@code key}'s done record; false when the store refused it (the attempt no longer
+   * holds its instance).
+   *
+   * <p>The effect was performed, and this record is all that keeps the next attempt from performing
+   * it again in doubt. So a write that could not reach the database is tried again, with the
+   * completion writer's short, growing pauses, for as long as this worker may still hold the lease
+   * (its length since it was last renewed): a PostgreSQL restart of half a second just after the
+   * effect no longer makes the attempt fail and the next one repeat the effect (the fault suite saw
+   * that happen). Past the lease, or when the run's thread is interrupted (it is being stopped),
+   * the last error is thrown and the next attempt sees the effect in doubt, as before.
+   */
+  private boolean recordDone(String key, String stored) {
+    String what = "record effect '" + key + "' (it was performed)";
+    for (int failedTries = 0; ; failedTries++) {
+      long sent = System.nanoTime();
+      try {
+        boolean recorded =
+            ioEvenIfStopped(what, () -> store.recordEffect(run.lease, workerId, key, stored));
+        if (!recorded && failedTries > 0) {
+          // A try whose reply was lost may have written the record: it is not refused then.
+          recorded = doneByThisAttempt(key);
+        }
+        if (recorded) {
+          leases.leaseRenewed(run.lease, sent);
+          if (failedTries > 0) {
+            log.info("{}: effect '{}' was recorded after {} failed tries", run, key, failedTries);
+          }
+        }
+        return recorded;
+      } catch (UncheckedIOException e) {
+        Duration pause = CompletionWriter.BACKOFF.delay(failedTries);
+        long leaseEnds = run.renewedNanos + run.timeout.toNanos();
+        if (System.nanoTime() + pause.toNanos() - leaseEnds >= 0) {
+          log.warn("{}: gave up trying to {}: the lease would have ended", run, what);
+          throw e;
+        }
+        if (failedTries == 0) {
+          metrics.effectRecordRetries.increment();
+          log.warn("{}: trying to {} again until its lease would end", run, what);
+        }
+        try {
+          Thread.sleep(pause.toMillis());
+        } catch (InterruptedException stopped) {
+          Thread.currentThread().interrupt();
+          log.warn("{}: stopped while trying to {} again", run, what);
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Whether this attempt's record of effect {@code key} says done (read after a lost reply). */
+  private boolean doneByThisAttempt(String key) {
+    return ioEvenIfStopped("read effect '" + key + "'", () -> store.effectsOf(run.instance.id()))
+        .stream()
+        .anyMatch(r -> r.key().equals(key) && r.attempt() == run.lease.attempt() && r.done());
   }
 
   /** {@code taskId/windowKey/key}: the same for every attempt of the window. */
