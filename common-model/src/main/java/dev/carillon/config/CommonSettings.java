@@ -197,7 +197,7 @@ public record CommonSettings(
           c.bool("db.migrate", false),
           c.string("db.role-prefix", Schema.DEFAULT_ROLE_PREFIX));
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
+      throw new ConfigException(e);
     }
   }
 
@@ -215,7 +215,7 @@ public record CommonSettings(
     try {
       return text.map(ConfigSigner::fromSecretFile);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
+      throw new ConfigException(e);
     }
   }
 
@@ -239,7 +239,7 @@ public record CommonSettings(
     try {
       return user.map(u -> new ZkDigest(u, password.get()));
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
+      throw new ConfigException(e);
     }
   }
 

@@ -11,4 +11,12 @@ public final class ConfigException extends CarillonException {
   public ConfigException(String message) {
     super(message);
   }
+
+  /**
+   * A value the settings' own checks refused: {@code cause} keeps where it was refused, the message
+   * is its message.
+   */
+  public ConfigException(IllegalArgumentException cause) {
+    super(cause.getMessage(), cause);
+  }
 }

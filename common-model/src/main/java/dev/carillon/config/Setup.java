@@ -222,7 +222,7 @@ public final class Setup {
               values.get(3).get(),
               c.bool("kafka.acl.workers-write", false)));
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
+      throw new ConfigException(e);
     }
   }
 }

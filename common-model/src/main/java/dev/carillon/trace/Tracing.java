@@ -134,7 +134,7 @@ public final class Tracing implements AutoCloseable {
     try {
       ids = new InstanceTraceIds(namespace);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
+      throw new ConfigException(e);
     }
     Optional<String> endpoint = c.optional(ENDPOINT_KEY);
     if (endpoint.isEmpty()) {

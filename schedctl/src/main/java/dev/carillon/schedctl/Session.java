@@ -133,7 +133,7 @@ final class Session implements AutoCloseable {
                 c.string("db.password", ""),
                 1);
       } catch (IllegalArgumentException e) {
-        throw new ConfigException(e.getMessage());
+        throw new ConfigException(e);
       }
       db = Db.open(settings, timeout());
     }

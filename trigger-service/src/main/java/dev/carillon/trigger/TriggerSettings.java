@@ -144,7 +144,7 @@ public record TriggerSettings(
     } catch (IllegalArgumentException e) {
       // The checks across keys (trigger.create-ahead against trigger.tick-interval) are the
       // constructor's, so that every instance holds them.
-      throw new ConfigException(e.getMessage());
+      throw new ConfigException(e);
     }
   }
 

@@ -49,6 +49,8 @@ class TriggerSettingsTest {
         .isInstanceOf(ConfigException.class)
         .hasMessage(
             "trigger.create-ahead must be at least 0s and less than trigger.tick-interval (2s),"
-                + " was 2s");
+                + " was 2s")
+        // The constructor's refusal is kept, so a stack trace shows where the check is.
+        .hasCauseInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -360,7 +360,7 @@ public record WorkerSettings(
           c.bool("worker.virtual-threads", false),
           c.duration("worker.claim-ahead", Duration.ZERO, Duration.ZERO, MAX_CLAIM_AHEAD));
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage());
+      throw new ConfigException(e);
     }
   }
 
