@@ -42,6 +42,11 @@ final class FaultLog {
      * entry's detail) for the whole run: a setting under the faults, not a fault.
      */
     CREATE_AHEAD,
+    /**
+     * A worker that claims instances due within {@code worker.claim-ahead} (the entry's detail) and
+     * holds each until its fire time, for the whole run: a setting under the faults, not a fault.
+     */
+    CLAIM_AHEAD,
     /** PostgreSQL up again after a crash (crash recovery done). */
     POSTGRES_STARTED,
     /** PostgreSQL hung: every one of its processes SIGSTOPped (a long outage of the full run). */
@@ -61,6 +66,7 @@ final class FaultLog {
     boolean isFault() {
       return this != RESTART_WORKER
           && this != CREATE_AHEAD
+          && this != CLAIM_AHEAD
           && this != RESTART_SERVICE
           && this != RESUME_WORKER
           && this != HEAL_PARTITION

@@ -100,6 +100,15 @@ class FaultSuiteIT {
   private static final String AHEAD_TRIGGER = "trigger-1";
   private static final String AHEAD = "300ms";
 
+  /**
+   * worker-1 claims ahead: the instances trigger-1 creates ahead reach it before their fire time,
+   * and it must hold each until then (by the database's clock, which PostgreSQL's crash, restart
+   * and hang make it lose for a while). It is killed, frozen and cut like the other workers.
+   */
+  private static final String CLAIM_AHEAD_WORKER = "worker-1";
+
+  private static final String CLAIM_AHEAD = "50ms";
+
   /** Set (by {@code .ci/run}) where partitions must run: the suite fails if it cannot make them. */
   static final String REQUIRE_NAMESPACES = "CARILLON_FAULTS_REQUIRE_NETNS";
 
@@ -225,6 +234,8 @@ class FaultSuiteIT {
       for (String name : List.of("trigger-1", "trigger-2")) {
         services.start(name, Role.TRIGGER);
       }
+      services.environment(CLAIM_AHEAD_WORKER, Map.of("CARILLON_WORKER_CLAIM_AHEAD", CLAIM_AHEAD));
+      faults.add(FaultLog.Kind.CLAIM_AHEAD, CLAIM_AHEAD_WORKER, CLAIM_AHEAD);
       for (String name : List.of("worker-1", "worker-2", "worker-3")) {
         services.start(name, Role.WORKER);
       }
@@ -249,7 +260,8 @@ class FaultSuiteIT {
         st.execute(
             "CREATE TABLE IF NOT EXISTS ledger (id BIGSERIAL PRIMARY KEY, task_id VARCHAR(64) NOT"
                 + " NULL, window_key VARCHAR(64) NOT NULL, attempt INT NOT NULL, worker_id"
-                + " VARCHAR(128) NOT NULL, started_at TIMESTAMPTZ NOT NULL)");
+                + " VARCHAR(128) NOT NULL, started_at TIMESTAMPTZ NOT NULL, inserted_at"
+                + " TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp())");
         st.execute("CREATE INDEX IF NOT EXISTS ix_ledger ON ledger (task_id, window_key, attempt)");
         // The effect table (see LedgerAgent): one row per call of the window's effect; applied
         // only for the first call with its idempotency key, so a repeated call shows as a row

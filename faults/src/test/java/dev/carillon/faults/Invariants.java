@@ -106,8 +106,24 @@ final class Invariants {
       Instant at,
       String reason) {}
 
+  /**
+   * One execution in the ledger: {@code startedAt} is the attempt's start by the worker's clock
+   * ({@code AgentContext.startedAt}), {@code insertedAt} when its row reached the database, by the
+   * database's clock: the handler's first write, so no earlier than its start.
+   */
   record LedgerRow(
-      String taskId, String windowKey, int attempt, String worker, Instant startedAt) {}
+      String taskId,
+      String windowKey,
+      int attempt,
+      String worker,
+      Instant startedAt,
+      Instant insertedAt) {
+
+    /** A row inserted at its start (the tests' worlds). */
+    LedgerRow(String taskId, String windowKey, int attempt, String worker, Instant startedAt) {
+      this(taskId, windowKey, attempt, worker, startedAt, startedAt);
+    }
+  }
 
   /** One call of a window's effect, as the effect table saw it. */
   record EffectCallRow(
@@ -195,8 +211,8 @@ final class Invariants {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT task_id, window_key, attempt, worker_id, started_at FROM ledger"
-                    + " WHERE task_id LIKE 'f-%' ORDER BY started_at")) {
+                "SELECT task_id, window_key, attempt, worker_id, started_at, inserted_at FROM"
+                    + " ledger WHERE task_id LIKE 'f-%' ORDER BY started_at")) {
       while (rs.next()) {
         ledger.add(
             new LedgerRow(
@@ -204,7 +220,8 @@ final class Invariants {
                 rs.getString(2),
                 rs.getInt(3),
                 rs.getString(4),
-                rs.getTimestamp(5).toInstant()));
+                rs.getTimestamp(5).toInstant(),
+                rs.getTimestamp(6).toInstant()));
       }
     }
     List<Row> rows = new ArrayList<>();
@@ -771,7 +788,7 @@ final class Invariants {
                 + none(ledger.isEmpty(), "the ledger is empty")));
 
     checks.add(ledgerPerSuccess(inRun, events, ledger));
-    checks.add(notEarly(inRun, events, faults));
+    checks.add(notEarly(inRun, events, ledger, faults));
     checks.add(timeoutsAfterLease(events, rowsById, ledger, specs));
 
     EffectVerdict effects = effectChecks(calls, effectRecords, faults, claims);
@@ -1125,19 +1142,26 @@ final class Invariants {
 
   /**
    * No window created or started before its fire time, by the database's clock (every event's time
-   * is the database's): a creation (the event with no from-status) and every claim come at or after
-   * the row's {@code scheduled_at}. A trigger that creates ahead ({@code CREATE_AHEAD} in the fault
-   * log) may create a window up to its setting (and {@link #CREATE_AHEAD_TOLERANCE}) before, and
-   * must have created some ahead, or the setting proved nothing. With a trigger whose clock was
-   * skewed ({@code CLOCK_SKEW} in the fault log), that trigger must have created windows itself, or
-   * the skew proved nothing.
+   * is the database's): a creation (the event with no from-status), every claim and every handler's
+   * start come at or after the row's {@code scheduled_at}. A start is the ledger row's {@code
+   * inserted_at}, the handler's first write, so a start is caught early when its first write still
+   * came before the fire time. A trigger that creates ahead ({@code CREATE_AHEAD} in the fault log)
+   * may create a window up to its setting (and {@link #CREATE_AHEAD_TOLERANCE}) before, and must
+   * have created some ahead, or the setting proved nothing; a worker that claims ahead ({@code
+   * CLAIM_AHEAD}) may claim up to its setting before (the claim's own condition, by the same clock
+   * as its event) and must have claimed some ahead, but its handlers may not start early. With a
+   * trigger whose clock was skewed ({@code CLOCK_SKEW} in the fault log), that trigger must have
+   * created windows itself, or the skew proved nothing.
    */
-  private static Check notEarly(List<Row> inRun, Map<Long, List<Event>> events, FaultLog faults) {
+  private static Check notEarly(
+      List<Row> inRun, Map<Long, List<Event>> events, List<LedgerRow> ledger, FaultLog faults) {
     List<String> early = new ArrayList<>();
     int creations = 0;
     int claims = 0;
     Map<String, Duration> aheadOf = new TreeMap<>();
     Map<String, Integer> createdAhead = new TreeMap<>();
+    Map<String, Duration> claimAheadOf = new TreeMap<>();
+    Map<String, Integer> claimedAhead = new TreeMap<>();
     for (FaultLog.Entry f : faults.entries()) {
       if (f.kind() == FaultLog.Kind.CREATE_AHEAD) {
         aheadOf.put(
@@ -1145,6 +1169,10 @@ final class Invariants {
             dev.carillon.model.Durations.parse("create-ahead", f.detail())
                 .plus(CREATE_AHEAD_TOLERANCE));
         createdAhead.put("trigger:" + f.target(), 0);
+      }
+      if (f.kind() == FaultLog.Kind.CLAIM_AHEAD) {
+        claimAheadOf.put(f.target(), dev.carillon.model.Durations.parse("claim-ahead", f.detail()));
+        claimedAhead.put(f.target(), 0);
       }
     }
     Map<String, Integer> bySkewed = new TreeMap<>();
@@ -1168,9 +1196,13 @@ final class Invariants {
         Instant earliest =
             creation
                 ? r.scheduledAt().minus(aheadOf.getOrDefault(v.actor(), Duration.ZERO))
-                : r.scheduledAt();
-        if (creation && v.at().isBefore(r.scheduledAt())) {
-          createdAhead.computeIfPresent(v.actor(), (k, n) -> n + 1);
+                : r.scheduledAt().minus(claimAheadOf.getOrDefault(v.actor(), Duration.ZERO));
+        if (v.at().isBefore(r.scheduledAt())) {
+          if (creation) {
+            createdAhead.computeIfPresent(v.actor(), (k, n) -> n + 1);
+          } else if (claim) {
+            claimedAhead.computeIfPresent(v.actor(), (k, n) -> n + 1);
+          }
         }
         if ((creation || claim) && v.at().isBefore(earliest)) {
           early.add(
@@ -1185,24 +1217,57 @@ final class Invariants {
         }
       }
     }
+    Map<String, Row> byWindow = new HashMap<>();
+    inRun.forEach(r -> byWindow.put(key(r), r));
+    int starts = 0;
+    for (LedgerRow l : ledger) {
+      Row r = byWindow.get(l.taskId() + "/" + l.windowKey());
+      if (r == null) {
+        continue;
+      }
+      starts++;
+      if (l.insertedAt().isBefore(r.scheduledAt())) {
+        early.add(
+            key(r)
+                + " attempt "
+                + l.attempt()
+                + " started by "
+                + l.worker()
+                + " (its first write at "
+                + l.insertedAt()
+                + "), before its fire time "
+                + r.scheduledAt());
+      }
+    }
     boolean skewIdle = bySkewed.values().stream().anyMatch(n -> n == 0);
     boolean aheadIdle = createdAhead.values().stream().anyMatch(n -> n == 0);
+    boolean claimAheadIdle = claimedAhead.values().stream().anyMatch(n -> n == 0);
     return new Check(
         "no window created or started before its fire time (database clock)",
-        early.isEmpty() && creations > 0 && !skewIdle && !aheadIdle,
+        early.isEmpty()
+            && creations > 0
+            && starts > 0
+            && !skewIdle
+            && !aheadIdle
+            && !claimAheadIdle,
         creations
             + " creations, "
             + claims
-            + " claims"
+            + " claims, "
+            + starts
+            + " handler starts"
             + (bySkewed.isEmpty() ? "" : ", created by skewed triggers " + bySkewed)
             + (createdAhead.isEmpty() ? "" : ", created ahead " + createdAhead)
+            + (claimedAhead.isEmpty() ? "" : ", claimed ahead " + claimedAhead)
             + ", "
             + early.size()
             + " early"
             + sample(early)
             + none(creations == 0, "no window created")
+            + none(starts == 0, "no handler started")
             + none(skewIdle, "a skewed trigger created no window")
-            + none(aheadIdle, "a trigger set to create ahead created no window ahead"));
+            + none(aheadIdle, "a trigger set to create ahead created no window ahead")
+            + none(claimAheadIdle, "a worker set to claim ahead claimed no window ahead"));
   }
 
   /**

@@ -429,6 +429,81 @@ class InvariantsTest {
         "a trigger set to create ahead created no window ahead");
   }
 
+  @Test
+  void a_worker_set_to_claim_ahead_may_claim_within_its_setting_but_never_start_early() {
+    // worker-1 claims windows 2.. of the world; claimed 30 ms before their fire times.
+    World ahead = new World();
+    ahead.faults.add(FROM, FaultLog.Kind.CLAIM_AHEAD, "worker-1", "50ms");
+    claimedBy(ahead, "worker-1", 30);
+    Invariants.Check ok = check(ahead.verdict(), "no window created or started before");
+    assertThat(ok.ok()).as(ok.detail()).isTrue();
+    assertThat(ok.detail()).contains("claimed ahead {worker-1=");
+
+    World overSetting = new World();
+    overSetting.faults.add(FROM, FaultLog.Kind.CLAIM_AHEAD, "worker-1", "50ms");
+    claimedBy(overSetting, "worker-1", 80);
+    assertFails(
+        overSetting.verdict(), "no window created or started before", "claimed by worker-1");
+
+    // The same claims by a worker without the setting are early.
+    World notSet = new World();
+    claimedBy(notSet, "worker-1", 30);
+    assertFails(notSet.verdict(), "no window created or started before", "claimed by worker-1");
+
+    // Claimed ahead, and its handler's first write came before the fire time too.
+    World startedEarly = new World();
+    startedEarly.faults.add(FROM, FaultLog.Kind.CLAIM_AHEAD, "worker-1", "50ms");
+    claimedBy(startedEarly, "worker-1", 30);
+    Instant f = startedEarly.fires.get(1);
+    startedEarly.ledger.replaceAll(
+        l ->
+            l.windowKey().equals(startedEarly.windows.get(1))
+                ? new LedgerRow(l.taskId(), l.windowKey(), 1, "worker-1", f.minusMillis(20))
+                : l);
+    assertFails(
+        startedEarly.verdict(),
+        "no window created or started before",
+        "attempt 1 started by worker-1 (its first write at "
+            + f.minusMillis(20)
+            + "), before its fire time "
+            + f);
+
+    World never = new World();
+    never.faults.add(FROM, FaultLog.Kind.CLAIM_AHEAD, "worker-1", "50ms");
+    assertFails(
+        never.verdict(),
+        "no window created or started before",
+        "a worker set to claim ahead claimed no window ahead");
+  }
+
+  @Test
+  void a_run_whose_ledger_is_empty_proves_no_start_on_time() {
+    World w = new World();
+    w.ledger.clear();
+    assertFails(w.verdict(), "no window created or started before", "no handler started");
+  }
+
+  /** Every first claim of {@code w} by {@code worker}, {@code msEarly} before its fire time. */
+  private static void claimedBy(World w, String worker, long msEarly) {
+    w.events.replaceAll(
+        e ->
+            "PENDING".equals(e.from())
+                    && "RUNNING".equals(e.to())
+                    && Integer.valueOf(1).equals(e.attempt())
+                    && worker.equals(e.actor())
+                ? new Event(
+                    e.id(),
+                    e.instanceId(),
+                    e.kind(),
+                    e.from(),
+                    e.to(),
+                    1,
+                    worker,
+                    e.at().minusMillis(100 + msEarly),
+                    null)
+                : e);
+  }
+
   /** Every creation event of {@code w} by {@code actor}, {@code msEarly} before its fire time. */
   private static void createdBy(World w, String actor, long msEarly) {
     w.events.replaceAll(
