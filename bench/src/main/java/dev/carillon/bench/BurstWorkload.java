@@ -73,6 +73,7 @@ public final class BurstWorkload implements Workload {
     for (Instant now = ctx.clock().instant(); now.isBefore(due); now = ctx.clock().instant()) {
       LockSupport.parkNanos(Duration.between(now, due).toNanos());
     }
+    cost.due();
     long compiledBefore = compilationMillis();
     Duration endToEnd = null;
     if (ctx.recorder().awaitDistinct(Duration.between(ctx.clock().instant(), deadline))) {

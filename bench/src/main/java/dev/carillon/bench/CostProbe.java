@@ -119,7 +119,61 @@ public final class CostProbe {
 
   /** Takes the "before" snapshot of a run on {@code ctx}'s database. */
   public Span start(RunContext ctx) {
-    return new Span(databaseName(ctx.jdbcUrl()), ctx.clock());
+    return new Span(ctx.jdbcUrl(), ctx.clock());
+  }
+
+  /** One table's cumulative tuple counters ({@code pg_stat_user_tables}). */
+  record TableTuples(String table, long inserted, long updated, long hotUpdated, long deleted) {}
+
+  /**
+   * The line that splits a burst's WAL and PostgreSQL CPU at its due instant: the setup before it
+   * (definitions applied, executions scheduled, cursors started), the run after it.
+   */
+  static String split(String database, Cost setup, Cost run) {
+    return "cost: "
+        + database
+        + " per instance, setup before the due instant: "
+        + figures(setup)
+        + "; run from it: "
+        + figures(run);
+  }
+
+  private static String figures(Cost c) {
+    return "WAL "
+        + c.perUnit(c.walBytes()).stream()
+            .mapToObj(v -> String.format("%,.0f B", v))
+            .findFirst()
+            .orElse("?")
+        + ", PostgreSQL CPU "
+        + c.perUnit(c.pgCpuMillis()).stream()
+            .mapToObj(v -> String.format("%,.0f µs", v * 1000))
+            .findFirst()
+            .orElse("?");
+  }
+
+  /**
+   * The line that says which tables a run's tuples went to, per unit, the largest first: the run's
+   * database is created for it, so its counters are the run's (setup included).
+   */
+  static String byTable(String database, List<TableTuples> tables, long units) {
+    StringBuilder b =
+        new StringBuilder("cost: ").append(database).append(" tuples per instance by table:");
+    if (tables.isEmpty()) {
+      return b.append(" none").toString();
+    }
+    String sep = " ";
+    for (TableTuples t : tables) {
+      b.append(sep)
+          .append(t.table())
+          .append(String.format(" %.2f ins", (double) t.inserted() / units))
+          .append(
+              String.format(
+                  " %.2f upd (%.2f HOT)",
+                  (double) t.updated() / units, (double) t.hotUpdated() / units))
+          .append(String.format(" %.2f del", (double) t.deleted() / units));
+      sep = "; ";
+    }
+    return b.toString();
   }
 
   /** The database a JDBC URL names: what follows the last {@code /}, without parameters. */
@@ -134,14 +188,19 @@ public final class CostProbe {
    * connection to the server's maintenance database and one Kafka admin client for both snapshots.
    */
   public final class Span implements AutoCloseable {
+    private final String jdbcUrl;
     private final String database;
     private final Clock clock;
     private Connection pg;
     private Admin kafka;
     private final Cost.Snapshot before;
 
-    private Span(String database, Clock clock) {
-      this.database = database;
+    // WAL and CPU at the burst's due instant, or null (steady runs, or not marked).
+    private Cost.Snapshot atDue;
+
+    private Span(String jdbcUrl, Clock clock) {
+      this.jdbcUrl = jdbcUrl;
+      this.database = databaseName(jdbcUrl);
       this.clock = clock;
       if (!enabled) {
         before = Cost.Snapshot.NOTHING;
@@ -150,6 +209,17 @@ public final class CostProbe {
       pg = connect();
       kafka = kafkaAdmin();
       before = new Cost.Snapshot(wal(), cpu(), db(), kafkaBytes());
+    }
+
+    /**
+     * Marks a burst's due instant: {@link #end} then also prints the WAL and PostgreSQL CPU before
+     * it (the setup) and after it (the run) apart. Only those two: they are read at once, while the
+     * database's counters are published up to seconds late and would fall on either side.
+     */
+    public void due() {
+      if (enabled) {
+        atDue = new Cost.Snapshot(wal(), cpu(), Optional.empty(), OptionalLong.empty());
+      }
     }
 
     /**
@@ -184,7 +254,44 @@ public final class CostProbe {
             OptionalLong.of(before.db().get().commits()),
             OptionalLong.of(after.db().get().commits()));
       }
+      if (atDue != null) {
+        warnings.println(
+            split(
+                database,
+                Cost.between(before, atDue, units, ticksPerSecond()),
+                Cost.between(atDue, after, units, ticksPerSecond())));
+      }
+      tables().ifPresent(t -> warnings.println(byTable(database, t, units)));
       return Cost.between(before, after, units, ticksPerSecond());
+    }
+
+    /**
+     * The run database's tables with any tuple written, the most written first; empty when the
+     * server could not be reached at the start (that was said already) or the read fails (said
+     * once).
+     */
+    private Optional<List<TableTuples>> tables() {
+      if (pg == null) {
+        return Optional.empty();
+      }
+      try (Connection c = DriverManager.getConnection(jdbcUrl, connectionProperties());
+          PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del"
+                      + " FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0"
+                      + " ORDER BY n_tup_ins + n_tup_upd + n_tup_del DESC, relname");
+          ResultSet rs = query(s)) {
+        List<TableTuples> out = new ArrayList<>();
+        while (rs.next()) {
+          out.add(
+              new TableTuples(
+                  rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)));
+        }
+        return Optional.of(out);
+      } catch (SQLException e) {
+        warn("tuples by table", "cannot read pg_stat_user_tables: " + e.getMessage());
+        return Optional.empty();
+      }
     }
 
     /** {@link Cost#between} makes a figure that went backwards unknown; say so. */
@@ -289,7 +396,7 @@ public final class CostProbe {
     }
   }
 
-  private Connection connect() {
+  private Properties connectionProperties() {
     Properties p = new Properties();
     p.setProperty("user", user);
     p.setProperty("password", password);
@@ -297,6 +404,11 @@ public final class CostProbe {
     p.setProperty("loginTimeout", Integer.toString(TIMEOUT_SECONDS));
     p.setProperty("socketTimeout", Integer.toString(3 * TIMEOUT_SECONDS));
     p.setProperty("ApplicationName", "bench-cost-probe");
+    return p;
+  }
+
+  private Connection connect() {
+    Properties p = connectionProperties();
     try {
       Connection c = DriverManager.getConnection(adminUrl, p);
       c.setAutoCommit(true);

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -84,5 +85,43 @@ class CostProbeTest {
         .contains("PostgreSQL CPU not measured (shown as ?): cannot find the postmaster")
         .contains("no postmaster.pid")
         .contains("Kafka bytes not measured (shown as ?): cannot create a Kafka admin client");
+  }
+
+  @Test
+  void the_table_line_gives_each_tables_tuples_per_instance_and_the_split_line_setup_and_run() {
+    assertThat(
+            CostProbe.byTable(
+                "bench_x",
+                List.of(
+                    new CostProbe.TableTuples("instance_event", 3_000, 0, 0, 0),
+                    new CostProbe.TableTuples("task_instance", 1_000, 2_990, 2_100, 0)),
+                1_000))
+        .isEqualTo(
+            "cost: bench_x tuples per instance by table: instance_event 3.00 ins 0.00 upd (0.00"
+                + " HOT) 0.00 del; task_instance 1.00 ins 2.99 upd (2.10 HOT) 0.00 del");
+    assertThat(CostProbe.byTable("bench_x", List.of(), 10))
+        .isEqualTo("cost: bench_x tuples per instance by table: none");
+
+    Cost.Snapshot before =
+        new Cost.Snapshot(
+            OptionalLong.of(1_000), OptionalLong.of(100), Optional.empty(), OptionalLong.empty());
+    Cost.Snapshot due =
+        new Cost.Snapshot(
+            OptionalLong.of(3_001_000),
+            OptionalLong.of(400),
+            Optional.empty(),
+            OptionalLong.empty());
+    Cost.Snapshot after =
+        new Cost.Snapshot(
+            OptionalLong.empty(), OptionalLong.of(500), Optional.empty(), OptionalLong.empty());
+    // 1,000 instances; 100 ticks a second: 3 s of CPU before the due instant, 1 s after it.
+    assertThat(
+            CostProbe.split(
+                "bench_x",
+                Cost.between(before, due, 1_000, 100),
+                Cost.between(due, after, 1_000, 100)))
+        .isEqualTo(
+            "cost: bench_x per instance, setup before the due instant: WAL 3,000 B, PostgreSQL"
+                + " CPU 3,000 µs; run from it: WAL ?, PostgreSQL CPU 1,000 µs");
   }
 }
