@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
@@ -139,16 +140,12 @@ public final class CostProbe {
   }
 
   private static String figures(Cost c) {
+    OptionalDouble wal = c.perUnit(c.walBytes());
+    OptionalDouble cpuMillis = c.perUnit(c.pgCpuMillis());
     return "WAL "
-        + c.perUnit(c.walBytes()).stream()
-            .mapToObj(v -> String.format("%,.0f B", v))
-            .findFirst()
-            .orElse("?")
+        + (wal.isPresent() ? String.format("%,.0f B", wal.getAsDouble()) : "?")
         + ", PostgreSQL CPU "
-        + c.perUnit(c.pgCpuMillis()).stream()
-            .mapToObj(v -> String.format("%,.0f µs", v * 1000))
-            .findFirst()
-            .orElse("?");
+        + (cpuMillis.isPresent() ? String.format("%,.0f µs", cpuMillis.getAsDouble() * 1000) : "?");
   }
 
   /**

@@ -322,6 +322,9 @@ final class ResumeRecords implements RunRecords {
           log.warn("{}: trying to {} again until its lease would end", run, what);
         }
         try {
+          // A plain sleep is right here: this is the agent's own run thread, which waits for
+          // once() to return anyway; the pause is bounded by the lease above, and a stop
+          // interrupts it.
           Thread.sleep(pause.toMillis());
         } catch (InterruptedException stopped) {
           Thread.currentThread().interrupt();
