@@ -43,6 +43,23 @@ public final class HttpServers {
    */
   public static RunningServer start(
       String name, HttpServerSettings settings, Handler handler, MeterRegistry registry) {
+    return start(name, settings, settings.maxBodyBytes(), handler, registry);
+  }
+
+  /**
+   * Starts a server whose handler enforces the settings' body limit itself, so that it can read a
+   * refused body to its end and its client sees the refusal, not a reset (the API does this, for
+   * authenticated callers). The server refuses a body declared longer than {@code bodyCeiling}
+   * before the handler sees it, and closes the connection after the answer.
+   *
+   * @param bodyCeiling the largest body declared to the handler, at least the settings' limit
+   */
+  public static RunningServer start(
+      String name,
+      HttpServerSettings settings,
+      long bodyCeiling,
+      Handler handler,
+      MeterRegistry registry) {
     // The pool's own queue stays unbounded: Jetty queues its internal tasks there too, and a
     // refused internal task breaks connections in odd ways. Requests are bounded by the QoSHandler
     // below instead: at most maxThreads - 2 run at once (the acceptor and the selector hold one
@@ -72,7 +89,8 @@ public final class HttpServers {
             .description("connections closed for not completing a request head in time")
             .tag("server", name)
             .register(registry);
-    SizeLimitHandler bodyLimit = new SizeLimitHandler(settings.maxBodyBytes(), -1);
+    SizeLimitHandler bodyLimit =
+        new SizeLimitHandler(Math.max(bodyCeiling, settings.maxBodyBytes()), -1);
     bodyLimit.setHandler(handler);
     QoSHandler requests = new QoSHandler(bodyLimit);
     requests.setMaxRequestCount(settings.maxThreads() - 2);

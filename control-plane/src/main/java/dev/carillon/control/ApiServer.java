@@ -79,7 +79,12 @@ public final class ApiServer implements AutoCloseable {
             settings.requestTimeout(),
             registry);
     HttpServers.RunningServer server =
-        HttpServers.start("api", settings.http(), new ConsoleHandler(handler), registry);
+        HttpServers.start(
+            "api",
+            settings.http(),
+            settings.http().maxBodyBytes() + ApiHandler.DRAIN_BEYOND_LIMIT,
+            new ConsoleHandler(handler),
+            registry);
     log.info(
         "API on port {} ({} routes, the console at {}): {}",
         server.port(),

@@ -9,7 +9,13 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.store.Lease;
 import dev.carillon.store.Outcome;
 import dev.carillon.testsupport.Tasks;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -483,5 +490,114 @@ class BadInputTest {
     assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
     assertThat(r.body()).contains("\"field\":\"body\"").contains("bytes");
     assertThat(api.snapshot()).isEqualTo(before);
+  }
+
+  /**
+   * A refused body that is sent whole is read and dropped before the answer, so its client sees the
+   * 413 (not a reset: closing a socket with unread bytes in it resets the connection) and the
+   * connection carries the next request.
+   */
+  @Test
+  void a_refused_body_is_read_so_the_answer_arrives_and_the_connection_stays_open()
+      throws Exception {
+    Map<String, String> before = api.snapshot();
+    byte[] body =
+        ("{\"reason\":\"" + "z".repeat(2 * 1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
+    try (Socket socket = new Socket("127.0.0.1", api.server.port())) {
+      socket.setSoTimeout(30_000);
+      OutputStream out = socket.getOutputStream();
+      InputStream in = new BufferedInputStream(socket.getInputStream());
+      out.write(
+          head("POST", "/api/v1/instances/" + running + "/cancel", api.operatorToken, body.length));
+      out.write(body);
+      out.flush();
+      RawReply refused = RawReply.read(in);
+      assertThat(refused.status()).as(refused.body()).isEqualTo(413);
+      assertThat(refused.headers()).doesNotContainKey("connection");
+      assertThat(refused.body()).contains("\"field\":\"body\"");
+
+      out.write(head("GET", "/api/v1/instances/" + running, api.operatorToken, 0));
+      out.flush();
+      RawReply next = RawReply.read(in);
+      assertThat(next.status()).as(next.body()).isEqualTo(200);
+      assertThat(next.body()).contains("RUNNING");
+    }
+    assertThat(api.snapshot()).isEqualTo(before);
+  }
+
+  /**
+   * A body declared far beyond the limit is not read: the 413 comes from its length alone, before
+   * the client sends a byte of it, and says that the connection closes.
+   */
+  @Test
+  void a_body_declared_far_beyond_the_limit_is_refused_unread_and_the_connection_closes()
+      throws Exception {
+    Map<String, String> before = api.snapshot();
+    try (Socket socket = new Socket("127.0.0.1", api.server.port())) {
+      socket.setSoTimeout(30_000);
+      socket
+          .getOutputStream()
+          .write(
+              head(
+                  "POST", "/api/v1/instances/" + running + "/cancel", api.operatorToken, 1L << 30));
+      RawReply refused = RawReply.read(new BufferedInputStream(socket.getInputStream()));
+      assertThat(refused.status()).as(refused.body()).isEqualTo(413);
+      assertThat(refused.headers()).containsEntry("connection", "close");
+    }
+    assertThat(api.snapshot()).isEqualTo(before);
+  }
+
+  /** An anonymous caller's body is not read either: the 401 closes the connection. */
+  @Test
+  void an_anonymous_body_is_not_read() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", api.server.port())) {
+      socket.setSoTimeout(30_000);
+      socket
+          .getOutputStream()
+          .write(head("POST", "/api/v1/instances/" + running + "/cancel", "not-a-token", 4096));
+      RawReply refused = RawReply.read(new BufferedInputStream(socket.getInputStream()));
+      assertThat(refused.status()).isEqualTo(401);
+      assertThat(refused.headers()).containsEntry("connection", "close");
+    }
+  }
+
+  private static byte[] head(String method, String path, String token, long length) {
+    return (method
+            + " "
+            + path
+            + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+            + token
+            + (length > 0 ? "\r\nContent-Type: application/json\r\nContent-Length: " + length : "")
+            + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** One HTTP/1.1 reply read off a socket, its header names in lower case. */
+  private record RawReply(int status, Map<String, String> headers, String body) {
+    static RawReply read(InputStream in) throws IOException {
+      String statusLine = line(in);
+      Map<String, String> headers = new HashMap<>();
+      for (String l = line(in); !l.isEmpty(); l = line(in)) {
+        int colon = l.indexOf(':');
+        headers.put(
+            l.substring(0, colon).trim().toLowerCase(Locale.ROOT), l.substring(colon + 1).trim());
+      }
+      int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
+      String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+      return new RawReply(Integer.parseInt(statusLine.split(" ")[1]), headers, body);
+    }
+
+    private static String line(InputStream in) throws IOException {
+      StringBuilder b = new StringBuilder();
+      for (int c = in.read(); c != '\n'; c = in.read()) {
+        if (c < 0) {
+          throw new EOFException("the connection closed in a reply's head after: " + b);
+        }
+        if (c != '\r') {
+          b.append((char) c);
+        }
+      }
+      return b.toString();
+    }
   }
 }

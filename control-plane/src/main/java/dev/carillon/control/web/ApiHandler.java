@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -44,9 +43,13 @@ public final class ApiHandler extends Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
   static final String PROBLEM_JSON = "application/problem+json";
 
+  /** How far past the size limit a refused body is still read, so that its client sees why. */
+  public static final long DRAIN_BEYOND_LIMIT = 8L * 1024 * 1024;
+
   private final Router router;
   private final Authenticator authenticator;
   private final RequestRateLimiter rates;
+
   private final int maxBodyBytes;
   private final Duration requestTimeout;
   private final MeterRegistry registry;
@@ -124,11 +127,15 @@ public final class ApiHandler extends Handler.Abstract {
         return true;
       }
       checkContentType(request, route.body());
+      if (request.getLength() > maxBodyBytes) {
+        // Refused from its declared length, before a byte of it is kept.
+        throw tooLarge();
+      }
       Invocation pending = new Invocation(principal, match, query, null);
-      Content.Source.asByteArrayAsync(request, maxBodyBytes)
+      BodyReader.read(request, maxBodyBytes, maxBodyBytes + DRAIN_BEYOND_LIMIT)
           .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
           .whenCompleteAsync(
-              (bytes, failure) -> {
+              (read, failure) -> {
                 if (failure != null) {
                   fail(
                       request,
@@ -138,23 +145,75 @@ public final class ApiHandler extends Handler.Abstract {
                       pending.match(),
                       bodyFailure(failure),
                       start);
+                } else if (read.body() == null) {
+                  if (!read.whole()) {
+                    closeAfter(response);
+                  }
+                  fail(
+                      request,
+                      response,
+                      callback,
+                      pending.principal(),
+                      pending.match(),
+                      tooLarge(),
+                      start);
                 } else {
-                  run(request, response, callback, pending.withBody(bytes), start);
+                  run(request, response, callback, pending.withBody(read.body()), start);
                 }
               },
               request.getComponents().getExecutor());
       return true;
     } catch (ApiException e) {
-      if (hasBody(request)) {
-        // Refused before its body was read: the rest of the body may still be on its way, so this
-        // connection cannot carry another request. Saying so keeps a client from sending its next
-        // request on a connection the server is about to close (seen as "header parser received no
-        // bytes" by the JDK client).
-        response.getHeaders().put(HttpHeader.CONNECTION, "close");
-      }
-      fail(request, response, callback, principal, null, e, start);
+      refuseUnread(request, response, callback, principal, null, e, start);
       return true;
     }
+  }
+
+  /**
+   * Answers a refusal decided before the request's body was read to its end. An authenticated
+   * caller's body is read first and dropped (see {@link BodyReader}), up to {@link
+   * #DRAIN_BEYOND_LIMIT} past the size limit and within the request timeout, so that its client
+   * sees the answer and not a reset. An anonymous caller's body is not read (the server does no
+   * work for a caller it does not know) and neither is one declared longer than that.
+   */
+  private void refuseUnread(
+      Request request,
+      Response response,
+      Callback callback,
+      Principal principal,
+      Router.Match match,
+      ApiException e,
+      long start) {
+    if (!hasBody(request)) {
+      fail(request, response, callback, principal, match, e, start);
+      return;
+    }
+    long drainLimit = maxBodyBytes + DRAIN_BEYOND_LIMIT;
+    if (principal == null || request.getLength() > drainLimit) {
+      closeAfter(response);
+      fail(request, response, callback, principal, match, e, start);
+      return;
+    }
+    BodyReader.drain(request, drainLimit)
+        .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
+        .whenCompleteAsync(
+            (read, failure) -> {
+              if (failure != null || !read.whole()) {
+                closeAfter(response);
+              }
+              fail(request, response, callback, principal, match, e, start);
+            },
+            request.getComponents().getExecutor());
+  }
+
+  /**
+   * Says that the connection closes after this answer: the rest of the body may still be on its
+   * way, so the connection cannot carry another request, and saying so keeps a client from sending
+   * its next request on a connection the server is about to close (seen as "header parser received
+   * no bytes" by the JDK client).
+   */
+  private static void closeAfter(Response response) {
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
   }
 
   /** A request ready to run, once its body has arrived. */
@@ -333,18 +392,22 @@ public final class ApiHandler extends Handler.Abstract {
               FieldProblem.of(
                   "body", null, "must arrive within " + requestTimeout.toMillis() + " ms")));
     }
-    if (cause instanceof IllegalArgumentException
-        || cause.getMessage() != null && cause.getMessage().contains("413")) {
-      return ApiException.of(
-          413,
-          "the body is larger than " + maxBodyBytes + " bytes",
-          List.of(
-              FieldProblem.of(
-                  "body",
-                  "more than " + maxBodyBytes + " bytes",
-                  "must be at most " + maxBodyBytes + " bytes")));
+    if (cause.getMessage() != null && cause.getMessage().contains("413")) {
+      // The server's own ceiling (Jetty's SizeLimitHandler) cut a chunked body off.
+      return tooLarge();
     }
     return ApiException.badRequest("body", null, "could not be read: " + cause.getMessage());
+  }
+
+  private ApiException tooLarge() {
+    return ApiException.of(
+        413,
+        "the body is larger than " + maxBodyBytes + " bytes",
+        List.of(
+            FieldProblem.of(
+                "body",
+                "more than " + maxBodyBytes + " bytes",
+                "must be at most " + maxBodyBytes + " bytes")));
   }
 
   private static ApiException unexpected(Request request, Exception e) {
