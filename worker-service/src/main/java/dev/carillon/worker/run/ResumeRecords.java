@@ -298,7 +298,10 @@ final class ResumeRecords implements RunRecords {
       long sent = System.nanoTime();
       try {
         boolean recorded =
-            ioEvenIfStopped(what, () -> store.recordEffect(run.lease, workerId, key, stored));
+            gate.throughEvenIfInterrupted(
+                () ->
+                    translated(
+                        what, () -> store.recordEffect(run.lease, workerId, key, stored), false));
         if (!recorded && failedTries > 0) {
           // A try whose reply was lost may have written the record: it is not refused then.
           recorded = doneByThisAttempt(key);
@@ -313,13 +316,24 @@ final class ResumeRecords implements RunRecords {
       } catch (UncheckedIOException e) {
         Duration pause = CompletionWriter.BACKOFF.delay(failedTries);
         long leaseEnds = run.renewedNanos + run.timeout.toNanos();
+        // Logged at the first failure and at the end, not at every try (the tries can go on for
+        // as long as the lease).
         if (System.nanoTime() + pause.toNanos() - leaseEnds >= 0) {
-          log.warn("{}: gave up trying to {}: the lease would have ended", run, what);
+          log.warn(
+              "{}: gave up trying to {} after {} tries, the lease would have ended: {}",
+              run,
+              what,
+              failedTries + 1,
+              e.getCause().getMessage());
           throw e;
         }
         if (failedTries == 0) {
           metrics.effectRecordRetries.increment();
-          log.warn("{}: trying to {} again until its lease would end", run, what);
+          log.warn(
+              "{}: could not {}, trying again until its lease would end: {}",
+              run,
+              what,
+              e.getCause().getMessage());
         }
         try {
           // A plain sleep is right here: this is the agent's own run thread, which waits for
@@ -328,7 +342,12 @@ final class ResumeRecords implements RunRecords {
           Thread.sleep(pause.toMillis());
         } catch (InterruptedException stopped) {
           Thread.currentThread().interrupt();
-          log.warn("{}: stopped while trying to {} again", run, what);
+          log.warn(
+              "{}: stopped while trying to {} again after {} tries: {}",
+              run,
+              what,
+              failedTries + 1,
+              e.getCause().getMessage());
           throw e;
         }
       }
@@ -372,7 +391,7 @@ final class ResumeRecords implements RunRecords {
    */
   private <T> T io(String what, Supplier<T> call) {
     try {
-      return gate.through(() -> translated(what, call));
+      return gate.through(() -> translated(what, call, true));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       log.debug("{} was stopped while it waited to {}", run, what);
@@ -382,14 +401,19 @@ final class ResumeRecords implements RunRecords {
 
   /** As {@link #io}, but waits for its turn even when the run is stopped meanwhile. */
   private <T> T ioEvenIfStopped(String what, Supplier<T> call) {
-    return gate.throughEvenIfInterrupted(() -> translated(what, call));
+    return gate.throughEvenIfInterrupted(() -> translated(what, call, true));
   }
 
-  private <T> T translated(String what, Supplier<T> call) {
+  /**
+   * @param logFailure whether to log a failure here ({@code false}: the caller logs it, once)
+   */
+  private <T> T translated(String what, Supplier<T> call, boolean logFailure) {
     try {
       return call.get();
     } catch (DataAccessException e) {
-      log.warn("{}: could not {}: {}", run, what, e.toString());
+      if (logFailure) {
+        log.warn("{}: could not {}: {}", run, what, e.toString());
+      }
       throw new UncheckedIOException(
           "could not " + what + " for " + run, new IOException(e.getMessage(), e));
     }
