@@ -5,6 +5,7 @@ import dev.carillon.kafka.KafkaSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -130,22 +131,46 @@ public final class CostProbe {
    * The line that splits a burst's WAL and PostgreSQL CPU at its due instant: the setup before it
    * (definitions applied, executions scheduled, cursors started), the run after it.
    */
-  static String split(String database, Cost setup, Cost run) {
+  static String split(
+      String database, Cost setup, Cost run, OptionalLong jvmSetupNanos, OptionalLong jvmRunNanos) {
     return "cost: "
         + database
         + " per instance, setup before the due instant: "
-        + figures(setup)
+        + figures(setup, jvmSetupNanos)
         + "; run from it: "
-        + figures(run);
+        + figures(run, jvmRunNanos);
   }
 
-  private static String figures(Cost c) {
+  /**
+   * @param jvmNanos this JVM's CPU over the same span: the bench runs the system under test, its
+   *     Kafka broker and ZooKeeper in-process, so with PostgreSQL's it is all the CPU the run took
+   */
+  private static String figures(Cost c, OptionalLong jvmNanos) {
     OptionalDouble wal = c.perUnit(c.walBytes());
     OptionalDouble cpuMillis = c.perUnit(c.pgCpuMillis());
+    OptionalDouble jvmMicros = c.perUnit(jvmNanos);
     return "WAL "
         + (wal.isPresent() ? String.format("%,.0f B", wal.getAsDouble()) : "?")
         + ", PostgreSQL CPU "
-        + (cpuMillis.isPresent() ? String.format("%,.0f µs", cpuMillis.getAsDouble() * 1000) : "?");
+        + (cpuMillis.isPresent() ? String.format("%,.0f µs", cpuMillis.getAsDouble() * 1000) : "?")
+        + ", this JVM's CPU "
+        + (jvmMicros.isPresent() ? String.format("%,.0f µs", jvmMicros.getAsDouble() / 1000) : "?");
+  }
+
+  /** This JVM's CPU time so far (all its threads), or empty where the JVM does not say. */
+  private static OptionalLong jvmCpuNanos() {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      long nanos = os.getProcessCpuTime();
+      return nanos < 0 ? OptionalLong.empty() : OptionalLong.of(nanos);
+    }
+    return OptionalLong.empty();
+  }
+
+  private static OptionalLong minus(OptionalLong after, OptionalLong before) {
+    return after.isPresent() && before.isPresent()
+        ? OptionalLong.of(after.getAsLong() - before.getAsLong())
+        : OptionalLong.empty();
   }
 
   /**
@@ -194,6 +219,8 @@ public final class CostProbe {
 
     // WAL and CPU at the burst's due instant, or null (steady runs, or not marked).
     private Cost.Snapshot atDue;
+    private OptionalLong jvmBefore = OptionalLong.empty();
+    private OptionalLong jvmAtDue = OptionalLong.empty();
 
     private Span(String jdbcUrl, Clock clock) {
       this.jdbcUrl = jdbcUrl;
@@ -205,6 +232,7 @@ public final class CostProbe {
       }
       pg = connect();
       kafka = kafkaAdmin();
+      jvmBefore = jvmCpuNanos();
       before = new Cost.Snapshot(wal(), cpu(), db(), kafkaBytes());
     }
 
@@ -215,6 +243,7 @@ public final class CostProbe {
      */
     public void due() {
       if (enabled) {
+        jvmAtDue = jvmCpuNanos();
         atDue = new Cost.Snapshot(wal(), cpu(), Optional.empty(), OptionalLong.empty());
       }
     }
@@ -232,6 +261,7 @@ public final class CostProbe {
       Instant ended = clock.instant();
       OptionalLong wal = wal();
       OptionalLong cpu = cpu();
+      OptionalLong jvmAfter = jvmCpuNanos();
       OptionalLong bytes = kafkaBytes();
       // Without a connection there are no counters to wait for.
       Instant published = pg == null ? ended : ended.plus(STATS_PUBLISHED);
@@ -256,7 +286,9 @@ public final class CostProbe {
             split(
                 database,
                 Cost.between(before, atDue, units, ticksPerSecond()),
-                Cost.between(atDue, after, units, ticksPerSecond())));
+                Cost.between(atDue, after, units, ticksPerSecond()),
+                minus(jvmAtDue, jvmBefore),
+                minus(jvmAfter, jvmAtDue)));
       }
       tables().ifPresent(t -> warnings.println(byTable(database, t, units)));
       return Cost.between(before, after, units, ticksPerSecond());

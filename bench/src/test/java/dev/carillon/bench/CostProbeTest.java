@@ -119,9 +119,12 @@ class CostProbeTest {
             CostProbe.split(
                 "bench_x",
                 Cost.between(before, due, 1_000, 100),
-                Cost.between(due, after, 1_000, 100)))
+                Cost.between(due, after, 1_000, 100),
+                OptionalLong.empty(),
+                OptionalLong.of(250_000_000)))
         .isEqualTo(
             "cost: bench_x per instance, setup before the due instant: WAL 3,000 B, PostgreSQL"
-                + " CPU 3,000 µs; run from it: WAL ?, PostgreSQL CPU 1,000 µs");
+                + " CPU 3,000 µs, this JVM's CPU ?; run from it: WAL ?, PostgreSQL CPU 1,000 µs,"
+                + " this JVM's CPU 250 µs");
   }
 }
