@@ -221,6 +221,7 @@ public final class CostProbe {
     private Cost.Snapshot atDue;
     private OptionalLong jvmBefore = OptionalLong.empty();
     private OptionalLong jvmAtDue = OptionalLong.empty();
+    private Map<Long, ThreadCpu.Sample> threadsAtDue = Map.of();
 
     private Span(String jdbcUrl, Clock clock) {
       this.jdbcUrl = jdbcUrl;
@@ -244,6 +245,7 @@ public final class CostProbe {
     public void due() {
       if (enabled) {
         jvmAtDue = jvmCpuNanos();
+        threadsAtDue = ThreadCpu.snapshot();
         atDue = new Cost.Snapshot(wal(), cpu(), Optional.empty(), OptionalLong.empty());
       }
     }
@@ -262,6 +264,7 @@ public final class CostProbe {
       OptionalLong wal = wal();
       OptionalLong cpu = cpu();
       OptionalLong jvmAfter = jvmCpuNanos();
+      Map<Long, ThreadCpu.Sample> threadsAfter = atDue == null ? Map.of() : ThreadCpu.snapshot();
       OptionalLong bytes = kafkaBytes();
       // Without a connection there are no counters to wait for.
       Instant published = pg == null ? ended : ended.plus(STATS_PUBLISHED);
@@ -289,6 +292,8 @@ public final class CostProbe {
                 Cost.between(atDue, after, units, ticksPerSecond()),
                 minus(jvmAtDue, jvmBefore),
                 minus(jvmAfter, jvmAtDue)));
+        warnings.println(
+            ThreadCpu.line(database, ThreadCpu.byGroup(threadsAtDue, threadsAfter), units, 15));
       }
       tables().ifPresent(t -> warnings.println(byTable(database, t, units)));
       return Cost.between(before, after, units, ticksPerSecond());
