@@ -114,6 +114,12 @@ public final class WorkerMetrics {
    */
   public final Counter effectRecordRetries;
 
+  /**
+   * Timeout advice checks put off to a later run of their task version, beyond the advisor's rate
+   * or memory (see {@code TimeoutAdvisor}).
+   */
+  public final Counter timeoutChecksDeferred;
+
   /** Runs stopped because their lease could not be renewed before it could expire. */
   public final Counter fenced;
 
@@ -234,6 +240,12 @@ public final class WorkerMetrics {
         counter(registry, workerId, "effects.refused", "effects or records refused (fenced)");
     effectRecordRetries =
         counter(registry, workerId, "effects.record-retries", "effect done records tried again");
+    timeoutChecksDeferred =
+        counter(
+            registry,
+            workerId,
+            "timeout-advice.deferred",
+            "timeout advice checks put off to a later run (rate or memory bound)");
     fenced =
         counter(registry, workerId, "runs.fenced", "runs stopped before an unrenewed lease ended");
     abandoned =

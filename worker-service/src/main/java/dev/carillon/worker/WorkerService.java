@@ -177,7 +177,7 @@ public final class WorkerService implements AutoCloseable, SelfStopping {
             tasks);
     this.advisor =
         new TimeoutAdvisor(
-            new RunEvidenceStore(db.dsl()),
+            new RunEvidenceStore(db.dsl())::advice,
             RunEvidenceStore.DEFAULT_WINDOW,
             metrics,
             "carillon-timeout-advice-" + settings.workerId());
