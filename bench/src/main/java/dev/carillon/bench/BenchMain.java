@@ -15,7 +15,7 @@ import java.time.Clock;
  * {@code bench/run.sh [--workload burst,steady,api|all] [--system ceiling,dbscheduler,quartz|all]
  * [--n 20000] [--rate 500] [--duration 60s] [--period 10s] [--repeats 3] [--threads 10]
  * [--poll-interval 100ms] [--grace 10s] [--lead 12s] [--api-clients 50] [--no-warmup | --warmup-n
- * N] [--durable] [--create-ahead D] [--claim-ahead D] [--out FILE] [--points FILE]}
+ * N] [--durable] [--statements] [--create-ahead D] [--claim-ahead D] [--out FILE] [--points FILE]}
  *
  * <p>Starts one dev stack, runs everything, prints progress on stderr and the Markdown report on
  * stdout; with {@code --points} it also appends each measured run to a points file for {@code
@@ -35,13 +35,16 @@ public final class BenchMain {
               + String.join("|", BenchRunner.knownIds())
               + "|all] [--n N] [--rate R] [--duration D] [--period P] [--repeats K]"
               + " [--threads T] [--poll-interval D] [--grace D] [--lead D] [--api-clients C]"
-              + " [--no-warmup | --warmup-n N] [--durable] [--create-ahead D] [--claim-ahead D] [--out FILE] [--points FILE]");
+              + " [--no-warmup | --warmup-n N] [--durable] [--statements] [--create-ahead D] [--claim-ahead D] [--out FILE] [--points FILE]");
       System.exit(2);
       return;
     }
     int exit;
     try (DevStack stack =
-        DevStack.start(DevStackOptions.defaults().withDurablePostgres(options.durable()))) {
+        DevStack.start(
+            DevStackOptions.defaults()
+                .withDurablePostgres(options.durable())
+                .withStatementStats(options.statements()))) {
       Durability.check(stack, options.durable());
       BenchRunner.Results results =
           new BenchRunner(

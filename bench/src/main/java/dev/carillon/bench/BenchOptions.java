@@ -41,6 +41,9 @@ import java.util.Set;
  *     20,000-size warm-ups instead of a dozen full-size ones
  * @param points also append one line per measured run to this file, for {@code bench/run.sh plot}
  *     (see {@code PointsFile}); empty = none
+ * @param statements load PostgreSQL's {@code pg_stat_statements} and print, per run, the statements
+ *     that took the most of its time per instance (stderr); off by default, since it costs
+ *     PostgreSQL a little on every statement
  * @param createAhead Carillon's {@code trigger.create-ahead} (0 = its default): ticks this long
  *     before each second create the windows due at it, published on the instant
  */
@@ -63,7 +66,8 @@ public record BenchOptions(
     int warmupN,
     Optional<Path> points,
     Duration createAhead,
-    Duration claimAhead) {
+    Duration claimAhead,
+    boolean statements) {
 
   /** What {@code --workload all} runs. */
   public static final List<String> WORKLOADS = List.of("burst", "steady");
@@ -144,7 +148,8 @@ public record BenchOptions(
         0,
         Optional.empty(),
         Duration.ZERO,
-        Duration.ZERO);
+        Duration.ZERO,
+        false);
   }
 
   /** Connections per pool: one per worker plus two for the poller and housekeeping. */
@@ -185,6 +190,7 @@ public record BenchOptions(
     Optional<Duration> lead = Optional.empty();
     boolean warmup = true;
     boolean durable = false;
+    boolean statements = false;
     Optional<Path> out = Optional.empty();
     Optional<Path> points = Optional.empty();
     int warmupN = 0;
@@ -209,6 +215,10 @@ public record BenchOptions(
       }
       if (opt.equals("--durable")) {
         durable = true;
+        continue;
+      }
+      if (opt.equals("--statements")) {
+        statements = true;
         continue;
       }
       if (i + 1 >= tokens.size()) {
@@ -266,7 +276,8 @@ public record BenchOptions(
         warmupN,
         points,
         createAhead,
-        claimAhead);
+        claimAhead,
+        statements);
   }
 
   /** The size of each warm-up burst. */
@@ -299,6 +310,9 @@ public record BenchOptions(
     }
     if (durable) {
       a.add("--durable");
+    }
+    if (statements) {
+      a.add("--statements");
     }
     if (!createAhead.isZero()) {
       a.addAll(List.of("--create-ahead", Durations.format(createAhead)));

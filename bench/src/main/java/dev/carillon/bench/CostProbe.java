@@ -198,6 +198,35 @@ public final class CostProbe {
     return b.toString();
   }
 
+  /** One statement's execution time over a run ({@code pg_stat_statements}). */
+  record StatementTime(String query, long calls, double totalMillis) {}
+
+  /**
+   * The lines that say which statements PostgreSQL spent its time on, per instance, the most first,
+   * with each statement's calls over the run (one call may handle many instances). Execution time
+   * is wall time inside the executor: it leaves out planning, commits and the WAL writer, and
+   * counts lock waits and time waiting for a core, so it is a ranking, not CPU.
+   */
+  static List<String> byStatement(String database, List<StatementTime> statements, long units) {
+    List<String> lines = new ArrayList<>();
+    lines.add(
+        "cost: "
+            + database
+            + " PostgreSQL execution time per instance by statement, run from the due instant"
+            + " (pg_stat_statements):"
+            + (statements.isEmpty() ? " none" : ""));
+    for (StatementTime t : statements) {
+      String query = t.query().replaceAll("\\s+", " ").trim();
+      lines.add(
+          String.format(
+              "cost:   %,.1f µs in %,d calls: %s",
+              t.totalMillis() * 1000 / units,
+              t.calls(),
+              query.length() > 300 ? query.substring(0, 300) + "..." : query));
+    }
+    return lines;
+  }
+
   /** The database a JDBC URL names: what follows the last {@code /}, without parameters. */
   static String databaseName(String jdbcUrl) {
     String tail = jdbcUrl.substring(jdbcUrl.lastIndexOf('/') + 1);
@@ -222,6 +251,8 @@ public final class CostProbe {
     private OptionalLong jvmBefore = OptionalLong.empty();
     private OptionalLong jvmAtDue = OptionalLong.empty();
     private Map<Long, ThreadCpu.Sample> threadsAtDue = Map.of();
+    // Whether pg_stat_statements was reset at the due instant (the stack loads it on request).
+    private boolean statementsFromDue;
 
     private Span(String jdbcUrl, Clock clock) {
       this.jdbcUrl = jdbcUrl;
@@ -246,6 +277,7 @@ public final class CostProbe {
       if (enabled) {
         jvmAtDue = jvmCpuNanos();
         threadsAtDue = ThreadCpu.snapshot();
+        statementsFromDue = resetStatements();
         atDue = new Cost.Snapshot(wal(), cpu(), Optional.empty(), OptionalLong.empty());
       }
     }
@@ -296,6 +328,9 @@ public final class CostProbe {
             ThreadCpu.line(database, ThreadCpu.byGroup(threadsAtDue, threadsAfter), units, 15));
       }
       tables().ifPresent(t -> warnings.println(byTable(database, t, units)));
+      if (statementsFromDue) {
+        statements().ifPresent(t -> byStatement(database, t, units).forEach(warnings::println));
+      }
       return Cost.between(before, after, units, ticksPerSecond());
     }
 
@@ -355,6 +390,57 @@ public final class CostProbe {
           // Only the probe's own session; nothing measured depends on closing it cleanly.
         }
         pg = null;
+      }
+    }
+
+    /**
+     * Starts {@code pg_stat_statements} afresh when the server loads it; false when it does not
+     * (not asked for: nothing said) or it cannot be reset (said).
+     */
+    private boolean resetStatements() {
+      if (pg == null) {
+        return false;
+      }
+      try (PreparedStatement loaded = pg.prepareStatement("SHOW shared_preload_libraries");
+          ResultSet rs = query(loaded)) {
+        if (!rs.next() || !rs.getString(1).contains("pg_stat_statements")) {
+          return false;
+        }
+      } catch (SQLException e) {
+        warn("statements", "cannot read shared_preload_libraries: " + e.getMessage());
+        return false;
+      }
+      try (PreparedStatement create =
+              pg.prepareStatement("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+          PreparedStatement reset = pg.prepareStatement("SELECT pg_stat_statements_reset()")) {
+        create.setQueryTimeout(TIMEOUT_SECONDS);
+        create.execute();
+        query(reset).close();
+        return true;
+      } catch (SQLException e) {
+        warn("statements", "cannot reset pg_stat_statements: " + e.getMessage());
+        return false;
+      }
+    }
+
+    /** The run database's statements that took the most execution time since the due instant. */
+    private Optional<List<StatementTime>> statements() {
+      try (PreparedStatement s =
+          pg.prepareStatement(
+              "SELECT query, calls, total_exec_time FROM pg_stat_statements p"
+                  + " JOIN pg_database d ON d.oid = p.dbid WHERE d.datname = ?"
+                  + " ORDER BY total_exec_time DESC LIMIT 15")) {
+        s.setString(1, database);
+        try (ResultSet rs = query(s)) {
+          List<StatementTime> out = new ArrayList<>();
+          while (rs.next()) {
+            out.add(new StatementTime(rs.getString(1), rs.getLong(2), rs.getDouble(3)));
+          }
+          return Optional.of(out);
+        }
+      } catch (SQLException e) {
+        warn("statements", "cannot read pg_stat_statements: " + e.getMessage());
+        return Optional.empty();
       }
     }
 

@@ -127,4 +127,25 @@ class CostProbeTest {
                 + " CPU 3,000 µs, this JVM's CPU ?; run from it: WAL ?, PostgreSQL CPU 1,000 µs,"
                 + " this JVM's CPU 250 µs");
   }
+
+  @Test
+  void the_statement_lines_give_each_statements_time_and_calls_per_instance() {
+    assertThat(
+            CostProbe.byStatement(
+                "bench_x",
+                List.of(
+                    new CostProbe.StatementTime(
+                        "UPDATE task_instance\n   SET status = $1 WHERE id = $2", 2_000, 45.5),
+                    new CostProbe.StatementTime("SELECT " + "x".repeat(400), 10, 0.25)),
+                1_000))
+        .containsExactly(
+            "cost: bench_x PostgreSQL execution time per instance by statement, run from the due"
+                + " instant (pg_stat_statements):",
+            "cost:   45.5 µs in 2,000 calls: UPDATE task_instance SET status = $1 WHERE id = $2",
+            "cost:   0.3 µs in 10 calls: SELECT " + "x".repeat(293) + "...");
+    assertThat(CostProbe.byStatement("bench_x", List.of(), 10))
+        .containsExactly(
+            "cost: bench_x PostgreSQL execution time per instance by statement, run from the due"
+                + " instant (pg_stat_statements): none");
+  }
 }

@@ -91,6 +91,7 @@ public final class DevStack implements AutoCloseable {
             options.postgresPasswords(),
             options.synchronousCommit(),
             options.durablePostgres(),
+            options.statementStats(),
             options.listenAddress());
     this.kafka =
         new KafkaNode(

@@ -35,6 +35,8 @@ import java.util.regex.Pattern;
  *     lost with it
  * @param durablePostgres run PostgreSQL with {@code synchronous_commit} and {@code
  *     full_page_writes} on, as production does; off by default (see {@link PostgresNode})
+ * @param statementStats load PostgreSQL's {@code pg_stat_statements} (what each statement cost; the
+ *     bench reads it to say where PostgreSQL's time went); off by default
  * @param listenAddress an IP address the servers listen on and hand to clients instead of the
  *     loopback interface, or {@code null} for loopback only. For clients in other network
  *     namespaces (the fault suite's partitions): the address must be on this host (e.g. on {@code
@@ -53,6 +55,7 @@ public record DevStackOptions(
     boolean postgresPasswords,
     boolean synchronousCommit,
     boolean durablePostgres,
+    boolean statementStats,
     String listenAddress) {
 
   /** Partitions of auto-created topics unless told otherwise: enough to exercise rebalancing. */
@@ -82,7 +85,7 @@ public record DevStackOptions(
   /** A throw-away stack: temporary data directory, free ports, default partitions. */
   public static DevStackOptions defaults() {
     return new DevStackOptions(
-        null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false, false, false, null);
+        null, false, 0, 0, 0, 0, DEFAULT_KAFKA_PARTITIONS, false, false, false, false, false, null);
   }
 
   /** The data directory, if data should persist between runs. */
@@ -104,6 +107,7 @@ public record DevStackOptions(
         postgresPasswords,
         synchronousCommit,
         durablePostgres,
+        statementStats,
         listenAddress);
   }
 
@@ -121,6 +125,7 @@ public record DevStackOptions(
         postgresPasswords,
         synchronousCommit,
         durablePostgres,
+        statementStats,
         listenAddress);
   }
 
@@ -138,6 +143,7 @@ public record DevStackOptions(
         postgresPasswords,
         synchronousCommit,
         durablePostgres,
+        statementStats,
         listenAddress);
   }
 
@@ -155,6 +161,7 @@ public record DevStackOptions(
         postgresPasswords,
         synchronousCommit,
         durablePostgres,
+        statementStats,
         listenAddress);
   }
 
@@ -175,6 +182,7 @@ public record DevStackOptions(
         postgresPasswords,
         synchronousCommit,
         durablePostgres,
+        statementStats,
         listenAddress);
   }
 
@@ -192,6 +200,7 @@ public record DevStackOptions(
         check,
         synchronousCommit,
         durablePostgres,
+        statementStats,
         listenAddress);
   }
 
@@ -209,6 +218,7 @@ public record DevStackOptions(
         postgresPasswords,
         on,
         durablePostgres,
+        statementStats,
         listenAddress);
   }
 
@@ -229,6 +239,25 @@ public record DevStackOptions(
         postgresPasswords,
         synchronousCommit,
         durable,
+        statementStats,
+        listenAddress);
+  }
+
+  /** A copy whose PostgreSQL loads {@code pg_stat_statements} when {@code on}. */
+  public DevStackOptions withStatementStats(boolean on) {
+    return new DevStackOptions(
+        dataDir,
+        fresh,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        zooKeeperPort,
+        kafkaPartitions,
+        kafkaSasl,
+        postgresPasswords,
+        synchronousCommit,
+        durablePostgres,
+        on,
         listenAddress);
   }
 
@@ -246,6 +275,7 @@ public record DevStackOptions(
         postgresPasswords,
         synchronousCommit,
         durablePostgres,
+        statementStats,
         address);
   }
 

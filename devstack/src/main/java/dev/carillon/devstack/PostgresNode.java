@@ -58,6 +58,7 @@ public final class PostgresNode extends AbstractServerNode {
   private final AtomicLong databaseCounter = new AtomicLong();
   private final SecureRandom random = new SecureRandom();
   private final boolean durable;
+  private final boolean statementStats;
   private final String listenAddress;
   private volatile EmbeddedPostgres postgres;
   private volatile List<Long> frozen = List.of();
@@ -71,8 +72,10 @@ public final class PostgresNode extends AbstractServerNode {
       boolean checkPasswords,
       boolean synchronousCommit,
       boolean durable,
+      boolean statementStats,
       String listenAddress) {
     this.dataDir = dataDir;
+    this.statementStats = statementStats;
     this.port = port;
     this.checkPasswords = checkPasswords;
     this.synchronousCommit = synchronousCommit || durable;
@@ -152,8 +155,14 @@ public final class PostgresNode extends AbstractServerNode {
   @Override
   void startServer() {
     try {
+      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+      if (statementStats) {
+        builder
+            .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+            .setServerConfig("pg_stat_statements.track", "all");
+      }
       postgres =
-          EmbeddedPostgres.builder()
+          builder
               .setDataDirectory(dataDir)
               .setCleanDataDirectory(false)
               .setPort(port)
