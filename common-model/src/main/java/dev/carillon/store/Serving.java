@@ -30,16 +30,21 @@ final class Serving {
   /** True when a live, ready worker serves the queue and handler of the task {@code taskId}. */
   static Condition served(Field<String> taskId) {
     var d = TASK_DEFINITION.as("srv_def");
+    return DSL.exists(
+        DSL.selectOne().from(d).where(d.TASK_ID.eq(taskId)).and(servedPair(d.QUEUE, d.HANDLER)));
+  }
+
+  /** True when a live, ready worker serves {@code queue} with {@code handler}. */
+  static Condition servedPair(Field<String> queue, Field<String> handler) {
     var c = WORKER_CAPABILITY.as("srv_c");
     var w = WORKER_PRESENCE.as("srv_w");
     return DSL.exists(
         DSL.selectOne()
-            .from(d)
-            .join(c)
-            .on(c.QUEUE.eq(d.QUEUE).and(c.HANDLER.eq(d.HANDLER)))
+            .from(c)
             .join(w)
             .on(w.WORKER_ID.eq(c.WORKER_ID))
-            .where(d.TASK_ID.eq(taskId))
+            .where(c.QUEUE.eq(queue))
+            .and(c.HANDLER.eq(handler))
             .and(w.READY.isTrue())
             .and(w.LAST_SEEN.gt(Sql.ago(WorkerPresence.EXPIRY))));
   }
