@@ -7,8 +7,10 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.jooq.tables.records.InstanceEventRecord;
+import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +19,7 @@ import java.util.Objects;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -364,15 +367,43 @@ public final class RetryStore {
 
   /** Stranded PENDING instances, longest waiting first, at most {@code limit}. Reads only. */
   public List<Instance> stranded(Duration undispatchedAfter, Duration redispatchAfter, int limit) {
+    return stranded(undispatchedAfter, redispatchAfter, limit, Undispatched.SCAN_LIMIT);
+  }
+
+  /** As above, reading at most {@code scanLimit} never-dispatched entries (tests set it low). */
+  List<Instance> stranded(
+      Duration undispatchedAfter, Duration redispatchAfter, int limit, int scanLimit) {
     if (limit <= 0) {
       return List.of();
     }
-    return dsl.selectFrom(TASK_INSTANCE)
-        .where(stranded(undispatchedAfter, redispatchAfter))
-        .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
-        .limit(limit)
-        .fetch()
-        .map(InstanceRows::toInstance);
+    // Two reads, each along its own part of the dispatch index: the never-dispatched rows (a
+    // bounded search, see Undispatched) first, then the ones dispatched long ago; the same
+    // condition as stranded(...), split. A row stamped in between is in neither.
+    Table<TaskInstanceRecord> first = Undispatched.first(dsl, scanLimit);
+    List<Instance> out =
+        new ArrayList<>(
+            dsl.selectFrom(first)
+                .where(
+                    first
+                        .field(TASK_INSTANCE.RETRY_COUNT)
+                        .gt(0)
+                        .or(first.field(TASK_INSTANCE.CREATED_AT).lt(Sql.ago(undispatchedAfter))))
+                .orderBy(first.field(TASK_INSTANCE.ID))
+                .limit(limit)
+                .fetchInto(TASK_INSTANCE)
+                .map(InstanceRows::toInstance));
+    if (out.size() < limit) {
+      out.addAll(
+          dsl.selectFrom(TASK_INSTANCE)
+              .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
+              .and(TASK_INSTANCE.DISPATCHED_AT.lt(Sql.ago(redispatchAfter)))
+              .and(Serving.servable(TASK_INSTANCE.TASK_ID))
+              .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc(), TASK_INSTANCE.ID)
+              .limit(limit - out.size())
+              .fetch()
+              .map(InstanceRows::toInstance));
+    }
+    return out;
   }
 
   /**

@@ -129,6 +129,39 @@ class ScanPlansTest {
         });
   }
 
+  /**
+   * The never-dispatched rows' search is bounded: with 19,700 fresh PENDING rows in the way and a
+   * search of 1,000 entries, a sweep that finds nothing reads about the 1,000 and the rows they
+   * point to, not all of them (before the bound, each sweep read every fresh row).
+   */
+  @Test
+  void the_stranded_pending_sweeps_read_a_bounded_number_of_never_dispatched_rows() {
+    int scan = 1_000;
+    TableReads.onOneSession(
+        db,
+        session -> {
+          WindowStore windows = new WindowStore(session);
+          RetryStore retries = new RetryStore(session);
+          for (int run = 0; run < 6; run++) {
+            TableReads before = reads(session);
+            assertThat(windows.undispatched(Duration.ofMinutes(5), Duration.ofMinutes(5), 50, scan))
+                .isEmpty();
+            TableReads trigger = reads(session).minus(before);
+
+            before = reads(session);
+            assertThat(retries.stranded(Duration.ofMinutes(5), Duration.ofMinutes(5), 50, scan))
+                .isEmpty();
+            TableReads retry = reads(session).minus(before);
+
+            assertThat(trigger.sequential() + retry.sequential()).isZero();
+            assertThat(trigger.index())
+                .as("undispatched: rows read by index")
+                .isLessThan(3L * scan);
+            assertThat(retry.index()).as("stranded: rows read by index").isLessThan(3L * scan);
+          }
+        });
+  }
+
   private static TableReads reads(DSLContext session) {
     return TableReads.of(session, "task_instance", "instance_event");
   }

@@ -1,0 +1,41 @@
+package dev.carillon.store;
+
+import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
+
+import dev.carillon.model.instance.InstanceStatus;
+import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
+import org.jooq.DSLContext;
+import org.jooq.Table;
+
+/**
+ * The sweeps' read of PENDING rows never dispatched, bounded. Why: the trigger's sweep and the
+ * retry service's stranded scan look for such rows that have waited long enough, in the dispatch
+ * index's order (lowest ids first); when none has (a burst whose rows are all being published right
+ * now), a search over the whole index read every one of them, for nothing, on every pass: 100,000
+ * entries a second in the 100,000 burst, the largest avoidable share of PostgreSQL's time in it
+ * (docs/benchmarks.md, "Item 1: where the CPU goes"). So the search reads at most {@link
+ * #SCAN_LIMIT} entries, the lowest ids. Ids grow with creation, so the rows that waited longest are
+ * among them; a row that waited long behind more than that many younger rows of lower ids (rows
+ * re-queued by a retry or a lost lease keep their id) is found once those are old enough too, at
+ * most the sweep's grace later.
+ */
+final class Undispatched {
+  /** The most never-dispatched entries one search reads. */
+  static final int SCAN_LIMIT = 10_000;
+
+  private Undispatched() {}
+
+  /**
+   * The first {@code scanLimit} PENDING rows never dispatched, lowest ids first, as a derived
+   * table: a search with its own limit, which the planner cannot fold into the caller's conditions
+   * (an {@code id IN (...)} form was read as a filter over every such row).
+   */
+  static Table<TaskInstanceRecord> first(DSLContext dsl, int scanLimit) {
+    return dsl.selectFrom(TASK_INSTANCE)
+        .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
+        .and(TASK_INSTANCE.DISPATCHED_AT.isNull())
+        .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
+        .limit(scanLimit)
+        .asTable("first_undispatched");
+  }
+}
