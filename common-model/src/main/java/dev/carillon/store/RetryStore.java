@@ -7,10 +7,8 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.jooq.tables.records.InstanceEventRecord;
-import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +17,6 @@ import java.util.Objects;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -376,34 +373,21 @@ public final class RetryStore {
     if (limit <= 0) {
       return List.of();
     }
-    // Two reads, each along its own part of the dispatch index: the never-dispatched rows (a
-    // bounded search, see Undispatched) first, then the ones dispatched long ago; the same
-    // condition as stranded(...), split. A row stamped in between is in neither.
-    Table<TaskInstanceRecord> first = Undispatched.first(dsl, scanLimit);
-    List<Instance> out =
-        new ArrayList<>(
-            dsl.selectFrom(first)
-                .where(
-                    first
-                        .field(TASK_INSTANCE.RETRY_COUNT)
-                        .gt(0)
-                        .or(first.field(TASK_INSTANCE.CREATED_AT).lt(Sql.ago(undispatchedAfter))))
-                .orderBy(first.field(TASK_INSTANCE.ID))
-                .limit(limit)
-                .fetchInto(TASK_INSTANCE)
-                .map(InstanceRows::toInstance));
-    if (out.size() < limit) {
-      out.addAll(
-          dsl.selectFrom(TASK_INSTANCE)
-              .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
-              .and(TASK_INSTANCE.DISPATCHED_AT.lt(Sql.ago(redispatchAfter)))
-              .and(Serving.servable(TASK_INSTANCE.TASK_ID))
-              .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc(), TASK_INSTANCE.ID)
-              .limit(limit - out.size())
-              .fetch()
-              .map(InstanceRows::toInstance));
-    }
-    return out;
+    // The condition stranded(undispatchedAfter, redispatchAfter) states, split between the two
+    // parts of the dispatch index.
+    return Undispatched.read(
+        dsl,
+        scanLimit,
+        limit,
+        first ->
+            first
+                .field(TASK_INSTANCE.RETRY_COUNT)
+                .gt(0)
+                .or(first.field(TASK_INSTANCE.CREATED_AT).lt(Sql.ago(undispatchedAfter))),
+        TASK_INSTANCE
+            .DISPATCHED_AT
+            .lt(Sql.ago(redispatchAfter))
+            .and(Serving.servable(TASK_INSTANCE.TASK_ID)));
   }
 
   /**

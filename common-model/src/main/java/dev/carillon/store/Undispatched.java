@@ -2,8 +2,13 @@ package dev.carillon.store;
 
 import static dev.carillon.store.jooq.Tables.TASK_INSTANCE;
 
+import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Table;
 
@@ -26,11 +31,49 @@ final class Undispatched {
   private Undispatched() {}
 
   /**
+   * PENDING rows to publish, at most {@code limit}: those never dispatched that have waited long
+   * enough, lowest ids first, among the first {@code scanLimit} never-dispatched rows; then, while
+   * there is room, those dispatched long ago, the longest ago first. Two reads, each along its own
+   * part of the dispatch index; a row stamped between them is in neither.
+   *
+   * @param waitedEnough the condition on a never-dispatched row, over the search's table
+   * @param dispatchedLongAgo the condition on a dispatched PENDING row of {@code task_instance}
+   */
+  static List<Instance> read(
+      DSLContext dsl,
+      int scanLimit,
+      int limit,
+      Function<Table<TaskInstanceRecord>, Condition> waitedEnough,
+      Condition dispatchedLongAgo) {
+    Table<TaskInstanceRecord> first = first(dsl, scanLimit);
+    List<Instance> out =
+        new ArrayList<>(
+            dsl.selectFrom(first)
+                .where(waitedEnough.apply(first))
+                .orderBy(first.field(TASK_INSTANCE.ID))
+                .limit(limit)
+                .fetchInto(TASK_INSTANCE)
+                .map(InstanceRows::toInstance));
+    if (out.size() < limit) {
+      out.addAll(
+          dsl.selectFrom(TASK_INSTANCE)
+              .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
+              .and(TASK_INSTANCE.DISPATCHED_AT.isNotNull())
+              .and(dispatchedLongAgo)
+              .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc(), TASK_INSTANCE.ID)
+              .limit(limit - out.size())
+              .fetch()
+              .map(InstanceRows::toInstance));
+    }
+    return out;
+  }
+
+  /**
    * The first {@code scanLimit} PENDING rows never dispatched, lowest ids first, as a derived
    * table: a search with its own limit, which the planner cannot fold into the caller's conditions
    * (an {@code id IN (...)} form was read as a filter over every such row).
    */
-  static Table<TaskInstanceRecord> first(DSLContext dsl, int scanLimit) {
+  private static Table<TaskInstanceRecord> first(DSLContext dsl, int scanLimit) {
     return dsl.selectFrom(TASK_INSTANCE)
         .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
         .and(TASK_INSTANCE.DISPATCHED_AT.isNull())

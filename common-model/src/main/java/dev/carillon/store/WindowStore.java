@@ -8,11 +8,9 @@ import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.schedule.TriggerCursor;
-import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -475,34 +473,22 @@ public final class WindowStore {
   /** As above, reading at most {@code scanLimit} never-dispatched entries (tests set it low). */
   List<Instance> undispatched(
       Duration undispatchedAfter, Duration redispatchAfter, int limit, int scanLimit) {
-    // Two reads, each along its own part of the dispatch index: the never-dispatched rows (a
-    // bounded search, see Undispatched) first, then the ones dispatched long ago. A row stamped in
-    // between is in neither.
-    Table<TaskInstanceRecord> first = Undispatched.first(dsl, scanLimit);
-    List<Instance> out =
-        new ArrayList<>(
-            dsl.selectFrom(first)
-                // Created ahead of its fire time: the dispatcher holds it until then, and a worker
-                // would refuse it before.
-                .where(first.field(TASK_INSTANCE.SCHEDULED_AT).le(Sql.NOW))
-                .and(first.field(TASK_INSTANCE.UPDATED_AT).le(Sql.ago(undispatchedAfter)))
-                .orderBy(first.field(TASK_INSTANCE.ID))
-                .limit(limit)
-                .fetchInto(TASK_INSTANCE)
-                .map(InstanceRows::toInstance));
-    if (out.size() < limit) {
-      out.addAll(
-          dsl.selectFrom(TASK_INSTANCE)
-              .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
-              .and(TASK_INSTANCE.SCHEDULED_AT.le(Sql.NOW))
-              .and(TASK_INSTANCE.DISPATCHED_AT.lt(Sql.ago(redispatchAfter)))
-              .and(Serving.servable(TASK_INSTANCE.TASK_ID))
-              .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc(), TASK_INSTANCE.ID)
-              .limit(limit - out.size())
-              .fetch()
-              .map(InstanceRows::toInstance));
-    }
-    return out;
+    return Undispatched.read(
+        dsl,
+        scanLimit,
+        limit,
+        // Created ahead of its fire time: the dispatcher holds it until then, and a worker would
+        // refuse it before.
+        first ->
+            first
+                .field(TASK_INSTANCE.SCHEDULED_AT)
+                .le(Sql.NOW)
+                .and(first.field(TASK_INSTANCE.UPDATED_AT).le(Sql.ago(undispatchedAfter))),
+        TASK_INSTANCE
+            .SCHEDULED_AT
+            .le(Sql.NOW)
+            .and(TASK_INSTANCE.DISPATCHED_AT.lt(Sql.ago(redispatchAfter)))
+            .and(Serving.servable(TASK_INSTANCE.TASK_ID)));
   }
 
   /**
