@@ -114,7 +114,8 @@ public record Cost(
         OptionalLong.of(f.applyAsLong(after.db().get())));
   }
 
-  private static OptionalLong delta(OptionalLong before, OptionalLong after) {
+  /** {@code after - before}, empty when either is or the figure went backwards. */
+  static OptionalLong delta(OptionalLong before, OptionalLong after) {
     if (before.isEmpty() || after.isEmpty() || after.getAsLong() < before.getAsLong()) {
       return OptionalLong.empty();
     }

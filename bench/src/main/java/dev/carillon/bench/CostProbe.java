@@ -167,12 +167,6 @@ public final class CostProbe {
     return OptionalLong.empty();
   }
 
-  private static OptionalLong minus(OptionalLong after, OptionalLong before) {
-    return after.isPresent() && before.isPresent()
-        ? OptionalLong.of(after.getAsLong() - before.getAsLong())
-        : OptionalLong.empty();
-  }
-
   /**
    * The line that says which tables a run's tuples went to, per unit, the largest first: the run's
    * database is created for it, so its counters are the run's (setup included).
@@ -322,8 +316,8 @@ public final class CostProbe {
                 database,
                 Cost.between(before, atDue, units, ticksPerSecond()),
                 Cost.between(atDue, after, units, ticksPerSecond()),
-                minus(jvmAtDue, jvmBefore),
-                minus(jvmAfter, jvmAtDue)));
+                Cost.delta(jvmBefore, jvmAtDue),
+                Cost.delta(jvmAtDue, jvmAfter)));
         warnings.println(
             ThreadCpu.line(database, ThreadCpu.byGroup(threadsAtDue, threadsAfter), units, 15));
       }

@@ -51,6 +51,7 @@ public final class ApiHandler extends Handler.Abstract {
   private final RequestRateLimiter rates;
 
   private final int maxBodyBytes;
+  private final long drainCeiling;
   private final Duration requestTimeout;
   private final MeterRegistry registry;
 
@@ -69,6 +70,7 @@ public final class ApiHandler extends Handler.Abstract {
     this.authenticator = authenticator;
     this.rates = rates;
     this.maxBodyBytes = maxBodyBytes;
+    this.drainCeiling = maxBodyBytes + DRAIN_BEYOND_LIMIT;
     this.requestTimeout = requestTimeout;
     this.registry = registry;
   }
@@ -132,7 +134,7 @@ public final class ApiHandler extends Handler.Abstract {
         throw tooLarge();
       }
       Invocation pending = new Invocation(principal, match, query, null);
-      BodyReader.read(request, maxBodyBytes, maxBodyBytes + DRAIN_BEYOND_LIMIT)
+      BodyReader.read(request, maxBodyBytes, drainCeiling)
           .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
           .whenCompleteAsync(
               (read, failure) -> {
@@ -188,13 +190,12 @@ public final class ApiHandler extends Handler.Abstract {
       fail(request, response, callback, principal, match, e, start);
       return;
     }
-    long drainLimit = maxBodyBytes + DRAIN_BEYOND_LIMIT;
-    if (principal == null || request.getLength() > drainLimit) {
+    if (principal == null || request.getLength() > drainCeiling) {
       closeAfter(response);
       fail(request, response, callback, principal, match, e, start);
       return;
     }
-    BodyReader.drain(request, drainLimit)
+    BodyReader.drain(request, drainCeiling)
         .orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
         .whenCompleteAsync(
             (read, failure) -> {

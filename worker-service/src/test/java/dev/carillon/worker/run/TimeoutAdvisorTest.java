@@ -51,7 +51,7 @@ class TimeoutAdvisorTest {
       a.check("t" + i, 1, TIMEOUT);
     }
     assertThat(metrics.timeoutChecksDeferred.count()).isEqualTo(40);
-    await().atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 10);
+    await("10 evidence reads").atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 10);
 
     // A version already read is not read again, and costs no read.
     for (int i = 0; i < 10; i++) {
@@ -65,7 +65,7 @@ class TimeoutAdvisorTest {
       a.check("t" + i, 1, TIMEOUT);
     }
     assertThat(metrics.timeoutChecksDeferred.count()).isEqualTo(45);
-    await().atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 15);
+    await("15 evidence reads").atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 15);
     assertThat(reads)
         .containsExactlyInAnyOrder(
             "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", "t13",
@@ -74,7 +74,7 @@ class TimeoutAdvisorTest {
     // A new version of a task read already is a new check.
     nanos.addAndGet(1_000_000_000L);
     a.check("t0", 2, TIMEOUT);
-    await().atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 16);
+    await("16 evidence reads").atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 16);
   }
 
   @Test
@@ -83,12 +83,12 @@ class TimeoutAdvisorTest {
     for (int i = 0; i < 3; i++) {
       a.check("t" + i, 1, TIMEOUT);
     }
-    await().atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 3);
+    await("3 evidence reads").atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 3);
     a.check("t0", 1, TIMEOUT); // remembered: no read
     a.check("t3", 1, TIMEOUT); // the fourth: the three are forgotten first
-    await().atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 4);
+    await("4 evidence reads").atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 4);
     a.check("t0", 1, TIMEOUT); // forgotten: read again
-    await().atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 5);
+    await("5 evidence reads").atMost(Duration.ofSeconds(10)).until(() -> reads.size() == 5);
     assertThat(reads).containsExactly("t0", "t1", "t2", "t3", "t0");
   }
 }
