@@ -15,8 +15,10 @@ import dev.carillon.control.web.Route;
 import dev.carillon.control.web.Router;
 import dev.carillon.http.HttpServers;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,21 +35,28 @@ public final class ApiServer implements AutoCloseable {
 
   private final HttpServers.RunningServer server;
   private final Router router;
+  private final CompletableFuture<Integer> overviewWarmUp;
 
-  private ApiServer(HttpServers.RunningServer server, Router router) {
+  private ApiServer(
+      HttpServers.RunningServer server, Router router, CompletableFuture<Integer> overviewWarmUp) {
     this.server = server;
     this.router = router;
+    this.overviewWarmUp = overviewWarmUp;
   }
 
   /** Every route of the API, in the order of the OpenAPI document. */
   public static List<Route> routes(ControlPlane plane, Insight insight) {
+    return routes(plane, new InsightRoutes(plane, insight));
+  }
+
+  private static List<Route> routes(ControlPlane plane, InsightRoutes insightRoutes) {
     List<Route> all = new ArrayList<>();
     all.addAll(new ApplyRoutes(plane).routes());
     all.addAll(new TaskRoutes(plane).routes());
     all.addAll(new InstanceRoutes(plane).routes());
     all.addAll(new ConfigRoutes(plane).routes());
     all.addAll(new MetaRoutes().routes());
-    all.addAll(new InsightRoutes(plane, insight).routes());
+    all.addAll(insightRoutes.routes());
     return all;
   }
 
@@ -69,7 +78,8 @@ public final class ApiServer implements AutoCloseable {
           "The API runs WITHOUT authentication (api.insecure-local=true): every caller is an admin."
               + " Only for a local, single-user setup.");
     }
-    Router router = new Router(routes(plane, insight));
+    InsightRoutes insightRoutes = new InsightRoutes(plane, insight);
+    Router router = new Router(routes(plane, insightRoutes));
     ApiHandler handler =
         new ApiHandler(
             router,
@@ -91,7 +101,47 @@ public final class ApiServer implements AutoCloseable {
         router.routes().size(),
         ConsoleHandler.PREFIX,
         settings.describe());
-    return new ApiServer(server, router);
+    return new ApiServer(server, router, warmUp(insightRoutes));
+  }
+
+  /**
+   * Counts the overview's earlier hours on a daemon thread of its own, so that the first request
+   * after a start does not (InsightRoutes.warmUp). A failure is logged and leaves the counting to
+   * the first request, as without the warm-up; each statement has the database's statement timeout.
+   */
+  private static CompletableFuture<Integer> warmUp(InsightRoutes insightRoutes) {
+    CompletableFuture<Integer> done = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              long start = System.nanoTime();
+              try {
+                int hours = insightRoutes.warmUp();
+                log.info(
+                    "Overview: counted {} earlier hour(s) ahead of the first request in {} ms",
+                    hours,
+                    Duration.ofNanos(System.nanoTime() - start).toMillis());
+                done.complete(hours);
+              } catch (RuntimeException e) {
+                log.warn(
+                    "Overview: counting the earlier hours ahead of the first request failed ({});"
+                        + " the first request counts them",
+                    e.toString());
+                done.completeExceptionally(e);
+              }
+            },
+            "api-overview-warm-up");
+    t.setDaemon(true);
+    t.start();
+    return done;
+  }
+
+  /**
+   * The overview's warm-up: completes with the hours it counted, or exceptionally with why it
+   * failed.
+   */
+  public CompletableFuture<Integer> overviewWarmUp() {
+    return overviewWarmUp;
   }
 
   /** The port listened on. */

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,6 +105,12 @@ class InsightRoutesTest {
                     new EpochStore(api.db.dsl()).begin("retry", "test")))
         .isTrue();
     return api.operator.find(failed.id()).orElseThrow();
+  }
+
+  @Test
+  void the_api_counts_the_overviews_earlier_hours_when_it_starts() throws Exception {
+    // The default window's 24 hours less the two live ones, counted before any request.
+    assertThat(api.server.overviewWarmUp().get(60, TimeUnit.SECONDS)).isEqualTo(22);
   }
 
   @Test

@@ -36,6 +36,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The control plane's HTTP API on a dev stack's database, for benches that time its answers: a
@@ -46,16 +50,38 @@ public final class BenchApi implements AutoCloseable {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+  /** The overview's warm-up at the API's start: the hours it counted and how long after start. */
+  public record WarmUp(int hours, double millis) {}
+
   private final ApiServer server;
   private final Path tokens;
   private final String base;
   private final String token;
+  private final CompletableFuture<WarmUp> warmUp;
 
-  private BenchApi(ApiServer server, Path tokens, String token) {
+  private BenchApi(ApiServer server, Path tokens, String token, long startNanos) {
     this.server = server;
     this.tokens = tokens;
     this.base = "http://127.0.0.1:" + server.port();
     this.token = token;
+    this.warmUp =
+        server
+            .overviewWarmUp()
+            .thenApply(hours -> new WarmUp(hours, (System.nanoTime() - startNanos) / 1e6));
+  }
+
+  /**
+   * Waits (at most ten minutes) for the API's overview warm-up to end; any failure stops the bench.
+   */
+  public WarmUp awaitOverviewWarmUp() {
+    try {
+      return warmUp.get(10, TimeUnit.MINUTES);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("the overview's warm-up did not end: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Creates the topics the control plane reads, mints a viewer token and starts the API. */
@@ -89,12 +115,14 @@ public final class BenchApi implements AutoCloseable {
     c.put("api.tokens-file", tokens.toString());
     c.put("api.rate.per-second", "100000");
     c.put("api.rate.burst", "100000");
+    long startNanos = System.nanoTime();
     try {
       return new BenchApi(
           ApiServer.start(
               ApiSettings.from(Config.of(c)), plane, insight, new SimpleMeterRegistry()),
           tokens,
-          token);
+          token,
+          startNanos);
     } catch (RuntimeException e) {
       Files.deleteIfExists(tokens);
       throw e;

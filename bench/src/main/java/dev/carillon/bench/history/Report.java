@@ -2,6 +2,7 @@ package dev.carillon.bench.history;
 
 import dev.carillon.bench.Machine;
 import dev.carillon.bench.Percentiles;
+import dev.carillon.bench.console.BenchApi;
 import java.io.PrintStream;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,7 +20,8 @@ record Report(
     double vacuumSeconds,
     double vacuumAfterSeconds,
     long events,
-    HistoryBench.Archive archive) {
+    HistoryBench.Archive archive,
+    BenchApi.WarmUp warmUp) {
 
   /** The default pause between two passes of the retry leader ({@code retry.scan-interval}). */
   static final double SCAN_INTERVAL_SECONDS = 1.0;
@@ -98,8 +100,12 @@ record Report(
         archivePerSecondPaced() / creationPerSecond());
     out.printf(
         Locale.ROOT,
-        "Each read: its first call (the API's and PostgreSQL's caches cold for it), then p50, p95 and"
-            + " max over %d rounds after %d of warm-up, one client, one call at a time.%n%n",
+        "The API's start counted the overview's %d earlier hours ahead of any request in %,.0f ms;"
+            + " the reads came after that. Each read: its first call (the API's and PostgreSQL's"
+            + " caches cold for it), then p50, p95 and max over %d rounds after %d of warm-up, one"
+            + " client, one call at a time.%n%n",
+        warmUp.hours(),
+        warmUp.millis(),
         options.rounds(),
         options.warmup());
     out.println("| read | first call ms | p50 ms | p95 ms | max ms |");

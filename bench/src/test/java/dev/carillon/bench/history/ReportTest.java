@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.carillon.bench.Machine;
+import dev.carillon.bench.console.BenchApi;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,13 @@ class ReportTest {
   private static Report report() {
     // Two passes of 500 taking 100 and 300 ms.
     return new Report(
-        OPTIONS, 600, 30, 5, 90_000_000, new HistoryBench.Archive(1_000, new double[] {100, 300}));
+        OPTIONS,
+        600,
+        30,
+        5,
+        90_000_000,
+        new HistoryBench.Archive(1_000, new double[] {100, 300}),
+        new BenchApi.WarmUp(22, 1_234.5));
   }
 
   @Test
@@ -59,6 +66,7 @@ class ReportTest {
             "`bench/run.sh history --days 30 --per-day 864000 --tasks 100 --backlog 1000"
                 + " --rounds 4`")
         .contains("against 10.0 a second created (42× headroom)")
+        .contains("counted the overview's 22 earlier hours ahead of any request in 1,235 ms")
         .contains(
             "| retry service: one pass of every scanner, nothing due | 70.0 | 25.0 | 40.0 | 40.0 |")
         .contains("| `why` of an archived instance | 900.0 | 2.5 | 40.0 | 40.0 |")

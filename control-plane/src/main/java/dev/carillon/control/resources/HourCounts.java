@@ -31,6 +31,10 @@ import java.util.function.LongSupplier;
  * (a late retry that ends DEAD shows in its hour a little later). Kept hours are bounded: those
  * more than {@code maxHours} back are dropped. Thread-safe: two requests may count the same hour at
  * once; the later write wins, and both are counts of the same rows.
+ *
+ * <p>{@link #warmUp} counts the earlier hours ahead of the first request (the API does it when it
+ * starts), so that the first operator to open the console after a start does not wait for a day of
+ * counts: 12.5 s with cold caches at a million instances a day.
  */
 final class HourCounts {
   /** Hours counted on every request: the current one and the one before it. */
@@ -111,6 +115,26 @@ final class HourCounts {
     }
     out.addAll(counter.count(liveFrom, to));
     return out;
+  }
+
+  /**
+   * Counts and keeps every earlier hour of {@code [from, now)} not kept yet (not the live hours),
+   * one statement each, as the first request would.
+   *
+   * @param from the first hour's start, a whole hour
+   * @return the hours counted
+   */
+  int warmUp(Instant from, Instant now) {
+    Instant liveFrom = now.truncatedTo(ChronoUnit.HOURS).minus(HOUR.multipliedBy(LIVE_HOURS - 1));
+    long nowNanos = nanoTime.getAsLong();
+    int counted = 0;
+    for (Instant h = from; h.isBefore(liveFrom); h = h.plus(HOUR)) {
+      if (!kept.containsKey(h)) {
+        keep(h, nowNanos);
+        counted++;
+      }
+    }
+    return counted;
   }
 
   /** How many earlier hours are kept; for tests. */

@@ -49,6 +49,9 @@ public final class InsightRoutes {
   /** The most hours the overview counts back. */
   public static final int MAX_HOURS = 168;
 
+  /** The hours the overview counts back when the request does not say. */
+  public static final int DEFAULT_HOURS = 24;
+
   /** The most dead-letter groups one call lists. */
   public static final int MAX_GROUPS = 500;
 
@@ -64,6 +67,23 @@ public final class InsightRoutes {
     this.plane = plane;
     this.insight = insight;
     this.hourCounts = new HourCounts(insight.overview()::perHour, MAX_HOURS, System::nanoTime);
+  }
+
+  /**
+   * Counts the earlier hours of the overview's default window ({@link #DEFAULT_HOURS}) ahead of its
+   * first request; see {@link HourCounts#warmUp}. Blocks for those statements.
+   *
+   * @return the hours counted
+   */
+  public int warmUp() {
+    Instant now = plane.clock().instant();
+    Instant to = now.truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(1));
+    return hourCounts.warmUp(to.minus(Duration.ofHours(DEFAULT_HOURS)), now);
+  }
+
+  /** How many earlier hours the overview keeps counted; for tests. */
+  int keptHours() {
+    return hourCounts.keptHours();
   }
 
   /** The routes, in the order of the OpenAPI document. */
@@ -105,7 +125,7 @@ public final class InsightRoutes {
   }
 
   private Reply overview(ApiRequest r) {
-    int hours = r.query().integer("hours", 24, 1, MAX_HOURS);
+    int hours = r.query().integer("hours", DEFAULT_HOURS, 1, MAX_HOURS);
     Instant now = plane.clock().instant();
     OverviewQueries q = insight.overview();
 

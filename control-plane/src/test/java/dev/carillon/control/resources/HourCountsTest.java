@@ -72,6 +72,21 @@ class HourCountsTest {
   }
 
   @Test
+  void a_warm_up_counts_the_earlier_hours_so_the_first_request_counts_only_the_live_ones() {
+    Instant from = TO.minus(H.multipliedBy(24));
+    assertThat(counts.warmUp(from, NOW)).isEqualTo(22);
+    assertThat(counted).as("one statement per earlier hour, not the live ones").hasSize(22);
+    assertThat(counts.warmUp(from, NOW)).as("kept hours are not counted again").isZero();
+    assertThat(counted).hasSize(22);
+
+    counted.clear();
+    List<HourCount> first = counts.perHour(from, TO, NOW);
+
+    assertThat(counted).containsExactly("2026-12-07T09:00:00Z..2026-12-07T11:00:00Z");
+    assertThat(first).isEqualTo(count(from, TO));
+  }
+
+  @Test
   void an_earlier_hour_changed_shows_once_its_counts_are_older_than_the_max_age() {
     counts.perHour(TO.minus(H.multipliedBy(24)), TO, NOW);
     Instant oldest = TO.minus(H.multipliedBy(24));
