@@ -47,6 +47,7 @@ import dev.carillon.trigger.clock.DatabaseClock;
 import dev.carillon.trigger.condition.ConditionPoller;
 import dev.carillon.trigger.condition.ConditionRegistry;
 import dev.carillon.trigger.dependency.DependencyReleaser;
+import dev.carillon.trigger.dispatch.DefinitionQueueRouter;
 import dev.carillon.trigger.dispatch.Dispatcher;
 import dev.carillon.trigger.event.EventConsumer;
 import dev.carillon.trigger.plan.TickPlanner;
@@ -222,15 +223,21 @@ public final class TriggerService implements AutoCloseable {
             new EpochStore(database.dsl()),
             () -> election != null && election.confirm(),
             registry);
+    // One copy of the definitions for the four loops that read them (DefinitionCache), and for
+    // the publisher's routing of the instances they create.
+    TriggerQueries queries = new TriggerQueries(database.dsl());
+    DefinitionCache definitions = new DefinitionCache(queries);
     InstancePublisher publisher =
         new InstancePublisher(
             common.kafka(),
             settings.topic(),
             settings.ackTimeout(),
-            new CachedQueueRouter(
-                new TaskStore(database.dsl())::queues,
-                CachedQueueRouter.DEFAULT_TTL,
-                System::nanoTime),
+            new DefinitionQueueRouter(
+                definitions,
+                new CachedQueueRouter(
+                    new TaskStore(database.dsl())::queues,
+                    CachedQueueRouter.DEFAULT_TTL,
+                    System::nanoTime)),
             tracing,
             "publish");
     resources.push(publisher);
@@ -266,9 +273,6 @@ public final class TriggerService implements AutoCloseable {
     dispatcher.start();
     resources.push(dispatcher);
 
-    // One copy of the definitions for the four loops that read them (DefinitionCache).
-    TriggerQueries queries = new TriggerQueries(database.dsl());
-    DefinitionCache definitions = new DefinitionCache(queries);
     loop =
         new TriggerLoop(
             new TaskStore(database.dsl()),

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -61,7 +61,9 @@ public final class DefinitionCache {
   private final TriggerQueries queries;
   private final int page;
   private final ReentrantLock lock = new ReentrantLock();
-  private final Map<String, Entry> entries = new TreeMap<>();
+  // Sorted as a TreeMap would be, and safe to read without the lock: queueOf is asked by the
+  // dispatcher's thread while a refresh may be loading rows.
+  private final Map<String, Entry> entries = new ConcurrentSkipListMap<>();
   private final Set<String> reported = new HashSet<>();
   private final Set<String> movedOneShots = new TreeSet<>();
   private TaskFingerprint fingerprint;
@@ -176,6 +178,16 @@ public final class DefinitionCache {
             .definition()
             .map(d -> d.trigger() instanceof AtTrigger was && was.at().equals(at.at()))
             .orElse(false);
+  }
+
+  /**
+   * The queue of {@code taskId}'s valid definition as the cache holds it (the last refresh, or one
+   * under way), or empty when the task is unknown or its row failed validation. Does not take the
+   * lock, so a publisher routing instances never waits for a refresh's read.
+   */
+  public Optional<String> queueOf(String taskId) {
+    Entry e = entries.get(taskId);
+    return e == null ? Optional.empty() : e.task().definition().map(TaskDefinition::queue);
   }
 
   /**
