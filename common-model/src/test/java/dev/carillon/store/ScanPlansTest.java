@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
@@ -160,6 +161,44 @@ class ScanPlansTest {
             assertThat(retry.index()).as("stranded: rows read by index").isLessThan(3L * scan);
           }
         });
+  }
+
+  @Test
+  void the_waiting_count_reads_no_instance_row_while_every_pair_of_the_definitions_is_served() {
+    new TaskStore(db.dsl())
+        .applyAll(
+            List.of(
+                Tasks.daily("pair-a1").queue("q-a").handler("h1").build(),
+                Tasks.daily("pair-a2").queue("q-a").handler("h2").build(),
+                Tasks.daily("pair-b1").queue("q-b").handler("h1").build()));
+    PresenceStore workers = new PresenceStore(db.dsl());
+    workers.register("w-default", Set.of("default"), Set.of("noop"), true, 4);
+    workers.register("w-a", Set.of("q-a"), Set.of("h1", "h2"), true, 4);
+    try {
+      TableReads.onOneSession(
+          db,
+          session -> {
+            PresenceStore presence = new PresenceStore(session);
+            assertThat(presence.anyPairUnserved()).as("q-b with h1 has no worker").isTrue();
+            assertThat(presence.waiting()).as("but none of its instances is PENDING").isEmpty();
+
+            workers.register("w-b", Set.of("q-b"), Set.of("h1"), true, 4);
+            assertThat(presence.anyPairUnserved()).isFalse();
+            TableReads before = reads(session);
+            assertThat(presence.waiting()).isEmpty();
+            assertThat(reads(session).minus(before))
+                .as("the %d PENDING rows are not read", ROWS - RUNNING)
+                .isEqualTo(TableReads.NONE);
+
+            workers.remove("w-default");
+            assertThat(presence.waiting())
+                .containsExactly(new PresenceStore.Waiting("default", "noop", ROWS - RUNNING));
+          });
+    } finally {
+      workers.remove("w-default");
+      workers.remove("w-a");
+      workers.remove("w-b");
+    }
   }
 
   private static TableReads reads(DSLContext session) {

@@ -1,0 +1,12 @@
+-- Carillon schema, version 23: the (queue, handler) pairs the task definitions use.
+--
+-- The retry service's waiting-for-a-worker gauge (PresenceStore.waiting, every 15 s) counted the
+-- PENDING instances per queue and handler, reading every PENDING row, to find the pairs no live
+-- worker serves: at a million-instance burst, every row of the backlog every 15 s, and almost
+-- always to find none. It now first lists the pairs the definitions use (one descent of this index
+-- per distinct pair, not a read of the table) and checks each against the workers; only when some
+-- pair has no worker are PENDING rows read. Definitions change rarely, so the index costs little.
+--
+-- On a large table an operator may build it beforehand with CREATE INDEX CONCURRENTLY under the
+-- same name and definition; IF NOT EXISTS then leaves it alone.
+CREATE INDEX IF NOT EXISTS ix_task_definition_queue_handler ON task_definition (queue, handler);
