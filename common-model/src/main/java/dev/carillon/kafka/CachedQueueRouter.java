@@ -15,16 +15,25 @@ import java.util.function.LongSupplier;
  * for a short time so that a burst of one task's instances reads its queue once. A task moved to
  * another queue is routed there within the time to live; its instances already published wait in
  * the old queue's topic, where no worker claims them (the claim checks the task's queue), until the
- * stranded scan publishes them again to the new one. Thread-safe.
+ * stranded scan publishes them again to the new one.
+ *
+ * <p>The answers kept are bounded ({@link #MAX_ENTRIES}): a publisher that sees a million distinct
+ * tasks over its life (a million daily tasks) would otherwise keep an answer for each of them
+ * forever. Past the bound, answers older than the time to live are dropped, and if that is not
+ * enough, all of them (they are only reused for the time to live anyway). Thread-safe.
  */
 public final class CachedQueueRouter implements QueueRouter {
   /** How long an answer is reused unless told otherwise. */
   public static final Duration DEFAULT_TTL = Duration.ofSeconds(5);
 
+  /** The most answers kept unless told otherwise. */
+  public static final int MAX_ENTRIES = 100_000;
+
   private record Entry(String queue, long loadedNanos) {}
 
   private final Function<Set<String>, Map<String, String>> loader;
   private final long ttlNanos;
+  private final int maxEntries;
   private final LongSupplier nanoTime;
   private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
 
@@ -35,8 +44,21 @@ public final class CachedQueueRouter implements QueueRouter {
    */
   public CachedQueueRouter(
       Function<Set<String>, Map<String, String>> loader, Duration ttl, LongSupplier nanoTime) {
+    this(loader, ttl, MAX_ENTRIES, nanoTime);
+  }
+
+  /** As above, keeping at most {@code maxEntries} answers. */
+  CachedQueueRouter(
+      Function<Set<String>, Map<String, String>> loader,
+      Duration ttl,
+      int maxEntries,
+      LongSupplier nanoTime) {
+    if (maxEntries < 1) {
+      throw new IllegalArgumentException("maxEntries must be at least 1, was " + maxEntries);
+    }
     this.loader = loader;
     this.ttlNanos = ttl.toNanos();
+    this.maxEntries = maxEntries;
     this.nanoTime = nanoTime;
   }
 
@@ -60,7 +82,18 @@ public final class CachedQueueRouter implements QueueRouter {
         entries.put(id, new Entry(queue, now));
         out.put(id, queue);
       }
+      if (entries.size() > maxEntries) {
+        entries.values().removeIf(e -> now - e.loadedNanos() >= ttlNanos);
+        if (entries.size() > maxEntries) {
+          entries.clear();
+        }
+      }
     }
     return out;
+  }
+
+  /** How many answers are kept; for tests. */
+  int size() {
+    return entries.size();
   }
 }

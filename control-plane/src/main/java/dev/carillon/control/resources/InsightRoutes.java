@@ -81,11 +81,6 @@ public final class InsightRoutes {
     return hourCounts.warmUp(to.minus(Duration.ofHours(DEFAULT_HOURS)), now);
   }
 
-  /** How many earlier hours the overview keeps counted; for tests. */
-  int keptHours() {
-    return hourCounts.keptHours();
-  }
-
   /** The routes, in the order of the OpenAPI document. */
   public List<Route> routes() {
     return List.of(
