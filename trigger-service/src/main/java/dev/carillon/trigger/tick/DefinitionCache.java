@@ -70,6 +70,9 @@ public final class DefinitionCache {
   private List<TaskDefinition> valid = List.of();
   private int invalid;
   private int lastReadStatements;
+  // Counts the refreshes that found a change, and the clears: while it stays the same, so do the
+  // rows known.
+  private long generation;
 
   /** A cache reading through {@code queries}. */
   public DefinitionCache(TriggerQueries queries) {
@@ -153,6 +156,7 @@ public final class DefinitionCache {
     fingerprint = now;
     valid = List.copyOf(defs);
     invalid = bad;
+    generation++;
     return valid;
   }
 
@@ -206,6 +210,16 @@ public final class DefinitionCache {
     locked(() -> byTaskId.keySet().retainAll(entries.keySet()));
   }
 
+  /**
+   * A number that changes whenever a refresh found the rows changed (or the cache was cleared): a
+   * caller that pruned its own per-task state by {@link #retainKnown} at one value need not prune
+   * again until it changes. Pruning costs a sorted-map lookup per entry, which at a million tasks
+   * was most of an idle tick (0.25 s at 300,000 tasks) when done on every tick.
+   */
+  long generation() {
+    return locked(() -> generation);
+  }
+
   /** How many statements the last refresh that found a change read changed rows with. */
   int lastReadStatements() {
     return locked(() -> lastReadStatements);
@@ -223,6 +237,7 @@ public final class DefinitionCache {
           entries.clear();
           movedOneShots.clear();
           fingerprint = null;
+          generation++;
           valid = List.of();
           return null;
         });

@@ -102,6 +102,8 @@ public final class TriggerLoop {
   private final Object tickLock = new Object();
   private final Map<String, TriggerCursor> cursors = new HashMap<>();
   private final Map<String, NextFire> nextFires = new HashMap<>();
+  // The definitions' generation the cursors were last pruned at (DefinitionCache.generation).
+  private long retainedGeneration = -1;
   private volatile boolean cursorsLoaded;
   private final AtomicReference<TickResult> lastTick = new AtomicReference<>();
   private final PeriodicLoop ticker;
@@ -342,12 +344,18 @@ public final class TriggerLoop {
       nextFires.clear();
       cursors.putAll(taskStore.cursors());
       cursorsLoaded = true;
+      retainedGeneration = -1;
     }
     nextFireMemo.clear();
     List<TaskDefinition> all = tasks.refresh();
     // A deleted task leaves the cache and its cursor goes too (the store deleted its row), so a
-    // task revived later starts from the time it returns instead of catching up.
-    tasks.retainKnown(cursors);
+    // task revived later starts from the time it returns instead of catching up. Only when the
+    // definitions changed since the last time: it looks up every cursor in the cache's sorted map.
+    long generation = tasks.generation();
+    if (generation != retainedGeneration) {
+      tasks.retainKnown(cursors);
+      retainedGeneration = generation;
+    }
     // A one-shot given a new instant starts again from just before it (the apply deleted its
     // stored cursor in the same transaction); the old cursor may already be past the new instant.
     for (String id : tasks.takeMovedOneShots()) {

@@ -76,6 +76,9 @@ class DefinitionCacheTest {
 
     DefinitionCache cache = new DefinitionCache(new TriggerQueries(db.dsl()), 2);
     cache.refresh();
+    long loaded = cache.generation();
+    cache.refresh();
+    assertThat(cache.generation()).as("nothing changed: nothing to prune again").isEqualTo(loaded);
     tasks.applyAll(
         List.of(
             Tasks.daily("a-b").paramsJson("{\"n\":2}").build(),
@@ -91,6 +94,7 @@ class DefinitionCacheTest {
         .extracting(TaskDefinition::id)
         .containsExactlyInAnyOrder("a-b", "cx", "task-3");
     assertThat(cache.known()).doesNotContain("b1").hasSize(24);
+    assertThat(cache.generation()).isNotEqualTo(loaded);
   }
 
   @Test
