@@ -354,6 +354,7 @@ public final class TriggerLoop {
     long generation = tasks.generation();
     if (generation != retainedGeneration) {
       tasks.retainKnown(cursors);
+      tasks.retainKnown(nextFires);
       retainedGeneration = generation;
     }
     // A one-shot given a new instant starts again from just before it (the apply deleted its
@@ -487,6 +488,13 @@ public final class TriggerLoop {
       return "rules version " + ZoneRulesProvider.getVersions(zone.getId()).lastKey();
     } catch (ZoneRulesException | java.util.NoSuchElementException e) {
       return "fixed offset";
+    }
+  }
+
+  /** Whether the loop holds a cached next fire time for {@code taskId}; for tests. */
+  boolean holdsNextFireOf(String taskId) {
+    synchronized (tickLock) {
+      return nextFires.containsKey(taskId);
     }
   }
 

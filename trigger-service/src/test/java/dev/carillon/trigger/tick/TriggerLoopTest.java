@@ -358,6 +358,9 @@ class TriggerLoopTest {
         .as("not even a decision")
         .isEmpty();
     assertThat(f.tasks.cursors()).doesNotContainKey("retired");
+    assertThat(f.loop.holdsNextFireOf("retired"))
+        .as("its cached next fire time goes too")
+        .isFalse();
 
     // Revived on day 3 before 08:00: day 2's missed fire (within the catch-up hour) stays missed.
     clock.set(DAY1_0800.plus(Duration.ofDays(2)).minusSeconds(30));
