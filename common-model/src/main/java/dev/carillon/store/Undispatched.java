@@ -71,9 +71,10 @@ final class Undispatched {
   /**
    * The first {@code scanLimit} PENDING rows never dispatched, lowest ids first, as a derived
    * table: a search with its own limit, which the planner cannot fold into the caller's conditions
-   * (an {@code id IN (...)} form was read as a filter over every such row).
+   * (an {@code id IN (...)} form was read as a filter over every such row). The backlog's age
+   * ({@link WindowStore#oldestUndispatchedAge}) is read from the same search.
    */
-  private static Table<TaskInstanceRecord> first(DSLContext dsl, int scanLimit) {
+  static Table<TaskInstanceRecord> first(DSLContext dsl, int scanLimit) {
     return dsl.selectFrom(TASK_INSTANCE)
         .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
         .and(TASK_INSTANCE.DISPATCHED_AT.isNull())

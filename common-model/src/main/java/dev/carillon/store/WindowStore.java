@@ -8,6 +8,7 @@ import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.model.instance.NewInstance;
 import dev.carillon.model.schedule.TriggerCursor;
+import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -43,9 +44,6 @@ import org.jooq.impl.SQLDataType;
  * <p>Thread-safe; every method runs in its own transaction.
  */
 public final class WindowStore {
-  /** The most dispatch-index entries {@link #oldestUndispatchedAge()} reads. */
-  static final int AGE_SCAN_LIMIT = 10_000;
-
   private final DSLContext dsl;
 
   public WindowStore(DSLContext dsl) {
@@ -496,20 +494,13 @@ public final class WindowStore {
    * (database time), or empty when there is none: the dispatch backlog's age, which grows while
    * Kafka is away. Measured from {@code updated_at}, as the sweep's grace is: a window re-queued by
    * a retry or a lost lease keeps its old {@code created_at}, and counting from that made a
-   * 300-second Kafka outage report backlogs 500 to 1,500 s old. Reads at most {@link
-   * #AGE_SCAN_LIMIT} entries of the PENDING rows' dispatch index (lowest ids first), so its cost is
-   * bounded however deep the backlog; a backlog deeper than that reports the oldest wait among
-   * those entries.
+   * 300-second Kafka outage report backlogs 500 to 1,500 s old. Reads the sweeps' bounded search
+   * ({@link Undispatched#first}: at most {@link Undispatched#SCAN_LIMIT} entries of the PENDING
+   * rows' dispatch index, lowest ids first), so its cost is bounded however deep the backlog; a
+   * backlog deeper than that reports the oldest wait among those entries.
    */
   public Optional<Duration> oldestUndispatchedAge() {
-    Table<Record1<Instant>> first =
-        dsl.select(TASK_INSTANCE.UPDATED_AT)
-            .from(TASK_INSTANCE)
-            .where(Sql.statusIs(TASK_INSTANCE.STATUS, InstanceStatus.PENDING))
-            .and(TASK_INSTANCE.DISPATCHED_AT.isNull())
-            .orderBy(TASK_INSTANCE.DISPATCHED_AT.asc().nullsFirst(), TASK_INSTANCE.ID)
-            .limit(AGE_SCAN_LIMIT)
-            .asTable("first_undispatched");
+    Table<TaskInstanceRecord> first = Undispatched.first(dsl, Undispatched.SCAN_LIMIT);
     return dsl.select(
             DSL.field(
                 "extract(epoch from ({0} - min({1})))",

@@ -90,11 +90,7 @@ public final class ApiServer implements AutoCloseable {
             registry);
     HttpServers.RunningServer server =
         HttpServers.start(
-            "api",
-            settings.http(),
-            settings.http().maxBodyBytes() + ApiHandler.DRAIN_BEYOND_LIMIT,
-            new ConsoleHandler(handler),
-            registry);
+            "api", settings.http(), handler.drainCeiling(), new ConsoleHandler(handler), registry);
     log.info(
         "API on port {} ({} routes, the console at {}): {}",
         server.port(),

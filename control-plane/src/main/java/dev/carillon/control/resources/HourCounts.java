@@ -78,7 +78,7 @@ final class HourCounts {
    * @param now the present: the hour it falls in and the one before are counted now
    */
   List<HourCount> perHour(Instant from, Instant to, Instant now) {
-    Instant liveFrom = now.truncatedTo(ChronoUnit.HOURS).minus(HOUR.multipliedBy(LIVE_HOURS - 1));
+    Instant liveFrom = liveFrom(now);
     if (!liveFrom.isAfter(from)) {
       return counter.count(from, to);
     }
@@ -125,7 +125,7 @@ final class HourCounts {
    * @return the hours counted
    */
   int warmUp(Instant from, Instant now) {
-    Instant liveFrom = now.truncatedTo(ChronoUnit.HOURS).minus(HOUR.multipliedBy(LIVE_HOURS - 1));
+    Instant liveFrom = liveFrom(now);
     long nowNanos = nanoTime.getAsLong();
     int counted = 0;
     for (Instant h = from; h.isBefore(liveFrom); h = h.plus(HOUR)) {
@@ -135,6 +135,11 @@ final class HourCounts {
       }
     }
     return counted;
+  }
+
+  /** The start of the first live hour: the one before the hour {@code now} falls in. */
+  private static Instant liveFrom(Instant now) {
+    return now.truncatedTo(ChronoUnit.HOURS).minus(HOUR.multipliedBy(LIVE_HOURS - 1));
   }
 
   /** How many earlier hours are kept; for tests. */

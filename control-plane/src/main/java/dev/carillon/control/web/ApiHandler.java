@@ -75,6 +75,14 @@ public final class ApiHandler extends Handler.Abstract {
     this.registry = registry;
   }
 
+  /**
+   * The most bytes of one request's body this handler reads: the size limit and the refused rest it
+   * drains ({@link #DRAIN_BEYOND_LIMIT}). The server's own size limit must not be below it.
+   */
+  public long drainCeiling() {
+    return drainCeiling;
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     long start = System.nanoTime();
