@@ -7,6 +7,7 @@ import dev.carillon.model.instance.Instance;
 import dev.carillon.model.instance.InstanceEvent;
 import dev.carillon.model.instance.InstanceStatus;
 import dev.carillon.store.jooq.tables.records.InstanceEventRecord;
+import dev.carillon.store.jooq.tables.records.TaskInstanceRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -17,6 +18,8 @@ import java.util.Objects;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Query;
+import org.jooq.UpdateResultStep;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -413,19 +416,25 @@ public final class RetryStore {
       return List.of();
     }
     List<Instance> claimed =
-        dsl.update(TASK_INSTANCE)
-            .set(TASK_INSTANCE.DISPATCHED_AT, Sql.NOW)
-            .from(Sql.idTable(ids))
-            .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
-            .and(stranded(undispatchedAfter, redispatchAfter))
-            .and(Fences.current(fence))
-            .returning()
+        claimForDispatchQuery(ids, undispatchedAfter, redispatchAfter, fence)
             .fetch()
             .map(InstanceRows::toInstance);
     if (claimed.isEmpty()) {
       Fences.checkAfterNoOp(dsl, fence, "dispatch claim of " + ids.size() + " instance(s)");
     }
     return claimed;
+  }
+
+  /** The statement of {@link #claimForDispatch} (a test reads its plan). */
+  UpdateResultStep<TaskInstanceRecord> claimForDispatchQuery(
+      Collection<Long> ids, Duration undispatchedAfter, Duration redispatchAfter, Fence fence) {
+    return dsl.update(TASK_INSTANCE)
+        .set(TASK_INSTANCE.DISPATCHED_AT, Sql.NOW)
+        .from(Sql.idTable(ids))
+        .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
+        .and(stranded(undispatchedAfter, redispatchAfter))
+        .and(Fences.current(fence))
+        .returning();
   }
 
   /**
@@ -437,18 +446,21 @@ public final class RetryStore {
     if (ids.isEmpty()) {
       return 0;
     }
-    int unmarked =
-        dsl.update(TASK_INSTANCE)
-            .set(TASK_INSTANCE.DISPATCHED_AT, (Instant) null)
-            .from(Sql.idTable(ids))
-            .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
-            .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
-            .and(Fences.current(fence))
-            .execute();
+    int unmarked = unmarkQuery(ids, fence).execute();
     if (unmarked == 0) {
       Fences.checkAfterNoOp(dsl, fence, "dispatch unmark of " + ids.size() + " instance(s)");
     }
     return unmarked;
+  }
+
+  /** The statement of {@link #unmarkDispatched} (a test reads its plan). */
+  Query unmarkQuery(Collection<Long> ids, Fence fence) {
+    return dsl.update(TASK_INSTANCE)
+        .set(TASK_INSTANCE.DISPATCHED_AT, (Instant) null)
+        .from(Sql.idTable(ids))
+        .where(TASK_INSTANCE.ID.eq(Sql.ID_COLUMN))
+        .and(TASK_INSTANCE.STATUS.eq(InstanceStatus.PENDING.name()))
+        .and(Fences.current(fence));
   }
 
   /**
