@@ -9,6 +9,8 @@
 #   bench/run.sh history --days 30 --per-day 1000000   (a month of history: the archive, the scanners
 #                                                 and the API's reads at that size; see HistoryBench)
 #   bench/run.sh --workload burst --n 100000 --points bench/points.tsv   (also append each run)
+#   bench/run.sh lifecycle --n 100000           (PostgreSQL's cost of each step of an instance's
+#                                                 life, one step at a time; see LifecycleCostBench)
 #   bench/run.sh plot bench/points.tsv docs/bench-plot.svg                (draw them; see PlotMain)
 # The Markdown report goes to stdout, progress to stderr. See docs/benchmarks.md.
 set -euo pipefail
@@ -31,6 +33,11 @@ if [ "${1:-}" = history ]; then
   shift
   exec java -Xmx1g -Djava.io.tmpdir="$root/bench/target/tmp" -cp "$jar" \
     dev.carillon.bench.history.HistoryBench "$@"
+fi
+if [ "${1:-}" = lifecycle ]; then
+  shift
+  exec java -Xmx2g -Djava.io.tmpdir="$root/bench/target/tmp" -cp "$jar" \
+    dev.carillon.bench.LifecycleCostBench "$@"
 fi
 if [ "${1:-}" = plot ]; then
   shift

@@ -553,11 +553,7 @@ public final class CostProbe {
     return s.executeQuery();
   }
 
-  /**
-   * The server processes' CPU ticks. The postmaster is read before and after its children, and the
-   * read is repeated if it reaped a child in between (that child's time would be counted twice or
-   * not at all).
-   */
+  /** The server processes' CPU ticks ({@link #serverTicks}). */
   private OptionalLong cpu() {
     long pid;
     try {
@@ -567,34 +563,50 @@ public final class CostProbe {
       return OptionalLong.empty();
     }
     try {
-      long ticks = 0;
-      for (int attempt = 0; attempt < 3; attempt++) {
-        ProcStat first = stat(pid);
-        if (first == null || !first.comm().equals("postgres")) {
-          warn(
-              "PostgreSQL CPU",
-              "process "
-                  + pid
-                  + " from postmaster.pid is "
-                  + (first == null ? "gone" : "\"" + first.comm() + "\", not postgres"));
-          return OptionalLong.empty();
-        }
-        List<ProcStat> children = children(pid);
-        ProcStat last = stat(pid);
-        if (last == null) {
-          warn("PostgreSQL CPU", "the postmaster " + pid + " exited during the reading");
-          return OptionalLong.empty();
-        }
-        ticks = ProcStat.treeTicks(last, children);
-        if (first.cutime() + first.cstime() == last.cutime() + last.cstime()) {
-          break;
-        }
+      long ticks = serverTicks(pid);
+      if (ticks < 0) {
+        ProcStat p = stat(pid);
+        warn(
+            "PostgreSQL CPU",
+            "process "
+                + pid
+                + " from postmaster.pid is "
+                + (p == null ? "gone" : "\"" + p.comm() + "\", not postgres"));
+        return OptionalLong.empty();
       }
       return OptionalLong.of(ticks);
     } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
       warn("PostgreSQL CPU", "cannot read /proc: " + e.getMessage());
       return OptionalLong.empty();
     }
+  }
+
+  /**
+   * The CPU ticks of the PostgreSQL server whose postmaster is {@code pid}: its own and its living
+   * children's, each with the children they reaped ({@link ProcStat#treeTicks}). The postmaster is
+   * read before and after its children, and the read is repeated if it reaped a child in between
+   * (that child's time would be counted twice or not at all).
+   *
+   * @return the ticks, or -1 when {@code pid} is not a running {@code postgres} process
+   */
+  static long serverTicks(long pid) throws IOException {
+    long ticks = -1;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      ProcStat first = stat(pid);
+      if (first == null || !first.comm().equals("postgres")) {
+        return -1;
+      }
+      List<ProcStat> children = children(pid);
+      ProcStat last = stat(pid);
+      if (last == null) {
+        return -1;
+      }
+      ticks = ProcStat.treeTicks(last, children);
+      if (first.cutime() + first.cstime() == last.cutime() + last.cstime()) {
+        break;
+      }
+    }
+    return ticks;
   }
 
   private static List<ProcStat> children(long parent) throws IOException {
@@ -638,16 +650,7 @@ public final class CostProbe {
     }
     long hz = ASSUMED_TICKS_PER_SECOND;
     try {
-      Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
-      if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new IOException("getconf CLK_TCK did not answer in " + TIMEOUT_SECONDS + " s");
-      }
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      if (p.exitValue() != 0) {
-        throw new IOException("getconf CLK_TCK exited with " + p.exitValue() + ": " + out);
-      }
-      hz = Long.parseLong(out);
+      hz = askTicksPerSecond();
     } catch (IOException | NumberFormatException e) {
       if (warned.add("clock ticks")) {
         warnings.println(
@@ -660,6 +663,24 @@ public final class CostProbe {
     }
     ticksPerSecond = hz;
     return hz;
+  }
+
+  /** {@code getconf CLK_TCK}: the unit of {@link ProcStat}'s times. */
+  static long askTicksPerSecond() throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+    if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IOException("getconf CLK_TCK did not answer in " + TIMEOUT_SECONDS + " s");
+    }
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    if (p.exitValue() != 0) {
+      throw new IOException("getconf CLK_TCK exited with " + p.exitValue() + ": " + out);
+    }
+    try {
+      return Long.parseLong(out);
+    } catch (NumberFormatException e) {
+      throw new IOException("getconf CLK_TCK said \"" + out + "\", not a number", e);
+    }
   }
 
   private void warn(String figure, String why) {
