@@ -137,11 +137,16 @@ public final class LifecycleCostBench {
       System.exit(2);
       return;
     }
+    int exit = 0;
     try (DevStack stack = DevStack.start(DevStackOptions.defaults())) {
       run(stack, o);
+    } catch (RuntimeException e) {
+      System.err.println("LifecycleCostBench failed: " + e);
+      e.printStackTrace();
+      exit = 1;
     }
     // Kafka and ZooKeeper leave non-daemon threads behind; the report is out, so leave now.
-    System.exit(0);
+    System.exit(exit);
   }
 
   private static void run(DevStack stack, Options o) throws IOException, InterruptedException {
@@ -197,7 +202,7 @@ public final class LifecycleCostBench {
             o.n(),
             () -> {
               loop.tickOnce().created().forEach(i -> created.add(i.id()));
-              return 1;
+              return -1; // one tick, of many statements: the column stays empty
             });
         if (created.size() != o.n()) {
           throw new IllegalStateException(
@@ -212,7 +217,7 @@ public final class LifecycleCostBench {
               () -> {
                 int stamped = leases.markDispatched(ids);
                 check("stamped", stamped, ids.size());
-                return (ids.size() + 999) / 1000;
+                return (ids.size() + 999) / 1000; // DispatchStamp.CHUNK
               });
         }
         List<ClaimedInstance> claimed = new ArrayList<>(ids.size());
@@ -294,7 +299,7 @@ public final class LifecycleCostBench {
     }
   }
 
-  /** A measured step: returns how many statements it sent. */
+  /** A measured step: returns how many statements it sent, or -1 for none to print. */
   @FunctionalInterface
   interface Step {
     int run();
