@@ -217,7 +217,7 @@ public final class LifecycleCostBench {
               () -> {
                 int stamped = leases.markDispatched(ids);
                 check("stamped", stamped, ids.size());
-                return (ids.size() + 999) / 1000; // DispatchStamp.CHUNK
+                return LeaseStore.stampStatements(ids.size());
               });
         }
         List<ClaimedInstance> claimed = new ArrayList<>(ids.size());

@@ -519,12 +519,18 @@ public final class LeaseStore {
 
   /**
    * Stamps {@code dispatched_at} on the released instances among {@code ids} that are still
-   * PENDING, once Kafka acknowledged their ids; rows another transaction holds are skipped.
+   * PENDING, once Kafka acknowledged their ids; rows another transaction holds are skipped. Writes
+   * {@link #stampStatements(int) stampStatements(ids.size())} statements.
    *
    * @return the rows stamped
    */
   public int markDispatched(Collection<Long> ids) {
     return DispatchStamp.mark(dsl, ids, null);
+  }
+
+  /** How many statements (each its own transaction) a stamp of {@code ids} ids writes. */
+  public static int stampStatements(int ids) {
+    return (ids + DispatchStamp.CHUNK - 1) / DispatchStamp.CHUNK;
   }
 
   /**

@@ -240,6 +240,16 @@ class WindowStoreTest {
   }
 
   @Test
+  void a_stamp_writes_one_statement_per_chunk_of_ids_and_none_for_no_ids() {
+    assertThat(LeaseStore.stampStatements(0)).isZero();
+    assertThat(LeaseStore.stampStatements(1)).isEqualTo(1);
+    assertThat(LeaseStore.stampStatements(DispatchStamp.CHUNK)).isEqualTo(1);
+    assertThat(LeaseStore.stampStatements(DispatchStamp.CHUNK + 1)).isEqualTo(2);
+    assertThat(LeaseStore.stampStatements(DispatchStamp.CHUNK * 2 + DispatchStamp.CHUNK / 2))
+        .isEqualTo(3);
+  }
+
+  @Test
   void a_pending_instance_created_ahead_of_its_fire_time_is_not_swept_before_it() {
     String task = s.newTask("dispatch-ahead");
     Instant start = Instant.parse("2026-11-01T00:00:00Z");
