@@ -59,6 +59,14 @@ public final class CostProbe {
   /** Linux's USER_HZ on every common architecture; used only when getconf cannot be asked. */
   static final long ASSUMED_TICKS_PER_SECOND = 100;
 
+  /**
+   * The WAL's insert position in bytes (a numeric). The insert position rather than {@code
+   * pg_current_wal_lsn()}: with synchronous_commit off the written position trails it by up to
+   * wal_writer_delay, which would shift WAL from one measured span to the next.
+   */
+  static final String WAL_INSERT_POSITION =
+      "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')";
+
   private static final int TIMEOUT_SECONDS = 10;
   private static final Path PROC = Path.of("/proc");
 
@@ -442,10 +450,7 @@ public final class CostProbe {
       if (pg == null) {
         return OptionalLong.empty();
       }
-      // The insert position rather than pg_current_wal_lsn(): with synchronous_commit off the
-      // written position trails it by up to wal_writer_delay, which would shift WAL across runs.
-      try (PreparedStatement s =
-              pg.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')");
+      try (PreparedStatement s = pg.prepareStatement(WAL_INSERT_POSITION);
           ResultSet rs = query(s)) {
         rs.next();
         BigDecimal bytes = rs.getBigDecimal(1);

@@ -2,33 +2,22 @@ package dev.carillon.bench;
 
 import dev.carillon.devstack.DevStack;
 import dev.carillon.devstack.DevStackOptions;
-import dev.carillon.election.Fencing;
 import dev.carillon.model.instance.ClaimedInstance;
 import dev.carillon.model.instance.Instance;
-import dev.carillon.model.schedule.WindowKind;
-import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.model.worker.Serves;
 import dev.carillon.store.AttemptEnd;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
-import dev.carillon.store.EpochStore;
 import dev.carillon.store.Lease;
 import dev.carillon.store.LeaseStore;
 import dev.carillon.store.Outcome;
 import dev.carillon.store.TaskStore;
-import dev.carillon.store.TriggerQueries;
-import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
-import dev.carillon.trigger.plan.PlannerSettings;
-import dev.carillon.trigger.plan.TickPlanner;
 import dev.carillon.trigger.tick.TriggerLoop;
-import dev.carillon.trigger.tick.TriggerMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -158,32 +147,13 @@ public final class LifecycleCostBench {
         Database worker = Database.open(settings, Database.PRIMARY_KEY_PLANS)) {
       DSLContext dsl = trigger.dsl();
       prepare(dsl, o);
-      List<TaskDefinition> defs = new ArrayList<>(o.n());
-      for (int i = 0; i < o.n(); i++) {
-        defs.add(
-            TaskDefinition.builder(String.format("life-%07d", i))
-                .handler("noop")
-                .cron("0 0 8 * * ?", ZoneId.of("UTC"), WindowKind.DAILY)
-                .overlap(OverlapPolicy.ALLOW)
-                .build());
-      }
+      List<TaskDefinition> defs = BenchTrigger.dailyAtEight("life", o.n());
       new TaskStore(dsl).applyAll(defs);
       SettableClock clock = new SettableClock(Instant.parse("2026-11-21T07:59:59Z"));
       // The tick's result, not its dispatch callback: the commit threads call that, concurrently.
       List<Long> created = new ArrayList<>();
       TriggerLoop loop =
-          new TriggerLoop(
-              new TaskStore(dsl),
-              new WindowStore(dsl),
-              new TriggerQueries(dsl),
-              new TickPlanner(PlannerSettings.defaults("trigger:lifecycle")),
-              "trigger:lifecycle",
-              clock,
-              Duration.ofSeconds(1),
-              new TriggerMetrics(new SimpleMeterRegistry()),
-              (List<Instance> batch) -> {},
-              () -> true,
-              Fencing.fixed(new EpochStore(dsl).begin("trigger", "trigger:lifecycle")));
+          BenchTrigger.loop(dsl, clock, "trigger:lifecycle", (List<Instance> batch) -> {});
       loop.tickOnce();
       LeaseStore leases = new LeaseStore(worker.dsl());
       Serves serves = new Serves(Set.of(TaskDefinition.DEFAULT_QUEUE), Set.of("noop"));
@@ -362,10 +332,7 @@ public final class LifecycleCostBench {
     }
 
     private long wal() {
-      Long lsn =
-          dsl.fetchSingle("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint")
-              .get(0, Long.class);
-      return lsn;
+      return dsl.fetchSingle(CostProbe.WAL_INSERT_POSITION).get(0, Long.class);
     }
   }
 }

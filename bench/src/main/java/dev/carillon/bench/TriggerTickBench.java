@@ -1,28 +1,16 @@
 package dev.carillon.bench;
 
 import dev.carillon.devstack.DevStack;
-import dev.carillon.election.Fencing;
 import dev.carillon.model.instance.Instance;
-import dev.carillon.model.schedule.WindowKind;
-import dev.carillon.model.task.OverlapPolicy;
 import dev.carillon.model.task.TaskDefinition;
 import dev.carillon.store.Database;
 import dev.carillon.store.DbSettings;
-import dev.carillon.store.EpochStore;
 import dev.carillon.store.TaskStore;
-import dev.carillon.store.TriggerQueries;
-import dev.carillon.store.WindowStore;
 import dev.carillon.testing.SettableClock;
-import dev.carillon.trigger.plan.PlannerSettings;
-import dev.carillon.trigger.plan.TickPlanner;
 import dev.carillon.trigger.tick.TickResult;
 import dev.carillon.trigger.tick.TriggerLoop;
-import dev.carillon.trigger.tick.TriggerMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -52,17 +40,7 @@ public final class TriggerTickBench {
     DevStack stack = DevStack.shared();
     String url = stack.createDatabase("bench_trigger");
     try (Database db = Database.open(new DbSettings(url, stack.dbUser(), stack.dbPassword(), 8))) {
-      List<TaskDefinition> defs = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        defs.add(
-            TaskDefinition.builder(String.format("bench-%05d", i))
-                .handler("noop")
-                .cron("0 0 8 * * ?", ZoneId.of("UTC"), WindowKind.DAILY)
-                // ALLOW, so that each day's firing tick does the same work (creates PENDING rows)
-                // although no worker ran the previous day's instances.
-                .overlap(OverlapPolicy.ALLOW)
-                .build());
-      }
+      List<TaskDefinition> defs = BenchTrigger.dailyAtEight("bench", n);
       long t0 = System.nanoTime();
       new TaskStore(db.dsl()).applyAll(defs);
       System.out.printf("created %d tasks in %d ms%n", n, ms(t0));
@@ -70,19 +48,11 @@ public final class TriggerTickBench {
       SettableClock clock = new SettableClock(Instant.parse("2026-11-28T07:59:59Z"));
       AtomicInteger dispatched = new AtomicInteger();
       TriggerLoop loop =
-          new TriggerLoop(
-              new TaskStore(db.dsl()),
-              new WindowStore(db.dsl()),
-              new TriggerQueries(db.dsl()),
-              new TickPlanner(PlannerSettings.defaults("trigger:bench")),
-              "trigger:bench",
+          BenchTrigger.loop(
+              db.dsl(),
               clock,
-              Duration.ofSeconds(1),
-              new TriggerMetrics(new SimpleMeterRegistry()),
-              (List<Instance> created) -> dispatched.addAndGet(created.size()),
-              () -> true,
-              // The bench's loop leads by construction: it takes the trigger epoch itself.
-              Fencing.fixed(new EpochStore(db.dsl()).begin("trigger", "trigger:bench")));
+              "trigger:bench",
+              (List<Instance> created) -> dispatched.addAndGet(created.size()));
 
       TickResult first = loop.tickOnce();
       System.out.printf(
